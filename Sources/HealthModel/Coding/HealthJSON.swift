@@ -1,0 +1,70 @@
+public import Foundation
+
+/// The JSON coders that give HealthVault's values their stable wire form.
+///
+/// Keys sorted, slashes unescaped, dates as RFC 3339 with fractional seconds (``RFC3339``).
+/// Everything in `HealthModel` round-trips through these coders; other coders work but give
+/// Foundation's default date form.
+public enum HealthJSON {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339.string(from: date))
+        }
+        return encoder
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let string = try container.decode(String.self)
+            guard let date = RFC3339.date(from: string) else {
+                throw HealthError.invalidArgument(
+                    "\"\(string)\" is not an RFC 3339 date (2026-11-22T10:15:30.250Z)",
+                    field: decoder.codingPath.map(\.stringValue).joined(separator: ".")
+                )
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// Encodes a value to its wire JSON.
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        try encoder().encode(value)
+    }
+
+    /// Decodes a value from its wire JSON. Anything wrong (malformed JSON, a missing field, an
+    /// invalid value) throws a ``HealthError`` with code `invalidArgument` naming the field.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(HealthError) -> T {
+        do {
+            return try decoder().decode(type, from: data)
+        } catch let error as HealthError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw .invalidArgument("missing field", field: path(context.codingPath + [key]))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw .invalidArgument("wrong type of value: \(context.debugDescription)", field: path(context.codingPath))
+        } catch let DecodingError.dataCorrupted(context) {
+            throw .invalidArgument("malformed JSON: \(context.debugDescription)", field: path(context.codingPath))
+        } catch {
+            throw .invalidArgument("malformed JSON: \(error)")
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String? {
+        guard !codingPath.isEmpty else { return nil }
+        var path = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return path
+    }
+}

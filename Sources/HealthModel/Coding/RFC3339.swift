@@ -1,0 +1,143 @@
+public import Foundation
+
+/// Reads and writes dates as RFC 3339 timestamps with fractional seconds, the wire form of every date.
+///
+/// Written in UTC with up to nine fractional digits (at least three), enough that every `Date`
+/// reads back as exactly the same `Date`. Read with `Z` or a numeric offset, with or without a
+/// fraction. Implemented with integer arithmetic, not a formatter, so it is exact and `Sendable`.
+public enum RFC3339 {
+    /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
+    private static let unixToReference: Int64 = 978_307_200
+
+    /// `2026-11-22T10:15:30.250Z`.
+    public static func string(from date: Date) -> String {
+        let reference = date.timeIntervalSinceReferenceDate
+        let whole = reference.rounded(.down)
+        // Exact: both numbers are close, so the subtraction loses nothing.
+        let fraction = reference - whole
+        // Nine digits reproduce every date after April 2001; nearer Foundation's reference date a
+        // Double is finer than a nanosecond, so more digits are written until the date reads back.
+        for digits in [9, 10, 11, 12, 13, 14, 15, 16, 17] {
+            let text = format(whole: whole, fraction: fraction, digits: digits)
+            if digits == 17 || Self.date(from: text) == date {
+                return text
+            }
+        }
+        return format(whole: whole, fraction: fraction, digits: 9)
+    }
+
+    private static func format(whole: Double, fraction: Double, digits: Int) -> String {
+        let scale = pow(10, Double(digits))
+        var whole = Int64(whole)
+        var units = Int64((fraction * scale).rounded())
+        if Double(units) >= scale {
+            units = 0
+            whole += 1
+        }
+        let unix = whole + unixToReference
+        let days = floorDiv(unix, 86_400)
+        let secondOfDay = unix - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        var fractionText = pad(units, digits)
+        while fractionText.count > 3 && fractionText.hasSuffix("0") {
+            fractionText.removeLast()
+        }
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + fractionText + "Z"
+    }
+
+    /// Reads an RFC 3339 timestamp; nil when it is not one.
+    public static func date(from string: String) -> Date? {
+        let bytes = Array(string.utf8)
+        var index = 0
+        func number(_ digits: Int) -> Int64? {
+            guard index + digits <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[index..<index + digits] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            index += digits
+            return value
+        }
+        func expect(_ characters: String) -> Bool {
+            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            index += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+            expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+            let second = number(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60,
+            second < 60
+        else { return nil }
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            let start = index
+            index += 1
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                index += 1
+            }
+            // "0.<digits>" read by the standard library is correctly rounded.
+            guard index > start + 1, let value = Double("0" + String(decoding: bytes[start..<index], as: UTF8.self))
+            else { return nil }
+            fraction = value
+        }
+        var offset: Int64 = 0
+        if expect("Zz") {
+            offset = 0
+        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            let sign: Int64 = bytes[index] == UInt8(ascii: "+") ? 1 : -1
+            index += 1
+            guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2), offsetHours < 24,
+                offsetMinutes < 60
+            else { return nil }
+            offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSinceReferenceDate: Double(unix - unixToReference) + fraction)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    // Howard Hinnant's days-from-civil and civil-from-days algorithms (proleptic Gregorian).
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDiv(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = floorDiv(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,128 @@
+public import Foundation
+
+/// A workout: an activity over a time span with its duration, totals and events, as HealthKit's
+/// `HKWorkout`.
+public struct Workout: HealthSample {
+    public let uuid: UUID
+    public let workoutActivityType: WorkoutActivityType
+    public let startDate: Date
+    public let endDate: Date
+    /// The active time in seconds: the span minus pauses. At most `endDate - startDate`.
+    public let duration: TimeInterval
+    /// The energy burned, in any energy unit.
+    public let totalEnergyBurned: Quantity?
+    /// The distance covered, in any length unit.
+    public let totalDistance: Quantity?
+    /// Pauses, resumes, laps, segments and markers, in time order.
+    public let workoutEvents: [WorkoutEvent]
+    public private(set) var sourceRevision: SourceRevision
+    public let device: Device?
+    public let metadata: Metadata
+
+    /// Creates a workout, or throws `invalidArgument`: an end before the start, a negative
+    /// duration or one longer than the span, totals in the wrong unit or negative, or an event
+    /// outside the workout.
+    public init(
+        uuid: UUID = UUID(),
+        activityType: WorkoutActivityType,
+        start: Date,
+        end: Date,
+        duration: TimeInterval? = nil,
+        totalEnergyBurned: Quantity? = nil,
+        totalDistance: Quantity? = nil,
+        events: [WorkoutEvent] = [],
+        sourceRevision: SourceRevision,
+        device: Device? = nil,
+        metadata: Metadata = [:]
+    ) throws(HealthError) {
+        try validateCommon(startDate: start, endDate: end, sourceRevision: sourceRevision, metadata: metadata)
+        let span = end.timeIntervalSince(start)
+        let duration = duration ?? span
+        guard duration.isFinite, duration >= 0 else {
+            throw .invalidArgument("the duration must be a finite number of seconds, at least 0", field: "duration")
+        }
+        // A millisecond of slack: durations computed by another system from rounded dates.
+        guard duration <= span + 0.001 else {
+            throw .invalidArgument(
+                "the duration (\(duration) s) is longer than the workout (\(span) s)",
+                field: "duration"
+            )
+        }
+        try Self.validateTotal(totalEnergyBurned, compatibleWith: .kilocalorie, field: "totalEnergyBurned")
+        try Self.validateTotal(totalDistance, compatibleWith: .meter, field: "totalDistance")
+        for (index, event) in events.enumerated() {
+            do {
+                try event.validate(within: start...end)
+            } catch {
+                throw error.nested(in: "workoutEvents[\(index)]")
+            }
+        }
+        self.uuid = uuid
+        self.workoutActivityType = activityType
+        self.startDate = start
+        self.endDate = end
+        self.duration = duration
+        self.totalEnergyBurned = totalEnergyBurned
+        self.totalDistance = totalDistance
+        self.workoutEvents = events.sorted { $0.startDate < $1.startDate }
+        self.sourceRevision = sourceRevision
+        self.device = device
+        self.metadata = metadata
+    }
+
+    private static func validateTotal(
+        _ total: Quantity?,
+        compatibleWith unit: HealthUnit,
+        field: String
+    ) throws(HealthError) {
+        guard let total else { return }
+        guard total.unit.isCompatible(with: unit) else {
+            throw .invalidArgument("unit \(total.unit) is not compatible with \(unit)", field: field + ".unit")
+        }
+        guard total.value.isFinite, total.value >= 0 else {
+            throw .invalidArgument("the total must be a finite number, at least 0", field: field + ".value")
+        }
+    }
+
+    public var sampleType: SampleType { .workout }
+
+    public func attributed(to sourceRevision: SourceRevision) -> Workout {
+        var copy = self
+        copy.sourceRevision = sourceRevision
+        return copy
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SampleCodingKeys.self)
+        let type = try container.decode(SampleType.self, forKey: .type)
+        guard type == .workout else {
+            throw HealthError.invalidArgument("expected \(ObjectType.workoutTypeIdentifier)", field: "type")
+        }
+        let (uuid, start, end, source, device, metadata) = try container.decodeCommon()
+        try self.init(
+            uuid: uuid,
+            activityType: container.decode(WorkoutActivityType.self, forKey: .workoutActivityType),
+            start: start,
+            end: end,
+            duration: container.decodeIfPresent(TimeInterval.self, forKey: .duration),
+            totalEnergyBurned: container.decodeIfPresent(Quantity.self, forKey: .totalEnergyBurned),
+            totalDistance: container.decodeIfPresent(Quantity.self, forKey: .totalDistance),
+            events: container.decodeIfPresent([WorkoutEvent].self, forKey: .workoutEvents) ?? [],
+            sourceRevision: source,
+            device: device,
+            metadata: metadata
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: SampleCodingKeys.self)
+        try container.encodeCommon(self)
+        try container.encode(workoutActivityType, forKey: .workoutActivityType)
+        try container.encode(duration, forKey: .duration)
+        try container.encodeIfPresent(totalEnergyBurned, forKey: .totalEnergyBurned)
+        try container.encodeIfPresent(totalDistance, forKey: .totalDistance)
+        if !workoutEvents.isEmpty {
+            try container.encode(workoutEvents, forKey: .workoutEvents)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+/// A type of sample: what a query asks for and what a grant covers.
+///
+/// It reads and prints as HealthKit's identifier string, and decodes from it.
+public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
+    case quantity(QuantityTypeIdentifier)
+    case category(CategoryTypeIdentifier)
+    case correlation(CorrelationTypeIdentifier)
+    /// HealthKit's workout type (`HKWorkoutTypeIdentifier`).
+    case workout
+
+    /// HealthKit's identifier string.
+    public var identifier: String {
+        switch self {
+        case .quantity(let id): id.rawValue
+        case .category(let id): id.rawValue
+        case .correlation(let id): id.rawValue
+        case .workout: ObjectType.workoutTypeIdentifier
+        }
+    }
+
+    public var description: String { identifier }
+
+    /// Reads HealthKit's identifier string; throws `invalidArgument` for anything that is not a sample type.
+    public init(identifier: String) throws(HealthError) {
+        guard let type = try ObjectType(identifier: identifier).sampleType else {
+            throw HealthError.invalidArgument("\"\(identifier)\" is not a sample type", field: "type")
+        }
+        self = type
+    }
+
+    /// Every sample type HealthVault stores.
+    public static var allTypes: [SampleType] {
+        QuantityTypeIdentifier.allCases.map(SampleType.quantity)
+            + CategoryTypeIdentifier.allCases.map(SampleType.category)
+            + CorrelationTypeIdentifier.allCases.map(SampleType.correlation)
+            + [.workout]
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(identifier: decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(identifier)
+    }
+}
+
+/// Any type of object the vault holds: the sample types, the characteristics, and activity summaries.
+///
+/// Grants are per object type. It reads and prints as HealthKit's identifier string.
+public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
+    case quantity(QuantityTypeIdentifier)
+    case category(CategoryTypeIdentifier)
+    case characteristic(CharacteristicTypeIdentifier)
+    case correlation(CorrelationTypeIdentifier)
+    case workout
+    /// HealthKit's activity summary type (`HKActivitySummaryTypeIdentifier`).
+    case activitySummary
+
+    public static let workoutTypeIdentifier = "HKWorkoutTypeIdentifier"
+    public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
+
+    /// HealthKit types HealthVault does not store yet (documents, series, assessments and others),
+    /// by identifier, with their kind. Reading one gives a clear "not supported yet" error.
+    public static let unsupportedIdentifiers: [String: String] = [
+        "HKDocumentTypeIdentifierCDA": "document",
+        "HKScoredAssessmentTypeIdentifierGAD7": "scored assessment",
+        "HKScoredAssessmentTypeIdentifierPHQ9": "scored assessment",
+        "HKWorkoutRouteTypeIdentifier": "series",
+        "HKDataTypeIdentifierHeartbeatSeries": "series",
+        "HKVisionPrescriptionTypeIdentifier": "vision prescription",
+        "HKDataTypeStateOfMind": "state of mind",
+    ]
+
+    public init(_ sampleType: SampleType) {
+        switch sampleType {
+        case .quantity(let id): self = .quantity(id)
+        case .category(let id): self = .category(id)
+        case .correlation(let id): self = .correlation(id)
+        case .workout: self = .workout
+        }
+    }
+
+    /// Reads HealthKit's identifier string; throws `invalidArgument` for an unknown or unsupported one.
+    public init(identifier: String) throws(HealthError) {
+        if let id = QuantityTypeIdentifier(rawValue: identifier) {
+            self = .quantity(id)
+        } else if let id = CategoryTypeIdentifier(rawValue: identifier) {
+            self = .category(id)
+        } else if let id = CharacteristicTypeIdentifier(rawValue: identifier) {
+            self = .characteristic(id)
+        } else if let id = CorrelationTypeIdentifier(rawValue: identifier) {
+            self = .correlation(id)
+        } else if identifier == Self.workoutTypeIdentifier {
+            self = .workout
+        } else if identifier == Self.activitySummaryTypeIdentifier {
+            self = .activitySummary
+        } else if let kind = Self.unsupportedIdentifiers[identifier] {
+            throw HealthError.invalidArgument(
+                "\"\(identifier)\" is a HealthKit \(kind) type that HealthVault does not support yet",
+                field: "type"
+            )
+        } else {
+            throw HealthError.invalidArgument("unknown type identifier \"\(identifier)\"", field: "type")
+        }
+    }
+
+    /// HealthKit's identifier string.
+    public var identifier: String {
+        switch self {
+        case .quantity(let id): id.rawValue
+        case .category(let id): id.rawValue
+        case .characteristic(let id): id.rawValue
+        case .correlation(let id): id.rawValue
+        case .workout: Self.workoutTypeIdentifier
+        case .activitySummary: Self.activitySummaryTypeIdentifier
+        }
+    }
+
+    public var description: String { identifier }
+
+    /// The sample type, when this object type is one.
+    public var sampleType: SampleType? {
+        switch self {
+        case .quantity(let id): .quantity(id)
+        case .category(let id): .category(id)
+        case .correlation(let id): .correlation(id)
+        case .workout: .workout
+        case .characteristic, .activitySummary: nil
+        }
+    }
+
+    /// Every object type HealthVault knows.
+    public static var allTypes: [ObjectType] {
+        SampleType.allTypes.map(ObjectType.init)
+            + CharacteristicTypeIdentifier.allCases.map(ObjectType.characteristic)
+            + [.activitySummary]
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(identifier: decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(identifier)
+    }
+}

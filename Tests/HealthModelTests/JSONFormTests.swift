@@ -1,0 +1,201 @@
+import Foundation
+import HealthModel
+import PropertyBased
+import Testing
+
+/// The JSON form is the wire protocol's vocabulary: stable, readable, and lossless.
+struct JSONFormTests {
+    func json(_ value: some Encodable) throws -> String {
+        String(decoding: try HealthJSON.encode(value), as: UTF8.self)
+    }
+
+    func roundTrip<T: Codable & Equatable>(_ value: T) throws -> T {
+        try HealthJSON.decode(T.self, from: try HealthJSON.encode(value))
+    }
+
+    @Test func quantitySampleHasItsDocumentedForm() throws {
+        let sample = try QuantitySample(
+            uuid: UUID(uuidString: "6F1C2A9E-3B7D-4E55-9A0C-1D2E3F405162")!,
+            type: .stepCount,
+            quantity: Quantity(1200, .count),
+            start: RFC3339.date(from: "2026-03-03T08:00:00Z")!,
+            end: RFC3339.date(from: "2026-03-03T08:30:00.5Z")!,
+            sourceRevision: Fixtures.app,
+            device: Device(name: "Watch", model: "Watch7,1"),
+            metadata: [.wasUserEntered: .bool(false)]
+        )
+        #expect(
+            try json(sample)
+                == #"{"device":{"model":"Watch7,1","name":"Watch"},"endDate":"2026-03-03T08:30:00.500Z","#
+                + #""metadata":{"HKWasUserEntered":0},"quantity":{"unit":"count","value":1200},"#
+                + #""sourceRevision":{"source":{"bundleIdentifier":"org.example.stepcounter","name":"Step Counter"},"#
+                + #""version":"1.2"},"startDate":"2026-03-03T08:00:00.000Z","type":"HKQuantityTypeIdentifierStepCount","#
+                + #""uuid":"6F1C2A9E-3B7D-4E55-9A0C-1D2E3F405162"}"#
+        )
+    }
+
+    @Test func identifiersAndEnumerationsUseHealthKitsSpellings() throws {
+        #expect(try json(SampleType.quantity(.heartRate)) == #""HKQuantityTypeIdentifierHeartRate""#)
+        #expect(try json(ObjectType.characteristic(.bloodType)) == #""HKCharacteristicTypeIdentifierBloodType""#)
+        #expect(try json(ObjectType.workout) == #""HKWorkoutTypeIdentifier""#)
+        #expect(try json([CategoryValueSleepAnalysis.asleepREM]) == "[5]")
+        #expect(
+            try json(CharacteristicValue.bloodType(.abNegative))
+                == #"{"type":"HKCharacteristicTypeIdentifierBloodType","value":6}"#
+        )
+        #expect(
+            try json(CharacteristicValue.dateOfBirth(try DateOfBirth(year: 1984, month: 2, day: 29)))
+                == #"{"type":"HKCharacteristicTypeIdentifierDateOfBirth","value":{"day":29,"month":2,"year":1984}}"#
+        )
+        #expect(
+            try json(StatisticsOptions([.cumulativeSum, .separateBySource])) == #"["separateBySource","cumulativeSum"]"#
+        )
+        #expect(
+            try json(SamplePredicate.quantity(.greaterThan, Quantity(100, .countPerMinute)))
+                == #"{"kind":"quantity","operator":"greaterThan","quantity":{"unit":"count/min","value":100}}"#
+        )
+        #expect(
+            try json(MetadataValue.date(RFC3339.date(from: "2026-01-01T00:00:00Z")!))
+                == #"{"date":"2026-01-01T00:00:00.000Z"}"#
+        )
+    }
+
+    @Test func datesAreRFC3339WithFractionalSeconds() throws {
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: 1_772_524_800.25)) == "2026-03-03T08:00:00.250Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSince1970: -1.5)) == "1969-12-31T23:59:58.500Z")
+        #expect(RFC3339.date(from: "2026-03-03T09:00:00+01:00") == RFC3339.date(from: "2026-03-03T08:00:00Z"))
+        #expect(RFC3339.date(from: "2026-03-03t08:00:00.25z") == Date(timeIntervalSince1970: 1_772_524_800.25))
+        #expect(RFC3339.date(from: "2024-02-29T00:00:00Z") != nil)
+        for bad in [
+            "2026-02-29T00:00:00Z", "2026-03-03T24:00:00Z", "2026-03-03T08:00:00", "2026-03-03",
+            "2026-03-03T08:00:00.Z",
+            "2026-3-03T08:00:00Z", "2026-03-03T08:00:00Zjunk", "",
+        ] {
+            #expect(RFC3339.date(from: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func everyDateReadsBackExactly() async {
+        await propertyCheck(count: 500, input: Gen.double(in: -3e9...3e9)) { seconds in
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            let text = RFC3339.string(from: date)
+            #expect(RFC3339.date(from: text) == date, "\(seconds) -> \(text)")
+        }
+        // Near Foundation's reference date a Double is finer than a nanosecond.
+        for seconds in [0.123_456_789_012_3, 1e-7, -2_000_000.000_000_000_5, 8_000_000.1] {
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            #expect(RFC3339.date(from: RFC3339.string(from: date)) == date, "\(seconds)")
+        }
+    }
+
+    @Test func samplesRoundTripThroughJSON() async {
+        await propertyCheck(count: 300, input: Generator(run: { rng in RandomModel.sample(&rng) })) { sample throws in
+            #expect(try roundTrip(sample) == sample)
+        }
+    }
+
+    @Test func predicatesRoundTripThroughJSON() async {
+        await propertyCheck(count: 300, input: Generator(run: { rng in RandomModel.predicate(&rng) })) {
+            predicate throws in
+            #expect(try roundTrip(predicate) == predicate)
+        }
+    }
+
+    @Test func queryDescriptorsRoundTripThroughJSON() async {
+        let descriptors = Generator(run: { rng in
+            let predicates = (1...Int.random(in: 1...3, using: &rng)).map { _ in
+                SampleTypePredicate(
+                    SampleType.allTypes.randomElement(using: &rng)!,
+                    predicate: Bool.random(using: &rng) ? RandomModel.predicate(&rng) : nil
+                )
+            }
+            let type = QuantityTypeIdentifier.allCases.randomElement(using: &rng)!
+            return (
+                SampleQueryDescriptor(
+                    predicates: predicates,
+                    sortDescriptors: RandomModel.sortDescriptors(&rng),
+                    limit: Int.random(in: 0...1000, using: &rng)
+                ),
+                AnchoredObjectQueryDescriptor(
+                    predicates: predicates,
+                    anchor: Bool.random(using: &rng) ? QueryAnchor(token: RandomModel.string(&rng)) : nil,
+                    limit: Int.random(in: 0...1000, using: &rng)
+                ),
+                StatisticsCollectionQueryDescriptor(
+                    quantityType: type,
+                    predicate: RandomModel.predicate(&rng),
+                    options: RandomModel.statisticsOptions(&rng),
+                    anchorDate: RandomModel.date(&rng),
+                    intervalComponents: IntervalComponents(
+                        month: Int.random(in: 0...2, using: &rng),
+                        day: Int.random(in: 0...7, using: &rng),
+                        hour: Int.random(in: 1...24, using: &rng)
+                    ),
+                    timeZone: ["UTC", "Europe/Paris", "America/New_York"].randomElement(using: &rng)!
+                ),
+                StatisticsQueryDescriptor(quantityType: type, options: RandomModel.statisticsOptions(&rng)),
+                CorrelationQueryDescriptor(
+                    type: .bloodPressure,
+                    predicate: RandomModel.predicate(&rng),
+                    samplePredicates: [
+                        .quantitySample(type: .bloodPressureSystolic, predicate: RandomModel.predicate(&rng))
+                    ]
+                ),
+                SourceQueryDescriptor(predicate: predicates[0])
+            )
+        })
+        await propertyCheck(count: 200, input: descriptors) {
+            sample,
+            anchored,
+            collection,
+            statistics,
+            correlation,
+            source throws in
+            #expect(try roundTrip(sample) == sample)
+            #expect(try roundTrip(anchored) == anchored)
+            #expect(try roundTrip(collection) == collection)
+            #expect(try roundTrip(statistics) == statistics)
+            #expect(try roundTrip(correlation) == correlation)
+            #expect(try roundTrip(source) == source)
+        }
+    }
+
+    @Test func statisticsResultsRoundTripThroughJSON() throws {
+        let source = Fixtures.app.source
+        let values = StatisticsValues(
+            sum: Quantity(8042, .count),
+            mostRecent: Quantity(12, .count),
+            mostRecentStartDate: Fixtures.start,
+            mostRecentEndDate: Fixtures.end,
+            duration: Quantity(1800, .second)
+        )
+        let day = Statistics(
+            quantityType: .stepCount,
+            startDate: Fixtures.start,
+            endDate: Fixtures.start.addingTimeInterval(86_400),
+            values: values,
+            valuesBySource: [SourceStatistics(source: source, values: values)]
+        )
+        let collection = StatisticsCollection(
+            quantityType: .stepCount,
+            anchorDate: Fixtures.start,
+            intervalComponents: IntervalComponents(day: 1),
+            timeZone: "UTC",
+            statistics: [day]
+        )
+        #expect(try roundTrip(collection) == collection)
+        #expect(collection.statistics(for: Fixtures.end)?.sumQuantity() == Quantity(8042, .count))
+        #expect(collection.statistics(for: Fixtures.start.addingTimeInterval(-1)) == nil)
+        #expect(day.sumQuantity(for: source) == Quantity(8042, .count))
+        #expect(day.mostRecentQuantityDateInterval()?.duration == 1800)
+        #expect(collection.sources() == [source])
+    }
+
+    @Test func sourceAttributionReplacesWhatTheAppClaimed() throws {
+        let vault = SourceRevision(source: Source(bundleIdentifier: "org.example.real", name: "Real"))
+        let correlation = try Fixtures.bloodPressure().attributed(to: vault)
+        #expect(correlation.sourceRevision == vault)
+        #expect(correlation.objects.allSatisfy { $0.sourceRevision == vault })
+    }
+}

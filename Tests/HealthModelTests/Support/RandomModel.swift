@@ -1,0 +1,230 @@
+import Foundation
+import HealthModel
+import PropertyBased
+
+/// Random valid model values for property-based tests, drawn from PropertyBased's seeded generator
+/// so a failure reports a seed that reproduces it.
+enum RandomModel {
+    typealias RNG = any SeededRandomNumberGenerator
+
+    static func date(_ rng: inout RNG) -> Date {
+        // 2000...2040, with sub-microsecond fractions so the date form must round-trip exactly.
+        Date(timeIntervalSinceReferenceDate: Double.random(in: -31_622_400...1_230_768_000, using: &rng))
+    }
+
+    static func string(_ rng: inout RNG) -> String {
+        let alphabet = Array("abcXYZ019 -_.é✓\"\\/")
+        return String((0..<Int.random(in: 1...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+    }
+
+    static func source(_ rng: inout RNG) -> SourceRevision {
+        SourceRevision(
+            source: Source(
+                bundleIdentifier: "org.example.app\(Int.random(in: 0...3, using: &rng))",
+                name: string(&rng)
+            ),
+            version: Bool.random(using: &rng) ? string(&rng) : nil,
+            productType: Bool.random(using: &rng) ? "Watch7,1" : nil
+        )
+    }
+
+    static func device(_ rng: inout RNG) -> Device? {
+        guard Bool.random(using: &rng) else { return nil }
+        return Device(
+            name: string(&rng),
+            manufacturer: Bool.random(using: &rng) ? "Apple Inc." : nil,
+            model: Bool.random(using: &rng) ? string(&rng) : nil,
+            localIdentifier: Bool.random(using: &rng) ? UUID(using: &rng).uuidString : nil,
+            udiDeviceIdentifier: Bool.random(using: &rng) ? "00888888888888" : nil
+        )
+    }
+
+    static func metadata(_ rng: inout RNG) -> Metadata {
+        var metadata: Metadata = [:]
+        if Bool.random(using: &rng) {
+            metadata[.syncIdentifier] = .string(string(&rng))
+            metadata[.syncVersion] = .number(Double(Int.random(in: 0...100, using: &rng)))
+        }
+        if Bool.random(using: &rng) { metadata[.wasUserEntered] = .bool(Bool.random(using: &rng)) }
+        if Bool.random(using: &rng) { metadata[.timeZone] = .string("Europe/Paris") }
+        if Bool.random(using: &rng) { metadata[.dateOfEarliestDataUsedForEstimate] = .date(date(&rng)) }
+        if Bool.random(using: &rng) {
+            metadata[.lapLength] = .quantity(Quantity(Double.random(in: 1...100, using: &rng), .meter))
+        }
+        if Bool.random(using: &rng) {
+            metadata[MetadataKey("org.example.\(string(&rng))")] = .number(.random(in: -1e6...1e6, using: &rng))
+        }
+        return metadata
+    }
+
+    /// A value inside the type's domain, in its canonical unit.
+    static func value(for type: QuantityTypeIdentifier, _ rng: inout RNG) -> Double {
+        let domain = type.valueDomain
+        let low = max(domain.lowerBound, -50)
+        let high = min(domain.upperBound, 10_000)
+        return Double.random(in: low...high, using: &rng)
+    }
+
+    static func quantitySample(_ rng: inout RNG, type: QuantityTypeIdentifier? = nil) -> QuantitySample {
+        let type = type ?? QuantityTypeIdentifier.allCases.randomElement(using: &rng)!
+        let start = date(&rng)
+        return try! QuantitySample(
+            uuid: UUID(using: &rng),
+            type: type,
+            quantity: Quantity(value(for: type, &rng), type.canonicalUnit),
+            start: start,
+            end: start.addingTimeInterval(Double.random(in: 0...7200, using: &rng)),
+            sourceRevision: source(&rng),
+            device: device(&rng),
+            metadata: metadata(&rng)
+        )
+    }
+
+    static func categorySample(_ rng: inout RNG) -> CategorySample {
+        let type = CategoryTypeIdentifier.allCases.randomElement(using: &rng)!
+        let start = date(&rng)
+        return try! CategorySample(
+            uuid: UUID(using: &rng),
+            type: type,
+            value: type.valueSet.allowedValues.randomElement(using: &rng)!,
+            start: start,
+            end: start.addingTimeInterval(Double.random(in: 0...36_000, using: &rng)),
+            sourceRevision: source(&rng),
+            device: device(&rng),
+            metadata: metadata(&rng)
+        )
+    }
+
+    static func workout(_ rng: inout RNG) -> Workout {
+        let start = date(&rng)
+        let span = Double.random(in: 60...10_000, using: &rng)
+        let events = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
+            let offset = Double.random(in: 0...span / 2, using: &rng)
+            return WorkoutEvent(
+                type: WorkoutEventType.allCases.randomElement(using: &rng)!,
+                start: start.addingTimeInterval(offset),
+                end: start.addingTimeInterval(offset + Double.random(in: 0...span / 2, using: &rng))
+            )
+        }
+        return try! Workout(
+            uuid: UUID(using: &rng),
+            activityType: WorkoutActivityType.allCases.randomElement(using: &rng)!,
+            start: start,
+            end: start.addingTimeInterval(span),
+            duration: Double.random(in: 0...span, using: &rng),
+            totalEnergyBurned: Bool.random(using: &rng)
+                ? Quantity(Double.random(in: 0...2000, using: &rng), .kilocalorie) : nil,
+            totalDistance: Bool.random(using: &rng) ? Quantity(Double.random(in: 0...50, using: &rng), .mile) : nil,
+            events: events,
+            sourceRevision: source(&rng),
+            device: device(&rng),
+            metadata: metadata(&rng)
+        )
+    }
+
+    static func correlation(_ rng: inout RNG) -> Correlation {
+        let start = date(&rng)
+        let source = source(&rng)
+        if Bool.random(using: &rng) {
+            let members = [QuantityTypeIdentifier.bloodPressureSystolic, .bloodPressureDiastolic].map {
+                Sample.quantity(quantitySample(&rng, type: $0))
+            }
+            return try! Correlation(
+                uuid: UUID(using: &rng),
+                type: .bloodPressure,
+                start: start,
+                end: start,
+                objects: members,
+                sourceRevision: source
+            )
+        }
+        let dietary = CorrelationTypeIdentifier.food.allowedMemberTypes.compactMap { type -> QuantityTypeIdentifier? in
+            if case .quantity(let id) = type { id } else { nil }
+        }
+        let members = (0..<Int.random(in: 1...4, using: &rng)).map { _ in
+            Sample.quantity(quantitySample(&rng, type: dietary.randomElement(using: &rng)!))
+        }
+        return try! Correlation(
+            uuid: UUID(using: &rng),
+            type: .food,
+            start: start,
+            end: start.addingTimeInterval(600),
+            objects: members,
+            sourceRevision: source,
+            metadata: [.foodType: .string(string(&rng))]
+        )
+    }
+
+    static func sample(_ rng: inout RNG) -> Sample {
+        switch Int.random(in: 0...3, using: &rng) {
+        case 0: .quantity(quantitySample(&rng))
+        case 1: .category(categorySample(&rng))
+        case 2: .workout(workout(&rng))
+        default: .correlation(correlation(&rng))
+        }
+    }
+
+    static func metadataValue(_ rng: inout RNG) -> MetadataValue {
+        switch Int.random(in: 0...3, using: &rng) {
+        case 0: .string(string(&rng))
+        case 1: .number(Double.random(in: -1000...1000, using: &rng))
+        case 2: .date(date(&rng))
+        default: .quantity(Quantity(Double.random(in: 0...100, using: &rng), .kilometer))
+        }
+    }
+
+    static func predicate(_ rng: inout RNG, depth: Int = 0) -> SamplePredicate {
+        let op = ComparisonOperator.allCases.randomElement(using: &rng)!
+        let maxKind = depth >= 3 ? 10 : 13
+        switch Int.random(in: 0...maxKind, using: &rng) {
+        case 0:
+            var options: QueryOptions = []
+            if Bool.random(using: &rng) { options.insert(.strictStartDate) }
+            if Bool.random(using: &rng) { options.insert(.strictEndDate) }
+            let start = date(&rng)
+            return .date(
+                start: Bool.random(using: &rng) ? start : nil,
+                end: Bool.random(using: &rng) ? start.addingTimeInterval(86_400) : nil,
+                options: options
+            )
+        case 1: return .uuids((0..<Int.random(in: 0...3, using: &rng)).map { _ in UUID(using: &rng) })
+        case 2: return .sources(["org.example.app1", string(&rng)])
+        case 3: return .device(DeviceProperty.allCases.randomElement(using: &rng)!, [string(&rng)])
+        case 4: return .metadata(.wasUserEntered, .exists)
+        case 5: return .metadata("org.example.k", .isIn([metadataValue(&rng), metadataValue(&rng)]))
+        case 6: return .metadata(.syncVersion, .compare(op, metadataValue(&rng)))
+        case 7: return .quantity(op, Quantity(Double.random(in: 0...200, using: &rng), .countPerMinute))
+        case 8: return .categoryValue(op, Int.random(in: 0...5, using: &rng))
+        case 9: return .workoutActivityType(WorkoutActivityType.allCases.randomElement(using: &rng)!)
+        case 10: return .workoutDuration(op, Double.random(in: 0...7200, using: &rng))
+        case 11: return .and((0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, depth: depth + 1) })
+        case 12: return .or((0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, depth: depth + 1) })
+        default: return .not(predicate(&rng, depth: depth + 1))
+        }
+    }
+
+    static func sortDescriptors(_ rng: inout RNG) -> [SampleSortDescriptor] {
+        (0..<Int.random(in: 0...2, using: &rng)).map { _ in
+            SampleSortDescriptor(
+                SampleSortDescriptor.Key.allCases.randomElement(using: &rng)!,
+                order: Bool.random(using: &rng) ? .ascending : .descending
+            )
+        }
+    }
+
+    static func statisticsOptions(_ rng: inout RNG) -> StatisticsOptions {
+        StatisticsOptions(rawValue: Int.random(in: 1...127, using: &rng))
+    }
+}
+
+extension UUID {
+    /// A version-4 UUID from the seeded generator, so failures reproduce.
+    init(using rng: inout any SeededRandomNumberGenerator) {
+        var b = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        b[6] = (b[6] & 0x0F) | 0x40
+        b[8] = (b[8] & 0x3F) | 0x80
+        self.init(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
+    }
+}
