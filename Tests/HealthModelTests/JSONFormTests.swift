@@ -199,3 +199,16 @@ struct JSONFormTests {
         #expect(correlation.objects.allSatisfy { $0.sourceRevision == vault })
     }
 }
+
+extension JSONFormTests {
+    @Test func datesOutsideTheYears0000To9999AreRefusedAndNeverTrap() throws {
+        #expect(RFC3339.string(from: RFC3339.representableRange.lowerBound) == "0000-01-01T00:00:00.000Z")
+        #expect(RFC3339.string(from: RFC3339.representableRange.upperBound) == "9999-12-31T23:59:59.000Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: 1e300)) == "9999-12-31T23:59:59.000Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: .nan)).hasPrefix("0000-"))
+        let far = Date(timeIntervalSinceReferenceDate: 1e12)
+        let error = healthError { _ = try Fixtures.quantity(start: Fixtures.start, end: far) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.field == "endDate")
+    }
+}

@@ -9,8 +9,17 @@ public enum RFC3339 {
     /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
     private static let unixToReference: Int64 = 978_307_200
 
-    /// `2026-11-22T10:15:30.250Z`.
+    /// The instants the form can write: years 0000 to 9999.
+    public static let representableRange: ClosedRange<Date> =
+        Date(timeIntervalSinceReferenceDate: -63_145_526_400)...Date(timeIntervalSinceReferenceDate: 252_423_993_599)
+
+    /// `2026-11-22T10:15:30.250Z`. A date outside ``representableRange`` (or not finite) is written
+    /// as the nearest end of the range; validation refuses such dates before they are stored.
     public static func string(from date: Date) -> String {
+        let date =
+            date.timeIntervalSinceReferenceDate.isNaN
+            ? representableRange.lowerBound
+            : min(max(date, representableRange.lowerBound), representableRange.upperBound)
         let reference = date.timeIntervalSinceReferenceDate
         let whole = reference.rounded(.down)
         // Exact: both numbers are close, so the subtraction loses nothing.

@@ -31,11 +31,11 @@ func validateCommon(
     metadata: Metadata,
     sampleUnit: HealthUnit? = nil
 ) throws(HealthError) {
-    guard startDate.timeIntervalSinceReferenceDate.isFinite else {
-        throw .invalidArgument("the start date is not a valid date", field: "startDate")
+    guard RFC3339.representableRange.contains(startDate) else {
+        throw .invalidArgument("the start date is not between the years 0000 and 9999", field: "startDate")
     }
-    guard endDate.timeIntervalSinceReferenceDate.isFinite else {
-        throw .invalidArgument("the end date is not a valid date", field: "endDate")
+    guard RFC3339.representableRange.contains(endDate) else {
+        throw .invalidArgument("the end date is not between the years 0000 and 9999", field: "endDate")
     }
     guard endDate >= startDate else {
         throw .invalidArgument(
