@@ -203,12 +203,95 @@ struct JSONFormTests {
 extension JSONFormTests {
     @Test func datesOutsideTheYears0000To9999AreRefusedAndNeverTrap() throws {
         #expect(RFC3339.string(from: RFC3339.representableRange.lowerBound) == "0000-01-01T00:00:00.000Z")
-        #expect(RFC3339.string(from: RFC3339.representableRange.upperBound) == "9999-12-31T23:59:59.000Z")
-        #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: 1e300)) == "9999-12-31T23:59:59.000Z")
+        #expect(RFC3339.string(from: RFC3339.representableRange.upperBound) == "9999-12-31T23:59:59.999969482Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: 1e300)) == "9999-12-31T23:59:59.999969482Z")
         #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: .nan)).hasPrefix("0000-"))
         let far = Date(timeIntervalSinceReferenceDate: 1e12)
         let error = healthError { _ = try Fixtures.quantity(start: Fixtures.start, end: far) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.field == "endDate")
+    }
+}
+
+extension JSONFormTests {
+    @Test func theEncoderRefusesDatesItCannotCarryInsteadOfChangingThem() {
+        let far = SamplePredicate.date(start: Date(timeIntervalSinceReferenceDate: 1e12), end: nil, options: [])
+        #expect(throws: EncodingError.self) { _ = try HealthJSON.encode(far) }
+        #expect(healthError { try far.validate(for: .workout) }?.code == .invalidArgument)
+    }
+
+    /// Decodes `json` as `T` and returns the field of the HealthError it throws.
+    func errorField<T: Decodable>(_ type: T.Type, _ json: String) -> String? {
+        let error = healthError { _ = try HealthJSON.decode(T.self, from: Data(json.utf8)) }
+        #expect(error?.code == .invalidArgument, "\(String(describing: error))")
+        return error?.field
+    }
+
+    @Test func decodingErrorsNameTheFullPathOfTheField() throws {
+        let sample = String(
+            decoding: try HealthJSON.encode(Sample.correlation(try Fixtures.bloodPressure())),
+            as: UTF8.self
+        )
+        #expect(
+            errorField(Sample.self, sample.replacingOccurrences(of: "mmHg", with: "kg")) == "objects[0].quantity.unit"
+        )
+        #expect(
+            errorField(Sample.self, sample.replacingOccurrences(of: "mmHg", with: "furlong"))
+                == "objects[0].quantity.unit"
+        )
+        #expect(
+            errorField(Sample.self, sample.replacingOccurrences(of: "BloodPressureSystolic", with: "Nonsense"))
+                == "objects[0].type"
+        )
+        let run = try Workout(
+            activityType: .running,
+            start: Fixtures.start,
+            end: Fixtures.end,
+            sourceRevision: Fixtures.app
+        )
+        let workout = String(decoding: try HealthJSON.encode(run), as: UTF8.self)
+        #expect(
+            errorField(
+                Sample.self,
+                workout.replacingOccurrences(of: "\"workoutActivityType\":37", with: "\"workoutActivityType\":999")
+            )
+                == "workoutActivityType"
+        )
+        #expect(
+            errorField(
+                SamplePredicate.self,
+                #"{"kind":"and","predicates":[{"kind":"quantity","operator":"equalTo","quantity":{"value":1,"unit":"xx"}}]}"#
+            ) == "predicates[0].quantity.unit"
+        )
+        #expect(
+            errorField(SamplePredicate.self, #"{"kind":"not","predicate":{"kind":"maybe"}}"#) == "predicate.kind"
+        )
+        #expect(
+            errorField(
+                QuantitySample.self,
+                String(
+                    decoding: try HealthJSON.encode(
+                        try Fixtures.quantity(metadata: [.lapLength: .quantity(Quantity(25, .meter))])
+                    ),
+                    as: UTF8.self
+                )
+                .replacingOccurrences(of: "\"unit\":\"m\"", with: "\"unit\":\"mx\"")
+            ) == "metadata.HKLapLength.unit"
+        )
+    }
+
+    @Test func hostileNestingIsRefusedWhileDecoding() throws {
+        var predicate = #"{"kind":"uuids","uuids":[]}"#
+        for _ in 0..<200 { predicate = #"{"kind":"not","predicate":"# + predicate + "}" }
+        #expect(errorField(SamplePredicate.self, predicate)?.hasPrefix("predicate.predicate") == true)
+        let inner = String(
+            decoding: try HealthJSON.encode(Sample.correlation(try Fixtures.bloodPressure())),
+            as: UTF8.self
+        )
+        let outer = inner.replacingOccurrences(
+            of: #""objects":["#,
+            with: #""objects":["# + inner + ","
+        )
+        #expect(errorField(Sample.self, outer) == "objects[0].type")
     }
 }

@@ -191,3 +191,13 @@ struct PredicateTests {
         #expect(sorted(SampleSortDescriptor(.value, order: .descending)) == [500, 50, 5])
     }
 }
+
+extension PredicateTests {
+    @Test func sortingByValueComparesAcrossCanonicalUnitsOfOneDimension() throws {
+        let fast = Sample.quantity(try Fixtures.quantity(.heartRate, 120, .countPerMinute))  // canonical count/s
+        let slow = Sample.quantity(try Fixtures.quantity(.restingHeartRate, 50, .countPerMinute))  // count/min
+        let ascending = SampleSortDescriptor(.value)
+        #expect(ascending.orders(slow, before: fast))
+        #expect(!ascending.orders(fast, before: slow))
+    }
+}

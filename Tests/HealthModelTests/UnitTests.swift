@@ -517,3 +517,16 @@ struct UnitTests {
         }
     }
 }
+
+extension UnitTests {
+    @Test func appleHealthExportsMiddleDotProductsParse() throws {
+        #expect(try HealthUnit(from: "mL/min·kg") == HealthUnit(from: "ml/(kg*min)"))
+        #expect(try HealthUnit(from: "kcal/hr·kg") == HealthUnit(from: "kcal/(kg*hr)"))
+        #expect(try HealthUnit(from: "mL/min·kg").isCompatible(with: QuantityTypeIdentifier.vo2Max.canonicalUnit))
+    }
+
+    @Test func extremePowersThrowInsteadOfTrapping() {
+        #expect(throws: HealthError.self) { _ = try HealthUnit.meter.raised(toPower: Int.min) }
+        #expect(throws: HealthError.self) { _ = try HealthUnit.meter.raised(toPower: Int.max) }
+    }
+}

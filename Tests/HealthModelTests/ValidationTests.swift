@@ -276,14 +276,18 @@ struct ValidationTests {
     // MARK: Characteristics
 
     @Test func dateOfBirthMustBeARealDay() throws {
-        expectInvalid(field: "value.day") { _ = try DateOfBirth(year: 1990, month: 2, day: 30) }
-        expectInvalid(field: "value.month") { _ = try DateOfBirth(year: 1990, month: 13, day: 1) }
-        expectInvalid(field: "value.year") { _ = try DateOfBirth(year: 1200, month: 1, day: 1) }
+        expectInvalid(field: "day") { _ = try DateOfBirth(year: 1990, month: 2, day: 30) }
+        expectInvalid(field: "month") { _ = try DateOfBirth(year: 1990, month: 13, day: 1) }
+        expectInvalid(field: "year") { _ = try DateOfBirth(year: 1200, month: 1, day: 1) }
         #expect(try DateOfBirth(year: 1984, month: 2, day: 29).description == "1984-02-29")
         let bad = #"{"type":"HKCharacteristicTypeIdentifierBloodType","value":12}"#
         let error = healthError { _ = try HealthJSON.decode(CharacteristicValue.self, from: Data(bad.utf8)) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message.contains("HKBloodType") == true)
+        #expect(error?.field == "value")
+        let leap = #"{"type":"HKCharacteristicTypeIdentifierDateOfBirth","value":{"year":1990,"month":2,"day":30}}"#
+        let leapError = healthError { _ = try HealthJSON.decode(CharacteristicValue.self, from: Data(leap.utf8)) }
+        #expect(leapError?.field == "value.day")
     }
 
     // MARK: Queries
@@ -400,5 +404,37 @@ struct ValidationTests {
         #expect(HealthError.Code(rawValue: "somethingNew").healthKitCode == nil)
         let error = HealthError.invalidArgument("the end date is before the start date", field: "endDate")
         #expect(error.description == "invalidArgument: endDate: the end date is before the start date")
+    }
+}
+
+extension ValidationTests {
+    @Test func syncVersionMustBeAWholeNumber() {
+        expectInvalid(field: "metadata.HKMetadataKeySyncVersion") {
+            _ = try Fixtures.quantity(metadata: [.syncIdentifier: .string("abc"), .syncVersion: .number(1.5)])
+        }
+    }
+
+    @Test func errorMessagesCarryNoMeasuredValues() {
+        let messages = [
+            healthError { _ = try Fixtures.quantity(start: Fixtures.end, end: Fixtures.start) },
+            healthError { _ = try Fixtures.quantity(.stepCount, -123_457) },
+            healthError { _ = try Fixtures.category(.sleepAnalysis, 9876) },
+            healthError { _ = try DateOfBirth(year: 1987, month: 2, day: 30) },
+            healthError {
+                _ = try Workout(
+                    activityType: .running,
+                    start: Fixtures.start,
+                    end: Fixtures.end,
+                    duration: 4321,
+                    sourceRevision: Fixtures.app
+                )
+            },
+        ].map { $0?.message ?? "" }
+        for message in messages {
+            #expect(!message.isEmpty)
+            for value in ["08:", "2026", "123457", "9876", "1987", "4321", "1800"] {
+                #expect(!message.contains(value), "\(message)")
+            }
+        }
     }
 }

@@ -10,6 +10,16 @@ public enum HealthJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
+            // A date the form cannot carry fails loudly rather than changing on the way.
+            guard RFC3339.representableRange.contains(date) else {
+                throw EncodingError.invalidValue(
+                    date,
+                    EncodingError.Context(
+                        codingPath: encoder.codingPath,
+                        debugDescription: "a date outside the years 0000-9999 has no RFC 3339 form"
+                    )
+                )
+            }
             var container = encoder.singleValueContainer()
             try container.encode(RFC3339.string(from: date))
         }
@@ -21,10 +31,10 @@ public enum HealthJSON {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let string = try container.decode(String.self)
-            guard let date = RFC3339.date(from: string) else {
+            guard let date = RFC3339.date(from: string), RFC3339.representableRange.contains(date) else {
                 throw HealthError.invalidArgument(
-                    "\"\(string)\" is not an RFC 3339 date (2026-11-22T10:15:30.250Z)",
-                    field: decoder.codingPath.map(\.stringValue).joined(separator: ".")
+                    "not an RFC 3339 date between the years 0000 and 9999 (as 2026-11-22T10:15:30.250Z)",
+                    field: codingPathString(decoder.codingPath)
                 )
             }
             return date
@@ -45,26 +55,19 @@ public enum HealthJSON {
         } catch let error as HealthError {
             throw error
         } catch let DecodingError.keyNotFound(key, context) {
-            throw .invalidArgument("missing field", field: path(context.codingPath + [key]))
+            throw .invalidArgument("missing field", field: codingPathString(context.codingPath + [key]))
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw .invalidArgument("wrong type of value: \(context.debugDescription)", field: path(context.codingPath))
+            throw .invalidArgument(
+                "wrong type of value: \(context.debugDescription)",
+                field: codingPathString(context.codingPath)
+            )
         } catch let DecodingError.dataCorrupted(context) {
-            throw .invalidArgument("malformed JSON: \(context.debugDescription)", field: path(context.codingPath))
+            throw .invalidArgument(
+                "malformed JSON: \(context.debugDescription)",
+                field: codingPathString(context.codingPath)
+            )
         } catch {
             throw .invalidArgument("malformed JSON: \(error)")
         }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String? {
-        guard !codingPath.isEmpty else { return nil }
-        var path = ""
-        for key in codingPath {
-            if let index = key.intValue {
-                path += "[\(index)]"
-            } else {
-                path += path.isEmpty ? key.stringValue : "." + key.stringValue
-            }
-        }
-        return path
     }
 }

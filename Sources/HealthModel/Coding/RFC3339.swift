@@ -11,7 +11,9 @@ public enum RFC3339 {
 
     /// The instants the form can write: years 0000 to 9999.
     public static let representableRange: ClosedRange<Date> =
-        Date(timeIntervalSinceReferenceDate: -63_145_526_400)...Date(timeIntervalSinceReferenceDate: 252_423_993_599)
+        Date(
+            timeIntervalSinceReferenceDate: -63_145_526_400
+        )...Date(timeIntervalSinceReferenceDate: 252_423_993_600.0.nextDown)
 
     /// `2026-11-22T10:15:30.250Z`. A date outside ``representableRange`` (or not finite) is written
     /// as the nearest end of the range; validation refuses such dates before they are stored.

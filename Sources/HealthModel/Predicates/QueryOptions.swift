@@ -23,7 +23,7 @@ public struct QueryOptions: OptionSet, Hashable, Sendable, Codable {
         var options: QueryOptions = []
         for name in try decoder.singleValueContainer().decode([String].self) {
             guard let option = Self.names.first(where: { $0.0 == name })?.1 else {
-                throw HealthError.invalidArgument("unknown query option \"\(name)\"", field: "options")
+                throw HealthError.invalidArgument("unknown query option \"\(name)\"").field(at: decoder.codingPath)
             }
             options.insert(option)
         }

@@ -18,10 +18,16 @@ extension SamplePredicate {
     }
 
     public init(from decoder: any Decoder) throws {
+        // Refuse absurd nesting while decoding, before recursion can exhaust a small stack;
+        // validate(for:) then applies the exact limit.
+        guard decoder.codingPath.count <= 2 * Self.maximumDepth + 16 else {
+            throw HealthError.invalidArgument("the predicate is nested too deeply").field(at: decoder.codingPath)
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kindName = try container.decode(String.self, forKey: .kind)
         guard let kind = Kind(rawValue: kindName) else {
-            throw HealthError.invalidArgument("unknown predicate kind \"\(kindName)\"", field: "kind")
+            throw HealthError.invalidArgument("unknown predicate kind \"\(kindName)\"")
+                .field(at: decoder.codingPath + [CodingKeys.kind])
         }
         switch kind {
         case .date:
@@ -56,7 +62,8 @@ extension SamplePredicate {
                     )
                 )
             default:
-                throw HealthError.invalidArgument("unknown metadata condition \"\(condition)\"", field: "condition")
+                throw HealthError.invalidArgument("unknown metadata condition \"\(condition)\"")
+                    .field(at: decoder.codingPath + [CodingKeys.condition])
             }
         case .quantity:
             self = .quantity(

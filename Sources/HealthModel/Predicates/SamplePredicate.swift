@@ -106,6 +106,9 @@ extension SamplePredicate {
         }
         switch self {
         case .date(let start, let end, _):
+            for date in [start, end].compactMap({ $0 }) where !RFC3339.representableRange.contains(date) {
+                throw .invalidArgument("a date is not between the years 0000 and 9999", field: field)
+            }
             if let start, let end, end < start {
                 throw .invalidArgument("the end of the interval is before its start", field: field)
             }

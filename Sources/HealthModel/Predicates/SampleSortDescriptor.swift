@@ -33,10 +33,11 @@ public struct SampleSortDescriptor: Hashable, Sendable, Codable {
         }
     }
 
-    /// A sample's value for sorting: a quantity in its type's canonical unit, or a category value.
+    /// A sample's value for sorting: a quantity in base units (so types with different canonical
+    /// units of one dimension order correctly), or a category value.
     static func sortValue(_ sample: Sample) -> Double? {
         switch sample {
-        case .quantity(let sample): try? sample.quantity.doubleValue(for: sample.quantityType.canonicalUnit)
+        case .quantity(let sample): sample.quantity.unit.baseValue(sample.quantity.value)
         case .category(let sample): Double(sample.value)
         case .correlation, .workout: nil
         }

@@ -34,6 +34,9 @@ public struct StatisticsCollectionQueryDescriptor: Hashable, Sendable, Codable {
         try options.validate(for: quantityType)
         try predicate?.validate(for: .quantity(quantityType))
         try intervalComponents.validate()
+        guard RFC3339.representableRange.contains(anchorDate) else {
+            throw .invalidArgument("the anchor date is not between the years 0000 and 9999", field: "anchorDate")
+        }
         guard TimeZone(identifier: timeZone) != nil else {
             throw .invalidArgument("\"\(timeZone)\" is not a time zone name", field: "timeZone")
         }

@@ -29,7 +29,7 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable, Codable {
         var options: StatisticsOptions = []
         for name in try decoder.singleValueContainer().decode([String].self) {
             guard let option = Self.names.first(where: { $0.0 == name })?.1 else {
-                throw HealthError.invalidArgument("unknown statistics option \"\(name)\"", field: "options")
+                throw HealthError.invalidArgument("unknown statistics option \"\(name)\"").field(at: decoder.codingPath)
             }
             options.insert(option)
         }

@@ -77,16 +77,20 @@ public struct CategorySample: HealthSample {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SampleCodingKeys.self)
         let (uuid, start, end, source, device, metadata) = try container.decodeCommon()
-        try self.init(
-            uuid: uuid,
-            type: container.decode(CategoryTypeIdentifier.self, forKey: .type),
-            value: container.decode(Int.self, forKey: .value),
-            start: start,
-            end: end,
-            sourceRevision: source,
-            device: device,
-            metadata: metadata
-        )
+        let type = try container.decode(CategoryTypeIdentifier.self, forKey: .type)
+        let value = try container.decode(Int.self, forKey: .value)
+        self = try validating(decoder) { () throws(HealthError) in
+            try CategorySample(
+                uuid: uuid,
+                type: type,
+                value: value,
+                start: start,
+                end: end,
+                sourceRevision: source,
+                device: device,
+                metadata: metadata
+            )
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -101,7 +105,7 @@ extension CategoryTypeIdentifier {
     public func validate(value: Int, field: String) throws(HealthError) {
         guard valueSet.allowedValues.contains(value) else {
             throw .invalidArgument(
-                "\(value) is not a value of \(valueSet.rawValue), which \(rawValue) takes (allowed: "
+                "not a value of \(valueSet.rawValue), which \(rawValue) takes (allowed: "
                     + valueSet.allowedValues.map(String.init).joined(separator: ", ") + ")",
                 field: field
             )

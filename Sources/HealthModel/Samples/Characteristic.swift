@@ -62,15 +62,15 @@ public struct DateOfBirth: Hashable, Sendable, Codable, Comparable, CustomString
     /// outside 1850...9999.
     public init(year: Int, month: Int, day: Int) throws(HealthError) {
         guard (1850...9999).contains(year) else {
-            throw .invalidArgument("the year \(year) is outside 1850...9999", field: "value.year")
+            throw .invalidArgument("the year must be between 1850 and 9999", field: "year")
         }
         guard (1...12).contains(month) else {
-            throw .invalidArgument("the month \(month) is outside 1...12", field: "value.month")
+            throw .invalidArgument("the month must be between 1 and 12", field: "month")
         }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...days).contains(day) else {
-            throw .invalidArgument("day \(day) does not exist in month \(month) of \(year)", field: "value.day")
+            throw .invalidArgument("that day does not exist in that month", field: "day")
         }
         self.year = year
         self.month = month
@@ -83,11 +83,12 @@ public struct DateOfBirth: Hashable, Sendable, Codable, Comparable, CustomString
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(
-            year: container.decode(Int.self, forKey: .year),
-            month: container.decode(Int.self, forKey: .month),
-            day: container.decode(Int.self, forKey: .day)
-        )
+        let year = try container.decode(Int.self, forKey: .year)
+        let month = try container.decode(Int.self, forKey: .month)
+        let day = try container.decode(Int.self, forKey: .day)
+        self = try validating(decoder) { () throws(HealthError) in
+            try DateOfBirth(year: year, month: month, day: day)
+        }
     }
 
     public static func < (lhs: DateOfBirth, rhs: DateOfBirth) -> Bool {

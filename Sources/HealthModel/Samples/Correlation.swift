@@ -84,16 +84,35 @@ public struct Correlation: HealthSample {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SampleCodingKeys.self)
         let (uuid, start, end, source, device, metadata) = try container.decodeCommon()
-        try self.init(
-            uuid: uuid,
-            type: container.decode(CorrelationTypeIdentifier.self, forKey: .type),
-            start: start,
-            end: end,
-            objects: container.decode([Sample].self, forKey: .objects),
-            sourceRevision: source,
-            device: device,
-            metadata: metadata
-        )
+        let type = try container.decode(CorrelationTypeIdentifier.self, forKey: .type)
+        let objects = try container.decode([Member].self, forKey: .objects).map(\.sample)
+        self = try validating(decoder) { () throws(HealthError) in
+            try Correlation(
+                uuid: uuid,
+                type: type,
+                start: start,
+                end: end,
+                objects: objects,
+                sourceRevision: source,
+                device: device,
+                metadata: metadata
+            )
+        }
+    }
+
+    /// A member as decoded: a correlation inside a correlation is refused before it is read,
+    /// so hostile nesting cannot exhaust the stack.
+    private struct Member: Decodable {
+        let sample: Sample
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SampleCodingKeys.self)
+            if case .correlation = try container.decode(SampleType.self, forKey: .type) {
+                throw HealthError.invalidArgument("a correlation cannot hold another correlation")
+                    .field(at: decoder.codingPath + [SampleCodingKeys.type])
+            }
+            sample = try Sample(from: decoder)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

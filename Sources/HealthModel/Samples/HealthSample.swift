@@ -38,10 +38,7 @@ func validateCommon(
         throw .invalidArgument("the end date is not between the years 0000 and 9999", field: "endDate")
     }
     guard endDate >= startDate else {
-        throw .invalidArgument(
-            "the end date (\(RFC3339.string(from: endDate))) is before the start date (\(RFC3339.string(from: startDate)))",
-            field: "endDate"
-        )
+        throw .invalidArgument("the end date is before the start date", field: "endDate")
     }
     try sourceRevision.validate()
     try metadata.validate(sampleUnit: sampleUnit)

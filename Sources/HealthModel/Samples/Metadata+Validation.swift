@@ -42,7 +42,7 @@ extension Dictionary where Key == MetadataKey, Value == MetadataValue {
             return
         case (.timeZoneName, .string(let name)):
             guard TimeZone(identifier: name) != nil else {
-                throw .invalidArgument("\"\(name)\" is not a time zone name", field: field)
+                throw .invalidArgument("expected a time zone name (as Europe/Paris)", field: field)
             }
         case (.integer, .number(let number)):
             guard number.rounded() == number else { throw .invalidArgument("expected a whole number", field: field) }

@@ -293,7 +293,7 @@ extension MetadataKey {
         .digitalSignature: .any,
         .externalUUID: .string,
         .syncIdentifier: .string,
-        .syncVersion: .number,
+        .syncVersion: .integer,
         .timeZone: .timeZoneName,
         .deviceName: .string,
         .deviceManufacturerName: .string,

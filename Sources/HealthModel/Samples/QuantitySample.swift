@@ -53,16 +53,20 @@ public struct QuantitySample: HealthSample {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SampleCodingKeys.self)
         let (uuid, start, end, source, device, metadata) = try container.decodeCommon()
-        try self.init(
-            uuid: uuid,
-            type: container.decode(QuantityTypeIdentifier.self, forKey: .type),
-            quantity: container.decode(Quantity.self, forKey: .quantity),
-            start: start,
-            end: end,
-            sourceRevision: source,
-            device: device,
-            metadata: metadata
-        )
+        let type = try container.decode(QuantityTypeIdentifier.self, forKey: .type)
+        let quantity = try container.decode(Quantity.self, forKey: .quantity)
+        self = try validating(decoder) { () throws(HealthError) in
+            try QuantitySample(
+                uuid: uuid,
+                type: type,
+                quantity: quantity,
+                start: start,
+                end: end,
+                sourceRevision: source,
+                device: device,
+                metadata: metadata
+            )
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -43,10 +43,7 @@ public struct Workout: HealthSample {
         }
         // A millisecond of slack: durations computed by another system from rounded dates.
         guard duration <= span + 0.001 else {
-            throw .invalidArgument(
-                "the duration (\(duration) s) is longer than the workout (\(span) s)",
-                field: "duration"
-            )
+            throw .invalidArgument("the duration is longer than the workout's span", field: "duration")
         }
         try Self.validateTotal(totalEnergyBurned, compatibleWith: .kilocalorie, field: "totalEnergyBurned")
         try Self.validateTotal(totalDistance, compatibleWith: .meter, field: "totalDistance")
@@ -96,22 +93,30 @@ public struct Workout: HealthSample {
         let container = try decoder.container(keyedBy: SampleCodingKeys.self)
         let type = try container.decode(SampleType.self, forKey: .type)
         guard type == .workout else {
-            throw HealthError.invalidArgument("expected \(ObjectType.workoutTypeIdentifier)", field: "type")
+            throw HealthError.invalidArgument("expected \(ObjectType.workoutTypeIdentifier)")
+                .field(at: decoder.codingPath + [SampleCodingKeys.type])
         }
         let (uuid, start, end, source, device, metadata) = try container.decodeCommon()
-        try self.init(
-            uuid: uuid,
-            activityType: container.decode(WorkoutActivityType.self, forKey: .workoutActivityType),
-            start: start,
-            end: end,
-            duration: container.decodeIfPresent(TimeInterval.self, forKey: .duration),
-            totalEnergyBurned: container.decodeIfPresent(Quantity.self, forKey: .totalEnergyBurned),
-            totalDistance: container.decodeIfPresent(Quantity.self, forKey: .totalDistance),
-            events: container.decodeIfPresent([WorkoutEvent].self, forKey: .workoutEvents) ?? [],
-            sourceRevision: source,
-            device: device,
-            metadata: metadata
-        )
+        let activityType = try container.decode(WorkoutActivityType.self, forKey: .workoutActivityType)
+        let duration = try container.decodeIfPresent(TimeInterval.self, forKey: .duration)
+        let energy = try container.decodeIfPresent(Quantity.self, forKey: .totalEnergyBurned)
+        let distance = try container.decodeIfPresent(Quantity.self, forKey: .totalDistance)
+        let events = try container.decodeIfPresent([WorkoutEvent].self, forKey: .workoutEvents) ?? []
+        self = try validating(decoder) { () throws(HealthError) in
+            try Workout(
+                uuid: uuid,
+                activityType: activityType,
+                start: start,
+                end: end,
+                duration: duration,
+                totalEnergyBurned: energy,
+                totalDistance: distance,
+                events: events,
+                sourceRevision: source,
+                device: device,
+                metadata: metadata
+            )
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

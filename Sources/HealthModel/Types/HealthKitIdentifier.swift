@@ -22,7 +22,11 @@ extension HealthKitIdentifier {
 
     public init(from decoder: any Decoder) throws {
         let string = try decoder.singleValueContainer().decode(String.self)
-        try self.init(healthKitString: string)
+        do {
+            try self.init(healthKitString: string)
+        } catch {
+            throw error.field(at: decoder.codingPath)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -46,14 +50,14 @@ extension HealthKitEnumeration {
     /// Reads a raw value, or throws `invalidArgument` naming the enumeration.
     public init(validating rawValue: Int, field: String? = nil) throws(HealthError) {
         guard let value = Self(rawValue: rawValue) else {
-            throw HealthError.invalidArgument("\(rawValue) is not a value of \(Self.healthKitName)", field: field)
+            throw HealthError.invalidArgument("not a value of \(Self.healthKitName)", field: field)
         }
         self = value
     }
 
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(Int.self)
-        try self.init(validating: raw)
+        try self.init(validating: raw, field: codingPathString(decoder.codingPath))
     }
 
     public func encode(to encoder: any Encoder) throws {

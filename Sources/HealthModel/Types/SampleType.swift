@@ -37,7 +37,12 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     public init(from decoder: any Decoder) throws {
-        try self.init(identifier: decoder.singleValueContainer().decode(String.self))
+        let identifier = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(identifier: identifier)
+        } catch {
+            throw error.field(at: decoder.codingPath)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -139,7 +144,12 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     public init(from decoder: any Decoder) throws {
-        try self.init(identifier: decoder.singleValueContainer().decode(String.self))
+        let identifier = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(identifier: identifier)
+        } catch {
+            throw error.field(at: decoder.codingPath)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

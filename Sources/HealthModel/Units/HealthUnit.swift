@@ -73,7 +73,7 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
         // Multiplied in a fixed order, so that equal units written in different orders get the very same
         // scale and convert to each other exactly.
         for term in terms.sorted(by: { $0.atom.text < $1.atom.text }) {
-            guard abs(term.exponent) <= UnitParser.maximumExponent else {
+            guard term.exponent.magnitude <= UInt(UnitParser.maximumExponent) else {
                 throw .invalidArgument(
                     "the power of \(term.atom.text) in \"\(source)\" is outside ±\(UnitParser.maximumExponent)",
                     field: "unit"
@@ -156,7 +156,11 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Decodes the canonical string form; an invalid string throws the parser's `HealthError`.
     public init(from decoder: any Decoder) throws {
         let string = try decoder.singleValueContainer().decode(String.self)
-        try self.init(from: string)
+        do {
+            try self.init(from: string)
+        } catch {
+            throw error.field(at: decoder.codingPath)
+        }
     }
 
     /// Encodes the canonical string, as `"kcal/(kg*hr)"`.
@@ -241,6 +245,12 @@ extension HealthUnit {
         let source = "\(grouped)^\(power)"
         guard power != 0 else {
             throw .invalidArgument("a unit raised to the power 0 is no unit, in \"\(source)\"", field: "unit")
+        }
+        guard power.magnitude <= UInt(UnitParser.maximumExponent) else {
+            throw .invalidArgument(
+                "the power in \"\(source)\" is outside ±\(UnitParser.maximumExponent)",
+                field: "unit"
+            )
         }
         var raised: [Term] = []
         for term in terms {

@@ -72,14 +72,17 @@ public struct Quantity: Hashable, Sendable, Codable, CustomStringConvertible {
             unitString = try container.decodeIfPresent(String.self, forKey: .unit)
         } catch {
             throw HealthError.invalidArgument("the unit must be a unit string, as \"kg\"", field: "unit")
+                .located(at: decoder.codingPath)
         }
         guard let unitString else {
-            throw HealthError.invalidArgument("a quantity needs a unit", field: "unit")
+            throw HealthError.invalidArgument("a quantity needs a unit", field: "unit").located(at: decoder.codingPath)
         }
         guard let value = try container.decodeIfPresent(Double.self, forKey: .value) else {
-            throw HealthError.invalidArgument("a quantity needs a value", field: "value")
+            throw HealthError.invalidArgument("a quantity needs a value", field: "value").located(
+                at: decoder.codingPath
+            )
         }
-        self.unit = try HealthUnit(from: unitString)
+        self.unit = try validating(decoder) { () throws(HealthError) in try HealthUnit(from: unitString) }
         self.value = value
     }
 

@@ -70,7 +70,8 @@ struct UnitParser {
 
     private mutating func parseProduct(after operation: Unicode.Scalar?) throws(HealthError) -> [HealthUnit.Term] {
         var terms = try parseFactor(after: operation)
-        while let next = peek, next == "." || next == "*" {
+        // Apple Health exports write products with a middle dot: "mL/min·kg".
+        while let next = peek, next == "." || next == "*" || next == "\u{00B7}" {
             index += 1
             terms += try parseFactor(after: next)
         }
