@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the system libraries HealthVault links: libsodium-dev and libsqlcipher-dev 4.x (>= 4.5),
-# plus pkg-config. Idempotent: does nothing when they are already there.
+# Installs what HealthVault builds and tests with: libsodium-dev and libsqlcipher-dev 4.x (>= 4.5),
+# pkg-config, and Debian's sqlcipher shell (the tests use it to prove the database is a standard
+# SQLCipher 4 file). Idempotent: does nothing when they are already there.
 #
 # On Debian 12 (bookworm) the default libsqlcipher-dev is 3.4.1; 4.x comes from bookworm-backports,
 # which this script adds to the Suites: line of the machine's existing Debian source entry (or, for
@@ -22,6 +23,19 @@ have_everything() {
   pkg-config --exists sqlcipher || return 1
   # sqlcipher.pc carries the SQLite version; SQLCipher 4.5 is SQLite 3.37 or newer.
   version_at_least "$(pkg-config --modversion sqlcipher)" "3.37" || return 1
+  command -v sqlcipher >/dev/null 2>&1 || return 1
+  sqlcipher -version 2>/dev/null | grep -qE 'SQLCipher (4\.([5-9]|[1-9][0-9])|[5-9])' || return 1
+}
+
+# Whether an active (uncommented) apt source already names bookworm-backports.
+backports_configured() {
+  local files=()
+  [ -f /etc/apt/sources.list ] && files+=(/etc/apt/sources.list)
+  for f in /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] && files+=("$f")
+  done
+  [ ${#files[@]} -gt 0 ] || return 1
+  grep -qE '^[[:space:]]*(deb[[:space:]].*[[:space:]]bookworm-backports([[:space:]]|$)|Suites:.*[[:space:]]bookworm-backports([[:space:]]|$))' "${files[@]}"
 }
 
 if have_everything; then
@@ -32,7 +46,7 @@ fi
 if [ "$(id -u)" -eq 0 ]; then
   SUDO=()
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-  SUDO=(sudo -n)
+  SUDO=(sudo -n env DEBIAN_FRONTEND=noninteractive)
 else
   fail "cannot install libsodium-dev and libsqlcipher-dev: not root and no password-less sudo; run 'sudo make deps' or install them yourself (SQLCipher >= $min_sqlcipher)"
 fi
@@ -44,7 +58,7 @@ codename=""
 
 install_args=()
 if [ "$codename" = "bookworm" ]; then
-  if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  if ! backports_configured; then
     if [ -f /etc/apt/sources.list.d/debian.sources ] &&
       grep -qE '^Suites:(.* )?bookworm( |$)' /etc/apt/sources.list.d/debian.sources; then
       say "adding bookworm-backports to /etc/apt/sources.list.d/debian.sources"
@@ -65,11 +79,11 @@ fi
 
 say "apt-get update"
 "${SUDO[@]}" apt-get update -qq || fail "apt-get update failed"
-say "apt-get install pkg-config libsodium-dev libsqlcipher-dev ${install_args[*]}"
+say "apt-get install pkg-config libsodium-dev libsqlcipher-dev sqlcipher ${install_args[*]}"
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends pkg-config libsodium-dev >/dev/null ||
   fail "apt-get install libsodium-dev failed"
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${install_args[@]}" libsqlcipher-dev >/dev/null ||
-  fail "apt-get install libsqlcipher-dev failed"
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${install_args[@]}" libsqlcipher-dev sqlcipher >/dev/null ||
+  fail "apt-get install libsqlcipher-dev sqlcipher failed"
 
 have_everything || fail "installed, but SQLCipher is still older than $min_sqlcipher (pkg-config sqlcipher: $(pkg-config --modversion sqlcipher 2>/dev/null || echo missing))"
 say "libsodium $(pkg-config --modversion libsodium) and SQLCipher (SQLite $(pkg-config --modversion sqlcipher)) installed"
