@@ -6,20 +6,43 @@ let package = Package(
     name: "HealthVault",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "HealthModel", targets: ["HealthModel"])
+        .library(name: "HealthModel", targets: ["HealthModel"]),
+        .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
+        .library(name: "VaultStore", targets: ["VaultStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
     ],
     targets: [
         .target(name: "HealthModel"),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        // SQLCipher 4 only: never link plain libsqlite3 as well (DESIGN.md decision 2).
+        .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
+        .target(name: "VaultStore", dependencies: ["HealthModel", "VaultCrypto", "CSQLCipher"]),
+        // Fixtures and random model values shared by the test targets.
+        .target(
+            name: "HealthModelTestSupport",
+            dependencies: ["HealthModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/HealthModelTestSupport"
+        ),
         .testTarget(
             name: "HealthModelTests",
             dependencies: [
-                "HealthModel",
+                "HealthModel", "HealthModelTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(
+            name: "VaultStoreTests",
+            dependencies: [
+                "VaultStore", "HealthModelTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        // Saves batches until killed: the crash-safety test runs it and kills it with SIGKILL.
+        .executableTarget(name: "vault-crash-writer", dependencies: ["VaultStore"], path: "Tests/CrashWriter"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import HealthModel
+import HealthModelTestSupport
 import Testing
 
 /// The catalog against HealthKit's own lists in `../shared/vectors/healthkit`.

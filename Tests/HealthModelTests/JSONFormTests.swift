@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthModelTestSupport
 import PropertyBased
 import Testing
 

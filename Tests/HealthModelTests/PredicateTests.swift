@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthModelTestSupport
 import Testing
 
 /// The in-memory meaning of predicates and sorting: the reference the store's SQL must match.

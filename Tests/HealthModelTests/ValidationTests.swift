@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthModelTestSupport
 import Testing
 
 /// Each validation rule refuses bad input with the right code and names the field.

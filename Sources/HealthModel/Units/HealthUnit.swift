@@ -196,7 +196,7 @@ extension HealthUnit {
 
     /// A value in this unit expressed in base units (g, m, s, K, ...): increasing in `value` for every unit,
     /// so base values of compatible units compare like the quantities.
-    func baseValue(_ value: Double) -> Double {
+    public func baseValue(_ value: Double) -> Double {
         switch mapping {
         case .linear: value * scale
         case .affine: value * scale + offset

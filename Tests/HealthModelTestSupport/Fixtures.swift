@@ -1,16 +1,16 @@
-import Foundation
-import HealthModel
+public import Foundation
+public import HealthModel
 
 /// Small builders for valid samples, so each test changes only what it is about.
-enum Fixtures {
-    static let app = SourceRevision(
+public enum Fixtures {
+    public static let app = SourceRevision(
         source: Source(bundleIdentifier: "org.example.stepcounter", name: "Step Counter"),
         version: "1.2"
     )
-    static let start = RFC3339.date(from: "2026-03-03T08:00:00.000Z")!
-    static let end = RFC3339.date(from: "2026-03-03T08:30:00.000Z")!
+    public static let start = RFC3339.date(from: "2026-03-03T08:00:00.000Z")!
+    public static let end = RFC3339.date(from: "2026-03-03T08:30:00.000Z")!
 
-    static func quantity(
+    public static func quantity(
         _ type: QuantityTypeIdentifier = .stepCount,
         _ value: Double = 1200,
         _ unit: HealthUnit = .count,
@@ -28,14 +28,15 @@ enum Fixtures {
         )
     }
 
-    static func category(
+    public static func category(
         _ type: CategoryTypeIdentifier = .sleepAnalysis,
         _ value: Int = CategoryValueSleepAnalysis.asleepREM.rawValue
     ) throws(HealthError) -> CategorySample {
         try CategorySample(type: type, value: value, start: start, end: end, sourceRevision: app)
     }
 
-    static func bloodPressure(systolic: Double = 120, diastolic: Double = 80) throws(HealthError) -> Correlation {
+    public static func bloodPressure(systolic: Double = 120, diastolic: Double = 80) throws(HealthError) -> Correlation
+    {
         try Correlation(
             type: .bloodPressure,
             start: start,
@@ -50,7 +51,7 @@ enum Fixtures {
 }
 
 /// Runs `body` and returns the HealthError it throws, or nil.
-func healthError(_ body: () throws -> Void) -> HealthError? {
+public func healthError(_ body: () throws -> Void) -> HealthError? {
     do {
         try body()
         return nil

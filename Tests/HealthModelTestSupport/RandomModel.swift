@@ -1,23 +1,23 @@
-import Foundation
-import HealthModel
-import PropertyBased
+public import Foundation
+public import HealthModel
+public import PropertyBased
 
 /// Random valid model values for property-based tests, drawn from PropertyBased's seeded generator
 /// so a failure reports a seed that reproduces it.
-enum RandomModel {
-    typealias RNG = any SeededRandomNumberGenerator
+public enum RandomModel {
+    public typealias RNG = any SeededRandomNumberGenerator
 
-    static func date(_ rng: inout RNG) -> Date {
+    public static func date(_ rng: inout RNG) -> Date {
         // 2000...2040, with sub-microsecond fractions so the date form must round-trip exactly.
         Date(timeIntervalSinceReferenceDate: Double.random(in: -31_622_400...1_230_768_000, using: &rng))
     }
 
-    static func string(_ rng: inout RNG) -> String {
+    public static func string(_ rng: inout RNG) -> String {
         let alphabet = Array("abcXYZ019 -_.é✓\"\\/")
         return String((0..<Int.random(in: 1...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
     }
 
-    static func source(_ rng: inout RNG) -> SourceRevision {
+    public static func source(_ rng: inout RNG) -> SourceRevision {
         SourceRevision(
             source: Source(
                 bundleIdentifier: "org.example.app\(Int.random(in: 0...3, using: &rng))",
@@ -28,7 +28,7 @@ enum RandomModel {
         )
     }
 
-    static func device(_ rng: inout RNG) -> Device? {
+    public static func device(_ rng: inout RNG) -> Device? {
         guard Bool.random(using: &rng) else { return nil }
         return Device(
             name: string(&rng),
@@ -39,7 +39,7 @@ enum RandomModel {
         )
     }
 
-    static func metadata(_ rng: inout RNG) -> Metadata {
+    public static func metadata(_ rng: inout RNG) -> Metadata {
         var metadata: Metadata = [:]
         if Bool.random(using: &rng) {
             metadata[.syncIdentifier] = .string(string(&rng))
@@ -58,14 +58,14 @@ enum RandomModel {
     }
 
     /// A value inside the type's domain, in its canonical unit.
-    static func value(for type: QuantityTypeIdentifier, _ rng: inout RNG) -> Double {
+    public static func value(for type: QuantityTypeIdentifier, _ rng: inout RNG) -> Double {
         let domain = type.valueDomain
         let low = max(domain.lowerBound, -50)
         let high = min(domain.upperBound, 10_000)
         return Double.random(in: low...high, using: &rng)
     }
 
-    static func quantitySample(_ rng: inout RNG, type: QuantityTypeIdentifier? = nil) -> QuantitySample {
+    public static func quantitySample(_ rng: inout RNG, type: QuantityTypeIdentifier? = nil) -> QuantitySample {
         let type = type ?? QuantityTypeIdentifier.allCases.randomElement(using: &rng)!
         let start = date(&rng)
         return try! QuantitySample(
@@ -80,7 +80,7 @@ enum RandomModel {
         )
     }
 
-    static func categorySample(_ rng: inout RNG) -> CategorySample {
+    public static func categorySample(_ rng: inout RNG) -> CategorySample {
         let type = CategoryTypeIdentifier.allCases.randomElement(using: &rng)!
         let start = date(&rng)
         return try! CategorySample(
@@ -95,7 +95,7 @@ enum RandomModel {
         )
     }
 
-    static func workout(_ rng: inout RNG) -> Workout {
+    public static func workout(_ rng: inout RNG) -> Workout {
         let start = date(&rng)
         let span = Double.random(in: 60...10_000, using: &rng)
         let events = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
@@ -122,7 +122,7 @@ enum RandomModel {
         )
     }
 
-    static func correlation(_ rng: inout RNG) -> Correlation {
+    public static func correlation(_ rng: inout RNG) -> Correlation {
         let start = date(&rng)
         let source = source(&rng)
         if Bool.random(using: &rng) {
@@ -155,7 +155,7 @@ enum RandomModel {
         )
     }
 
-    static func sample(_ rng: inout RNG) -> Sample {
+    public static func sample(_ rng: inout RNG) -> Sample {
         switch Int.random(in: 0...3, using: &rng) {
         case 0: .quantity(quantitySample(&rng))
         case 1: .category(categorySample(&rng))
@@ -164,7 +164,7 @@ enum RandomModel {
         }
     }
 
-    static func metadataValue(_ rng: inout RNG) -> MetadataValue {
+    public static func metadataValue(_ rng: inout RNG) -> MetadataValue {
         switch Int.random(in: 0...3, using: &rng) {
         case 0: .string(string(&rng))
         case 1: .number(Double.random(in: -1000...1000, using: &rng))
@@ -173,7 +173,7 @@ enum RandomModel {
         }
     }
 
-    static func predicate(_ rng: inout RNG, depth: Int = 0) -> SamplePredicate {
+    public static func predicate(_ rng: inout RNG, depth: Int = 0) -> SamplePredicate {
         let op = ComparisonOperator.allCases.randomElement(using: &rng)!
         let maxKind = depth >= 3 ? 10 : 13
         switch Int.random(in: 0...maxKind, using: &rng) {
@@ -203,7 +203,7 @@ enum RandomModel {
         }
     }
 
-    static func sortDescriptors(_ rng: inout RNG) -> [SampleSortDescriptor] {
+    public static func sortDescriptors(_ rng: inout RNG) -> [SampleSortDescriptor] {
         (0..<Int.random(in: 0...2, using: &rng)).map { _ in
             SampleSortDescriptor(
                 SampleSortDescriptor.Key.allCases.randomElement(using: &rng)!,
@@ -212,14 +212,14 @@ enum RandomModel {
         }
     }
 
-    static func statisticsOptions(_ rng: inout RNG) -> StatisticsOptions {
+    public static func statisticsOptions(_ rng: inout RNG) -> StatisticsOptions {
         StatisticsOptions(rawValue: Int.random(in: 1...127, using: &rng))
     }
 }
 
 extension UUID {
     /// A version-4 UUID from the seeded generator, so failures reproduce.
-    init(using rng: inout any SeededRandomNumberGenerator) {
+    public init(using rng: inout any SeededRandomNumberGenerator) {
         var b = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
         b[6] = (b[6] & 0x0F) | 0x40
         b[8] = (b[8] & 0x3F) | 0x80

@@ -1,0 +1,188 @@
+import Foundation
+import VaultCrypto
+
+/// One SQLCipher connection: keyed, configured and checked when opened. Not thread-safe: a
+/// ``Database`` owns its connections and serializes their use.
+public final class Connection {
+    let handle: SQLite.Handle
+    private var cache: [String: Statement] = [:]
+    public let path: String
+
+    /// Opens (creating when `create`) the database at `path` and keys it with a 32-byte raw key.
+    ///
+    /// After keying it reads back every cipher setting and refuses a SQLCipher older than 4.5;
+    /// the first read turns a wrong key into `StoreError.wrongKey`, never a crash.
+    init(path: String, key: SecureBytes, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        let (handle, code) = SQLite.open(path: path, readOnly: readOnly)
+        guard let handle, code == SQLite.ok else {
+            let message = SQLite.errorMessage(handle)
+            if let handle { SQLite.close(handle) }
+            throw .cannotOpen("cannot open the database at \(path): \(message)")
+        }
+        self.handle = handle
+        try applyKey(key)
+        try checkCipher()
+    }
+
+    deinit {
+        cache.removeAll()
+        SQLite.close(handle)
+    }
+
+    // MARK: Keying
+
+    /// SQLCipher takes a raw key only as the text `x'<64 hex digits>'`; anything else (32 binary
+    /// bytes, malformed hex) it silently treats as a passphrase. Built here and nowhere else.
+    static func rawKeyText(_ key: SecureBytes) throws(StoreError) -> SecureBytes {
+        guard key.count == 32 else { throw .invalidKey("a database key must be 32 bytes, not \(key.count)") }
+        let hex = key.hexEncoded()
+        let text = SecureBytes(count: 67)
+        text.withUnsafeMutableBytes { out in
+            out[0] = UInt8(ascii: "x")
+            out[1] = UInt8(ascii: "'")
+            hex.withUnsafeBytes { digits in
+                for index in 0..<64 { out[2 + index] = digits[index] }
+            }
+            out[66] = UInt8(ascii: "'")
+        }
+        hex.wipe()
+        precondition(text.count == 67, "raw key text must be x' + 64 hex digits + '")
+        return text
+    }
+
+    private func applyKey(_ key: SecureBytes) throws(StoreError) {
+        let text = try Self.rawKeyText(key)
+        let code = text.withUnsafeBytes { SQLite.key(handle, $0) }
+        text.wipe()
+        guard code == SQLite.ok else {
+            throw .database(error(code: code, sql: nil))
+        }
+    }
+
+    /// The SQLCipher version in use, as `4.6.1 community`.
+    public func cipherVersion() throws(DatabaseError) -> String {
+        try scalarText("PRAGMA cipher_version") ?? ""
+    }
+
+    /// Whether a `PRAGMA cipher_version` answer is SQLCipher 4.5 or later.
+    static func isSupported(cipherVersion version: String) -> Bool {
+        let numbers = version.split(separator: " ").first?.split(separator: ".").compactMap { Int($0) } ?? []
+        return numbers.count >= 2 && (numbers[0], numbers[1]) >= (4, 5)
+    }
+
+    private func checkCipher() throws(StoreError) {
+        let version: String
+        do {
+            version = try cipherVersion()
+        } catch {
+            throw .database(error)
+        }
+        guard !version.isEmpty else {
+            throw .unsupportedLibrary("the linked SQLite is not SQLCipher (PRAGMA cipher_version is empty)")
+        }
+        guard Self.isSupported(cipherVersion: version) else {
+            throw .unsupportedLibrary("SQLCipher \(version) is too old: HealthVault needs 4.5 or later")
+        }
+        // The first read of a page proves the key: SQLITE_NOTADB means this key does not open it.
+        do {
+            _ = try scalarInt("SELECT count(*) FROM sqlite_master")
+        } catch  where error.resultCode == .notADatabase {
+            throw .wrongKey("the database does not open with this key: it is damaged or belongs to another vault")
+        } catch {
+            throw .database(error)
+        }
+        // Unknown cipher PRAGMAs succeed silently, so every setting is read back.
+        do {
+            try execute("PRAGMA cipher_memory_security = OFF")
+            let expected: [(String, String)] = [
+                ("cipher_page_size", "4096"),
+                ("cipher_hmac_algorithm", "HMAC_SHA512"),
+                ("cipher_kdf_algorithm", "PBKDF2_HMAC_SHA512"),
+                ("cipher_use_hmac", "1"),
+                ("cipher_plaintext_header_size", "0"),
+                ("cipher_memory_security", "0"),
+            ]
+            for (pragma, value) in expected {
+                let actual = try scalarText("PRAGMA \(pragma)") ?? "(none)"
+                guard actual == value else {
+                    throw StoreError.unsupportedLibrary("SQLCipher setting \(pragma) is \(actual), expected \(value)")
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(error as! DatabaseError)
+        }
+    }
+
+    // MARK: Running SQL
+
+    func error(code: Int32, sql: String?) -> DatabaseError {
+        let extended = SQLite.extendedErrorCode(handle)
+        return DatabaseError(
+            extendedResultCode: extended != 0 ? extended : code,
+            message: SQLite.errorMessage(handle),
+            sql: sql
+        )
+    }
+
+    /// Runs one or more statements without parameters.
+    public func execute(_ sql: String) throws(DatabaseError) {
+        let code = SQLite.exec(handle, sql)
+        guard code == SQLite.ok else { throw error(code: code, sql: sql) }
+    }
+
+    /// Runs one statement with parameters.
+    public func execute(_ sql: String, _ values: [any DatabaseValueConvertible]) throws(DatabaseError) {
+        try statement(sql).execute(values)
+    }
+
+    /// A prepared statement for `sql`, cached for the life of the connection.
+    public func statement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let cached = cache[sql] { return cached }
+        let (statement, code) = SQLite.prepare(handle, sql)
+        guard let statement, code == SQLite.ok else { throw error(code: code, sql: sql) }
+        let prepared = Statement(handle: statement, connection: self)
+        cache[sql] = prepared
+        return prepared
+    }
+
+    public func rows(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> [Row] {
+        try statement(sql).rows(values)
+    }
+
+    public func scalarInt(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> Int64?
+    {
+        try rows(sql, values).first?[0].int64
+    }
+
+    public func scalarText(
+        _ sql: String,
+        _ values: [any DatabaseValueConvertible] = []
+    ) throws(DatabaseError) -> String? {
+        let value = try rows(sql, values).first?[0]
+        switch value {
+        case .text(let text): return text
+        case .integer(let integer): return String(integer)
+        case .real(let real): return String(real)
+        default: return nil
+        }
+    }
+
+    public var changes: Int { SQLite.changes(handle) }
+    public var lastInsertRowID: Int64 { SQLite.lastInsertRowID(handle) }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+public import VaultCrypto
+
+/// The vault's database: one writer connection and one reader connection over SQLCipher in WAL
+/// mode, each used by one thread at a time, as GRDB's `DatabasePool` with `read { }` and
+/// `write { }` (a write is one immediate transaction; a read sees one consistent snapshot).
+///
+/// Calls block the calling thread: callers on an event loop hand them to a thread pool.
+public final class Database: @unchecked Sendable {
+    // Each connection is only touched while its lock is held.
+    private var writer: Connection?
+    private var reader: Connection?
+    private let writerLock = NSLock()
+    private let readerLock = NSLock()
+    public let path: String
+
+    /// Opens the database at `path` with a raw 32-byte key, configures it (DESIGN.md 6) and checks
+    /// every page's authentication code. Creates the file when `create` is true.
+    public init(path: String, key: SecureBytes, create: Bool, verifyPages: Bool = true) throws(StoreError) {
+        try Self.refusePlainSQLite()
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && !create {
+            throw .damagedDatabase("the database file \(path) is missing")
+        }
+        if exists && create {
+            throw .vaultExists("a database already exists at \(path)")
+        }
+        if exists {
+            try Self.checkFileShape(path)
+        }
+        self.path = path
+        let writer = try Connection(path: path, key: key)
+        if verifyPages {
+            try Self.verifyPages(writer)
+        }
+        do {
+            try writer.execute("PRAGMA cache_size = -65536")  // 64 MiB: the index-heavy ingest needs it
+            let journal = try writer.scalarText("PRAGMA journal_mode = WAL")
+            guard journal == "wal" else { throw StoreError.unsupportedLibrary("WAL mode refused: \(journal ?? "")") }
+            try Self.configure(writer)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(error as! DatabaseError)
+        }
+        let reader = try Connection(path: path, key: key)
+        do {
+            try reader.execute("PRAGMA cache_size = -16384")
+            try Self.configure(reader)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .database(error as! DatabaseError)
+        }
+        self.writer = writer
+        self.reader = reader
+    }
+
+    /// The settings every connection gets, each read back (unknown PRAGMAs succeed silently).
+    private static func configure(_ connection: Connection) throws {
+        try connection.execute(
+            "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY"
+        )
+        let expected: [(String, Int64)] = [
+            ("synchronous", 2), ("foreign_keys", 1), ("secure_delete", 1), ("temp_store", 2),
+        ]
+        for (pragma, value) in expected {
+            let actual = try connection.scalarInt("PRAGMA \(pragma)")
+            guard actual == value else {
+                throw StoreError.unsupportedLibrary(
+                    "PRAGMA \(pragma) is \(actual.map(String.init) ?? "unset"), expected \(value)"
+                )
+            }
+        }
+        SQLite.busyTimeout(connection.handle, milliseconds: 5000)
+    }
+
+    /// A database file is a whole number of 4 KiB pages; anything else was truncated or is not one.
+    private static func checkFileShape(_ path: String) throws(StoreError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard let size else { throw .damagedDatabase("the database file \(path) cannot be read") }
+        guard size > 0, size % 4096 == 0 else {
+            throw .damagedDatabase(
+                "the database file \(path) is \(size) bytes, not a whole number of 4096-byte pages: it was truncated or damaged"
+            )
+        }
+    }
+
+    /// Checks every page's HMAC (`PRAGMA cipher_integrity_check`): a flipped byte anywhere is
+    /// found now, with the page it is on, instead of failing some later query.
+    private static func verifyPages(_ connection: Connection) throws(StoreError) {
+        let rows: [Row]
+        do {
+            rows = try connection.rows("PRAGMA cipher_integrity_check")
+        } catch {
+            throw .damagedDatabase("the database failed its integrity check: \(error.message)")
+        }
+        let problems = rows.compactMap { $0[0].string }
+        guard problems.isEmpty else {
+            throw .damagedDatabase(
+                "the database failed its page authentication (altered or damaged): "
+                    + problems.prefix(3).joined(separator: "; ")
+            )
+        }
+    }
+
+    /// Refuses to run when plain libsqlite3 is loaded next to SQLCipher: two SQLite copies in one
+    /// process bind symbols to the wrong one (DESIGN.md decision 2).
+    static func refusePlainSQLite() throws(StoreError) {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
+        if let library = plainSQLiteLibrary(inMaps: maps) {
+            throw .unsupportedLibrary(
+                "plain SQLite (\(library)) is loaded in this process next to SQLCipher; refusing to run"
+            )
+        }
+    }
+
+    /// The plain libsqlite3 mapped into a process, from its `/proc/<pid>/maps`, or nil.
+    static func plainSQLiteLibrary(inMaps maps: String) -> String? {
+        guard let line = maps.split(separator: "\n").first(where: { $0.contains("/libsqlite3.so") }) else { return nil }
+        return line.split(separator: " ").last.map(String.init)
+    }
+
+    /// Runs `body` in one immediate write transaction; everything it does commits or nothing does.
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        guard let writer else { throw StoreError.locked }
+        return try writer.transaction(immediate: true) { try body(writer) }
+    }
+
+    /// Runs `body` in one read transaction: it sees a single consistent snapshot.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        readerLock.lock()
+        defer { readerLock.unlock() }
+        guard let reader else { throw StoreError.locked }
+        return try reader.transaction(immediate: false) { try body(reader) }
+    }
+
+    /// Runs `body` on the writer outside any transaction (migrations, maintenance).
+    func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        writerLock.lock()
+        defer { writerLock.unlock() }
+        guard let writer else { throw StoreError.locked }
+        return try body(writer)
+    }
+
+    /// Closes both connections; SQLCipher wipes its copy of the key. Later calls throw `locked`.
+    public func close() {
+        writerLock.lock()
+        if let writer {
+            try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        writer = nil
+        writerLock.unlock()
+        readerLock.lock()
+        reader = nil
+        readerLock.unlock()
+    }
+
+    deinit {
+        close()
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import VaultCrypto
+
+/// The vault's key file: the database key and the audit signing key, each wrapped with
+/// XChaCha20-Poly1305 under a key derived from the owner's passphrase by Argon2id.
+///
+/// Written as JSON (`keyring.json`, 0600); binary fields in base64. The associated data of each
+/// wrapped key binds it to this format, this vault and its purpose, so keys cannot be swapped
+/// between vaults or roles unnoticed. See docs/VAULT_FORMAT.md.
+struct Keyring: Codable {
+    static let fileName = "keyring.json"
+    static let currentFormat = 1
+
+    struct KDF: Codable {
+        var algorithm: String
+        var opsLimit: UInt64
+        var memLimit: Int
+        var salt: String
+    }
+
+    struct Wrapped: Codable {
+        var nonce: String
+        var ciphertext: String
+
+        init(_ key: WrappedKey) {
+            nonce = Data(key.nonce).base64EncodedString()
+            ciphertext = Data(key.ciphertext).base64EncodedString()
+        }
+
+        func wrappedKey() throws(StoreError) -> WrappedKey {
+            guard let nonce = Data(base64Encoded: nonce), let ciphertext = Data(base64Encoded: ciphertext) else {
+                throw .damagedKeyFile("the key file holds a wrapped key that is not base64")
+            }
+            return WrappedKey(nonce: Array(nonce), ciphertext: Array(ciphertext))
+        }
+    }
+
+    var format: Int
+    var vaultID: UUID
+    var kdf: KDF
+    var databaseKey: Wrapped
+    var auditSigningKey: Wrapped
+    /// Ed25519 public key, base64 (also written in the clear to `audit-key.pub`).
+    var auditPublicKey: String
+
+    enum Purpose: String {
+        case databaseKey = "database-key"
+        case auditSigningKey = "audit-signing-key"
+    }
+
+    /// "HealthVault keyring" ‖ 0x00 ‖ format (1 byte) ‖ vault id (16 bytes) ‖ purpose.
+    static func associatedData(format: Int, vaultID: UUID, purpose: Purpose) -> [UInt8] {
+        let id = withUnsafeBytes(of: vaultID.uuid) { Array($0) }
+        return Array("HealthVault keyring".utf8) + [0, UInt8(format)] + id + Array(purpose.rawValue.utf8)
+    }
+
+    /// Wraps both keys under a fresh salt for `passphrase`.
+    static func make(
+        vaultID: UUID,
+        databaseKey: SecureBytes,
+        signingKey: Ed25519.SigningKey,
+        passphrase: SecureBytes,
+        parameters: KeyDerivationParameters
+    ) throws(StoreError) -> Keyring {
+        let salt = KeyDerivation.randomSalt()
+        do {
+            let kek = try KeyDerivation.deriveKey(passphrase: passphrase, salt: salt, parameters: parameters)
+            defer { kek.wipe() }
+            let format = currentFormat
+            return Keyring(
+                format: format,
+                vaultID: vaultID,
+                kdf: KDF(
+                    algorithm: "argon2id13",
+                    opsLimit: parameters.opsLimit,
+                    memLimit: parameters.memLimit,
+                    salt: Data(salt).base64EncodedString()
+                ),
+                databaseKey: Wrapped(
+                    try WrappedKey.wrap(
+                        databaseKey,
+                        with: kek,
+                        associatedData: associatedData(format: format, vaultID: vaultID, purpose: .databaseKey)
+                    )
+                ),
+                auditSigningKey: Wrapped(
+                    try WrappedKey.wrap(
+                        signingKey.secretKey,
+                        with: kek,
+                        associatedData: associatedData(format: format, vaultID: vaultID, purpose: .auditSigningKey)
+                    )
+                ),
+                auditPublicKey: Data(signingKey.publicKey.rawRepresentation).base64EncodedString()
+            )
+        } catch {
+            throw .io("cannot derive the vault's key: \(error)")
+        }
+    }
+
+    /// Unwraps both keys; a wrong passphrase is `StoreError.wrongPassphrase`.
+    func unwrap(passphrase: SecureBytes) throws(StoreError) -> (SecureBytes, Ed25519.SigningKey) {
+        guard format == Self.currentFormat else {
+            throw .newerSchema("the key file has format \(format); this HealthVault reads format \(Self.currentFormat)")
+        }
+        guard kdf.algorithm == "argon2id13", let salt = Data(base64Encoded: kdf.salt) else {
+            throw .damagedKeyFile("the key file names an unknown key derivation or a malformed salt")
+        }
+        let kek: SecureBytes
+        do {
+            kek = try KeyDerivation.deriveKey(
+                passphrase: passphrase,
+                salt: Array(salt),
+                parameters: KeyDerivationParameters(opsLimit: kdf.opsLimit, memLimit: kdf.memLimit)
+            )
+        } catch {
+            throw .damagedKeyFile("the key file's key-derivation settings are unusable: \(error)")
+        }
+        defer { kek.wipe() }
+        let databaseWrapped = try databaseKey.wrappedKey()
+        let signingWrapped = try auditSigningKey.wrappedKey()
+        do {
+            let database = try databaseWrapped.unwrap(
+                with: kek,
+                associatedData: Self.associatedData(format: format, vaultID: vaultID, purpose: .databaseKey)
+            )
+            let signing = try signingWrapped.unwrap(
+                with: kek,
+                associatedData: Self.associatedData(format: format, vaultID: vaultID, purpose: .auditSigningKey)
+            )
+            let signingKey = try Ed25519.SigningKey(secretKey: signing)
+            guard Data(signingKey.publicKey.rawRepresentation).base64EncodedString() == auditPublicKey else {
+                throw StoreError.damagedKeyFile("the key file's audit public key does not match its signing key")
+            }
+            return (database, signingKey)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as CryptoError where error.code == .authenticationFailed {
+            throw .wrongPassphrase
+        } catch {
+            throw .damagedKeyFile("the key file holds a malformed key: \(error)")
+        }
+    }
+
+    static func read(from directory: URL) throws(StoreError) -> Keyring {
+        let url = directory.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw .missingKeyFile("the vault's key file \(url.path) is missing; without it the vault cannot be opened")
+        }
+        do {
+            return try JSONDecoder().decode(Keyring.self, from: Data(contentsOf: url))
+        } catch {
+            throw .damagedKeyFile("the vault's key file \(url.path) is damaged: it is not a HealthVault key file")
+        }
+    }
+
+    /// Replaces the key file atomically: written beside, flushed, renamed over, directory flushed.
+    /// A crash leaves either the old file or the new one, never neither.
+    func write(to directory: URL) throws(StoreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do {
+            data = try encoder.encode(self)
+        } catch {
+            throw .io("cannot encode the key file: \(error)")
+        }
+        try VaultFiles.writeAtomically(data, to: directory.appendingPathComponent(Self.fileName))
+    }
+}

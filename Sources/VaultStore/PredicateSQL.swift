@@ -1,0 +1,167 @@
+import Foundation
+import HealthModel
+
+/// A piece of SQL with its arguments, in order.
+struct SQLFragment {
+    var sql: String
+    var arguments: [DatabaseValue]
+
+    init(_ sql: String, _ arguments: [DatabaseValue] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+}
+
+/// Compiles a `SamplePredicate` to a SQL condition over `samples AS s`, with the meaning of
+/// `SamplePredicate.matches(_:)`. Every leaf yields 0 or 1, never NULL, so NOT keeps its meaning.
+struct PredicateCompiler {
+    /// The unit strings the vault knows, for metadata quantities (which compare only within a dimension).
+    let knownUnits: [String]
+
+    func compile(_ predicate: SamplePredicate, for type: SampleType) throws(HealthError) -> SQLFragment {
+        switch predicate {
+        case .date(let start, let end, let options):
+            var parts: [String] = []
+            var arguments: [DatabaseValue] = []
+            if let start {
+                parts.append(options.contains(.strictStartDate) ? "s.start_date >= ?" : "s.end_date >= ?")
+                arguments.append(.real(start.timeIntervalSinceReferenceDate))
+            }
+            if let end {
+                parts.append(options.contains(.strictEndDate) ? "s.end_date <= ?" : "s.start_date < ?")
+                arguments.append(.real(end.timeIntervalSinceReferenceDate))
+            }
+            return parts.isEmpty
+                ? SQLFragment("1") : SQLFragment("(" + parts.joined(separator: " AND ") + ")", arguments)
+        case .uuids(let uuids):
+            return SQLFragment(
+                "s.uuid IN (SELECT unhex(value) FROM json_each(?))",
+                [.text(Self.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }))]
+            )
+        case .sources(let identifiers):
+            return SQLFragment(
+                "s.source_id IN (SELECT id FROM sources WHERE bundle_id IN (SELECT value FROM json_each(?)))",
+                [.text(Self.jsonArray(identifiers))]
+            )
+        case .device(let property, let values):
+            return SQLFragment(
+                "IFNULL(s.device_id IN (SELECT id FROM devices WHERE \(Self.column(of: property)) IN "
+                    + "(SELECT value FROM json_each(?))), 0)",
+                [.text(Self.jsonArray(values))]
+            )
+        case .metadata(let key, let condition):
+            let base = "EXISTS (SELECT 1 FROM sample_metadata m WHERE m.sample_id = s.id AND m.key = ?"
+            switch condition {
+            case .exists:
+                return SQLFragment(base + ")", [.text(key.rawValue)])
+            case .isIn(let values):
+                guard !values.isEmpty else { return SQLFragment("0") }
+                let tests = values.map { metadataTest(.equalTo, $0) }
+                return SQLFragment(
+                    base + " AND (" + tests.map(\.sql).joined(separator: " OR ") + "))",
+                    [.text(key.rawValue)] + tests.flatMap(\.arguments)
+                )
+            case .compare(let op, let value):
+                let test = metadataTest(op, value)
+                return SQLFragment(base + " AND " + test.sql + ")", [.text(key.rawValue)] + test.arguments)
+            }
+        case .quantity(let op, let quantity):
+            guard case .quantity(let quantityType) = type else { return SQLFragment("0") }
+            // Canonical values increase with the quantity, so the comparison holds after conversion.
+            let value = try quantity.doubleValue(for: quantityType.canonicalUnit)
+            return SQLFragment("s.value \(Self.sql(op)) ?", [.real(value)])
+        case .categoryValue(let op, let value):
+            guard case .category = type else { return SQLFragment("0") }
+            return SQLFragment("s.value \(Self.sql(op)) ?", [.real(Double(value))])
+        case .workoutActivityType(let activityType):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM workouts w WHERE w.sample_id = s.id AND w.activity_type = ?)",
+                [.integer(Int64(activityType.rawValue))]
+            )
+        case .workoutDuration(let op, let duration):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM workouts w WHERE w.sample_id = s.id AND w.duration \(Self.sql(op)) ?)",
+                [.real(duration)]
+            )
+        case .workoutTotalEnergyBurned(let op, let quantity):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM workouts w WHERE w.sample_id = s.id AND w.energy_base \(Self.sql(op)) ?)",
+                [.real(quantity.unit.baseValue(quantity.value))]
+            )
+        case .workoutTotalDistance(let op, let quantity):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM workouts w WHERE w.sample_id = s.id AND w.distance_base \(Self.sql(op)) ?)",
+                [.real(quantity.unit.baseValue(quantity.value))]
+            )
+        case .and(let predicates), .or(let predicates):
+            let isAnd = if case .and = predicate { true } else { false }
+            guard !predicates.isEmpty else { return SQLFragment(isAnd ? "1" : "0") }
+            var parts: [SQLFragment] = []
+            for predicate in predicates {
+                parts.append(try compile(predicate, for: type))
+            }
+            return SQLFragment(
+                "(" + parts.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")",
+                parts.flatMap(\.arguments)
+            )
+        case .not(let inner):
+            let part = try compile(inner, for: type)
+            return SQLFragment("NOT (" + part.sql + ")", part.arguments)
+        }
+    }
+
+    /// A test on one metadata row `m`, true only for a value of the same kind.
+    private func metadataTest(_ op: ComparisonOperator, _ value: MetadataValue) -> SQLFragment {
+        let sqlOp = Self.sql(op)
+        switch value {
+        case .string(let string):
+            return SQLFragment("(m.kind = 0 AND m.text_value \(sqlOp) ?)", [.text(string)])
+        case .number(let number):
+            return SQLFragment("(m.kind = 1 AND m.number_value \(sqlOp) ?)", [.real(number)])
+        case .date(let date):
+            return SQLFragment(
+                "(m.kind = 2 AND m.number_value \(sqlOp) ?)",
+                [.real(date.timeIntervalSinceReferenceDate)]
+            )
+        case .quantity(let quantity):
+            let compatible = knownUnits.filter {
+                (try? HealthUnit(from: $0))?.isCompatible(with: quantity.unit) == true
+            }
+            return SQLFragment(
+                "(m.kind = 3 AND m.text_value IN (SELECT value FROM json_each(?)) AND m.base_value \(sqlOp) ?)",
+                [.text(Self.jsonArray(compatible)), .real(quantity.unit.baseValue(quantity.value))]
+            )
+        }
+    }
+
+    static func sql(_ op: ComparisonOperator) -> String {
+        switch op {
+        case .lessThan: "<"
+        case .lessThanOrEqualTo: "<="
+        case .greaterThan: ">"
+        case .greaterThanOrEqualTo: ">="
+        case .equalTo: "="
+        case .notEqualTo: "<>"
+        }
+    }
+
+    static func column(of property: DeviceProperty) -> String {
+        switch property {
+        case .name: "name"
+        case .manufacturer: "manufacturer"
+        case .model: "model"
+        case .hardwareVersion: "hardware_version"
+        case .firmwareVersion: "firmware_version"
+        case .softwareVersion: "software_version"
+        case .localIdentifier: "local_identifier"
+        case .udiDeviceIdentifier: "udi_device_identifier"
+        }
+    }
+
+    /// A JSON array of strings, for `json_each(?)`: one bound value, so SQL text stays the same
+    /// whatever the list's length.
+    static func jsonArray(_ strings: [String]) -> String {
+        let data = (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,138 @@
+import CSQLCipher
+
+/// Every SQLCipher call of HealthVault, in one internal place. Handles stay opaque pointers here;
+/// the rest of the module speaks `Connection`, `Statement` and `DatabaseValue`.
+enum SQLite {
+    typealias Handle = OpaquePointer
+    typealias StatementHandle = OpaquePointer
+
+    static let ok = SQLITE_OK
+    static let row = SQLITE_ROW
+    static let done = SQLITE_DONE
+
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    static func open(path: String, readOnly: Bool) -> (Handle?, Int32) {
+        var handle: Handle?
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+            | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        return (handle, code)
+    }
+
+    static func close(_ handle: Handle) {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Keys the connection. `key` is the exact key text (`x'<64 hex digits>'` for a raw key).
+    static func key(_ handle: Handle, _ key: UnsafeRawBufferPointer) -> Int32 {
+        sqlite3_key(handle, key.baseAddress, Int32(key.count))
+    }
+
+    static func exec(_ handle: Handle, _ sql: String) -> Int32 {
+        sqlite3_exec(handle, sql, nil, nil, nil)
+    }
+
+    static func errorMessage(_ handle: Handle?) -> String {
+        guard let handle, let message = sqlite3_errmsg(handle) else { return "no database" }
+        return String(cString: message)
+    }
+
+    static func extendedErrorCode(_ handle: Handle) -> Int32 {
+        sqlite3_extended_errcode(handle)
+    }
+
+    static func changes(_ handle: Handle) -> Int {
+        Int(sqlite3_changes64(handle))
+    }
+
+    static func lastInsertRowID(_ handle: Handle) -> Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
+    static func busyTimeout(_ handle: Handle, milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    // MARK: Statements
+
+    static func prepare(_ handle: Handle, _ sql: String) -> (StatementHandle?, Int32) {
+        var statement: StatementHandle?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        return (statement, code)
+    }
+
+    static func finalize(_ statement: StatementHandle) {
+        sqlite3_finalize(statement)
+    }
+
+    static func reset(_ statement: StatementHandle) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    static func step(_ statement: StatementHandle) -> Int32 {
+        sqlite3_step(statement)
+    }
+
+    static func bind(_ statement: StatementHandle, _ index: Int32, _ value: DatabaseValue) -> Int32 {
+        switch value {
+        case .null:
+            return sqlite3_bind_null(statement, index)
+        case .integer(let integer):
+            return sqlite3_bind_int64(statement, index, integer)
+        case .real(let real):
+            return sqlite3_bind_double(statement, index, real)
+        case .text(let text):
+            return sqlite3_bind_text(statement, index, text, -1, healthvault_sqlite_transient())
+        case .blob(let bytes):
+            return bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob64(
+                    statement,
+                    index,
+                    buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                    UInt64(buffer.count),
+                    healthvault_sqlite_transient()
+                )
+            }
+        }
+    }
+
+    static func columnCount(_ statement: StatementHandle) -> Int32 {
+        sqlite3_column_count(statement)
+    }
+
+    static func column(_ statement: StatementHandle, _ index: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    static func columnInt64(_ statement: StatementHandle, _ index: Int32) -> Int64 {
+        sqlite3_column_int64(statement, index)
+    }
+
+    static func columnDouble(_ statement: StatementHandle, _ index: Int32) -> Double {
+        sqlite3_column_double(statement, index)
+    }
+
+    static func columnIsNull(_ statement: StatementHandle, _ index: Int32) -> Bool {
+        sqlite3_column_type(statement, index) == SQLITE_NULL
+    }
+
+    static func sql(_ statement: StatementHandle) -> String {
+        sqlite3_sql(statement).map { String(cString: $0) } ?? ""
+    }
+}

@@ -1,0 +1,336 @@
+public import Foundation
+public import HealthModel
+
+extension SampleStore {
+    /// Runs a sample query under a scope: the predicates compiled to SQL, sorted and limited in
+    /// SQL, hidden rows never read (each restricted type goes through the (type, source, start)
+    /// index, so its cost does not grow with other apps' data).
+    public func samples(matching query: SampleQueryDescriptor, scope: ReadScope) throws -> [Sample] {
+        try query.validate()
+        return try database.read { db in
+            let sortUnits = Self.sortScales(query.predicates.map(\.sampleType))
+            var branches: [SQLFragment] = []
+            for typed in query.predicates {
+                let sortValue = sortUnits[typed.sampleType] ?? "NULL"
+                if let branch = try branch(
+                    for: typed,
+                    scope: scope,
+                    columns: "s.id, s.uuid, s.start_date, s.end_date, \(sortValue) AS sort_value",
+                    db
+                ) {
+                    branches.append(branch)
+                }
+            }
+            guard !branches.isEmpty else { return [] }
+            var sql =
+                "SELECT id FROM (" + branches.map(\.sql).joined(separator: " UNION ALL ") + ") ORDER BY "
+                + (query.sortDescriptors.map(Self.orderTerm) + ["uuid"]).joined(separator: ", ")
+            var arguments = branches.flatMap(\.arguments)
+            if query.limit > 0 {
+                sql += " LIMIT ?"
+                arguments.append(.integer(Int64(query.limit)))
+            }
+            let ids = try db.rows(sql, arguments).map { $0[0].int64! }
+            return try load(ids: ids, db)
+        }
+    }
+
+    /// One sample by UUID, if the scope may see it; an invisible sample is answered exactly like an
+    /// unknown UUID.
+    public func sample(uuid: UUID, scope: ReadScope) throws -> Sample? {
+        try database.read { db in
+            let rows = try db.rows(
+                """
+                SELECT s.id, t.identifier, src.bundle_id FROM samples s
+                JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id WHERE s.uuid = ?
+                """,
+                [DatabaseValue.blob(uuid.bytes)]
+            )
+            guard let row = rows.first, let identifier = row[1].string,
+                let type = try? SampleType(identifier: identifier)
+            else { return nil }
+            if case .ownSamples(let own) = scope.access(to: type), row[2].string != own {
+                return nil
+            }
+            return try load(ids: [row[0].int64!], db).first
+        }
+    }
+
+    // MARK: Building queries
+
+    /// The SELECT of one typed predicate under a scope, or nil when it can match nothing (a type
+    /// never stored, or an app that has no samples of a type it may not read).
+    func branch(
+        for query: SampleTypePredicate,
+        scope: ReadScope,
+        columns: String,
+        _ db: Connection
+    ) throws -> SQLFragment? {
+        guard
+            let code = try db.statement("SELECT code FROM types WHERE identifier = ?").rows([
+                query.sampleType.identifier
+            ]).first?[0].int64
+        else { return nil }
+        var fragment: SQLFragment
+        switch scope.access(to: query.sampleType) {
+        case .all:
+            fragment = SQLFragment("SELECT \(columns) FROM samples s WHERE s.type = ?", [.integer(code)])
+        case .ownSamples(let bundleIdentifier):
+            guard
+                let sourceID = try db.statement("SELECT id FROM sources WHERE bundle_id = ?").rows([bundleIdentifier])
+                    .first?[0].int64
+            else { return nil }
+            // Forced, so the planner can never walk other apps' rows of the type.
+            fragment = SQLFragment(
+                "SELECT \(columns) FROM samples s INDEXED BY samples_by_type_source_start WHERE s.type = ? AND s.source_id = ?",
+                [.integer(code), .integer(sourceID)]
+            )
+        }
+        if let predicate = query.predicate {
+            let compiler = PredicateCompiler(
+                knownUnits: try db.rows("SELECT unit FROM units").compactMap { $0[0].string }
+            )
+            let condition = try compiler.compile(predicate, for: query.sampleType)
+            fragment.sql += " AND " + condition.sql
+            fragment.arguments += condition.arguments
+        }
+        return fragment
+    }
+
+    /// SQL for each type's value in one scale, so `value` sorts across types: the canonical value
+    /// itself when every type shares one canonical unit, its magnitude in base units otherwise.
+    static func sortScales(_ types: [SampleType]) -> [SampleType: String] {
+        let units = types.compactMap { type -> HealthUnit? in
+            if case .quantity(let id) = type { id.canonicalUnit } else { nil }
+        }
+        let shared = Set(units.map(\.unitString)).count <= 1
+        var scales: [SampleType: String] = [:]
+        for type in types {
+            switch type {
+            case .quantity(let id) where !shared:
+                let unit = id.canonicalUnit
+                let offset = unit.baseValue(0)
+                let scale = unit.baseValue(1) - offset
+                scales[type] = "(s.value * \(scale) + \(offset))"
+            case .quantity, .category:
+                scales[type] = "s.value"
+            case .correlation, .workout:
+                scales[type] = "NULL"
+            }
+        }
+        return scales
+    }
+
+    static func orderTerm(_ descriptor: SampleSortDescriptor) -> String {
+        let column =
+            switch descriptor.key {
+            case .startDate: "start_date"
+            case .endDate: "end_date"
+            case .value: "sort_value"
+            }
+        return column + (descriptor.order == .ascending ? " ASC" : " DESC")
+    }
+
+    // MARK: Loading
+
+    /// Builds the samples with these ids, in this order, with their metadata, workout details and
+    /// correlation members.
+    func load(ids: [Int64], _ db: Connection) throws -> [Sample] {
+        guard !ids.isEmpty else { return [] }
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let rows = try db.rows(
+            """
+            SELECT s.id, s.uuid, t.identifier, s.start_date, s.end_date, s.value, s.given_value, u.unit,
+                src.bundle_id, r.name, r.version, r.product_type, r.os_version, s.device_id,
+                d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, d.software_version,
+                d.local_identifier, d.udi_device_identifier
+            FROM samples s
+            JOIN types t ON t.code = s.type
+            JOIN sources src ON src.id = s.source_id
+            JOIN revisions r ON r.id = s.revision_id
+            LEFT JOIN devices d ON d.id = s.device_id
+            LEFT JOIN units u ON u.id = s.unit_id
+            WHERE s.id IN (SELECT value FROM json_each(?))
+            """,
+            [list]
+        )
+        var metadata: [Int64: Metadata] = [:]
+        for row in try db.rows(
+            "SELECT sample_id, key, kind, text_value, number_value FROM sample_metadata WHERE sample_id IN (SELECT value FROM json_each(?))",
+            [list]
+        ) {
+            let value: MetadataValue? =
+                switch row[2].int64 {
+                case 0: row[3].string.map(MetadataValue.string)
+                case 1: row[4].double.map(MetadataValue.number)
+                case 2: row[4].double.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+                case 3: try row[4].double.map { .quantity(Quantity($0, try HealthUnit(from: row[3].string ?? ""))) }
+                default: nil
+                }
+            if let value, let key = row[1].string {
+                metadata[row[0].int64!, default: [:]][MetadataKey(rawValue: key)] = value
+            }
+        }
+        var samples: [Int64: Sample] = [:]
+        var workoutIDs: [Int64] = []
+        var correlationIDs: [Int64] = []
+        var units: [String: HealthUnit] = [:]
+        func unit(_ string: String) throws -> HealthUnit {
+            if let parsed = units[string] { return parsed }
+            let parsed = try HealthUnit(from: string)
+            units[string] = parsed
+            return parsed
+        }
+        var pending: [Int64: (SampleType, UUID, Date, Date, Double?, SourceRevision, Device?)] = [:]
+        for row in rows {
+            let id = row[0].int64!
+            guard let uuid = row[1].bytes.flatMap(UUID.init(bytes:)), let identifier = row[2].string else {
+                throw StoreError.damagedDatabase("a stored sample has a malformed UUID or type")
+            }
+            let type = try SampleType(identifier: identifier)
+            let start = Date(timeIntervalSinceReferenceDate: row[3].double!)
+            let end = Date(timeIntervalSinceReferenceDate: row[4].double!)
+            let source = SourceRevision(
+                source: Source(bundleIdentifier: row[8].string!, name: row[9].string ?? ""),
+                version: row[10].string,
+                productType: row[11].string,
+                operatingSystemVersion: row[12].string
+            )
+            let device: Device? =
+                row[13].isNull
+                ? nil
+                : Device(
+                    name: row[14].string,
+                    manufacturer: row[15].string,
+                    model: row[16].string,
+                    hardwareVersion: row[17].string,
+                    firmwareVersion: row[18].string,
+                    softwareVersion: row[19].string,
+                    localIdentifier: row[20].string,
+                    udiDeviceIdentifier: row[21].string
+                )
+            let meta = metadata[id] ?? [:]
+            switch type {
+            case .quantity(let quantityType):
+                samples[id] = .quantity(
+                    try QuantitySample(
+                        uuid: uuid,
+                        type: quantityType,
+                        quantity: Quantity(row[6].double ?? 0, try unit(row[7].string ?? "")),
+                        start: start,
+                        end: end,
+                        sourceRevision: source,
+                        device: device,
+                        metadata: meta
+                    )
+                )
+            case .category(let categoryType):
+                samples[id] = .category(
+                    try CategorySample(
+                        uuid: uuid,
+                        type: categoryType,
+                        value: Int(row[5].double ?? -1),
+                        start: start,
+                        end: end,
+                        sourceRevision: source,
+                        device: device,
+                        metadata: meta
+                    )
+                )
+            case .workout:
+                workoutIDs.append(id)
+                pending[id] = (type, uuid, start, end, row[5].double, source, device)
+            case .correlation:
+                correlationIDs.append(id)
+                pending[id] = (type, uuid, start, end, nil, source, device)
+            }
+        }
+        if !workoutIDs.isEmpty {
+            try loadWorkouts(workoutIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)
+        }
+        if !correlationIDs.isEmpty {
+            let memberRows = try db.rows(
+                "SELECT id, parent_id FROM samples WHERE parent_id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                ["[" + correlationIDs.map(String.init).joined(separator: ",") + "]"]
+            )
+            let members = try load(ids: memberRows.map { $0[0].int64! }, db)
+            var byParent: [Int64: [Sample]] = [:]
+            for (row, member) in zip(memberRows, members) {
+                byParent[row[1].int64!, default: []].append(member)
+            }
+            for id in correlationIDs {
+                guard let (type, uuid, start, end, _, source, device) = pending[id],
+                    case .correlation(let correlationType) = type
+                else { continue }
+                samples[id] = .correlation(
+                    try Correlation(
+                        uuid: uuid,
+                        type: correlationType,
+                        start: start,
+                        end: end,
+                        objects: byParent[id] ?? [],
+                        sourceRevision: source,
+                        device: device,
+                        metadata: metadata[id] ?? [:]
+                    )
+                )
+            }
+        }
+        return ids.compactMap { samples[$0] }
+    }
+
+    private func loadWorkouts(
+        _ ids: [Int64],
+        pending: [Int64: (SampleType, UUID, Date, Date, Double?, SourceRevision, Device?)],
+        metadata: [Int64: Metadata],
+        unit: (String) throws -> HealthUnit,
+        into samples: inout [Int64: Sample],
+        _ db: Connection
+    ) throws {
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        var events: [Int64: [WorkoutEvent]] = [:]
+        for row in try db.rows(
+            "SELECT sample_id, type, start_date, end_date, metadata FROM workout_events WHERE sample_id IN (SELECT value FROM json_each(?)) ORDER BY sample_id, position",
+            [list]
+        ) {
+            let eventMetadata =
+                try row[4].string.map { try HealthJSON.decode(Metadata.self, from: Data($0.utf8)) } ?? [:]
+            events[row[0].int64!, default: []].append(
+                WorkoutEvent(
+                    type: try WorkoutEventType(validating: Int(row[1].int64 ?? 0)),
+                    start: Date(timeIntervalSinceReferenceDate: row[2].double!),
+                    end: Date(timeIntervalSinceReferenceDate: row[3].double!),
+                    metadata: eventMetadata
+                )
+            )
+        }
+        for row in try db.rows(
+            """
+            SELECT w.sample_id, w.activity_type, w.duration, w.energy_value, eu.unit, w.distance_value, du.unit
+            FROM workouts w LEFT JOIN units eu ON eu.id = w.energy_unit_id LEFT JOIN units du ON du.id = w.distance_unit_id
+            WHERE w.sample_id IN (SELECT value FROM json_each(?))
+            """,
+            [list]
+        ) {
+            let id = row[0].int64!
+            guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
+            let energy = try row[3].double.map { Quantity($0, try unit(row[4].string ?? "")) }
+            let distance = try row[5].double.map { Quantity($0, try unit(row[6].string ?? "")) }
+            samples[id] = .workout(
+                try Workout(
+                    uuid: uuid,
+                    activityType: try WorkoutActivityType(validating: Int(row[1].int64 ?? 0)),
+                    start: start,
+                    end: end,
+                    duration: row[2].double,
+                    totalEnergyBurned: energy,
+                    totalDistance: distance,
+                    events: events[id] ?? [],
+                    sourceRevision: source,
+                    device: device,
+                    metadata: metadata[id] ?? [:]
+                )
+            )
+        }
+    }
+}

@@ -1,0 +1,396 @@
+public import Foundation
+public import HealthModel
+
+/// Keeps HealthModel's objects in the vault's database: saves batches all-or-nothing, fetches and
+/// queries them under a ``ReadScope``, deletes with tombstones, and numbers every change.
+///
+/// Thread-safe; calls block their thread (hand them to a thread pool from an event loop).
+public final class SampleStore: @unchecked Sendable {
+    public let database: Database
+    // Writer-side caches of interned ids; only touched inside `database.write`, which is serialized.
+    // Cleared when a write fails, since a rolled-back transaction may have minted ids.
+    private var typeCodes: [String: Int64] = [:]
+    private var sourceIDs: [String: Int64] = [:]
+    private var revisionIDs: [SourceRevision: Int64] = [:]
+    private var deviceIDs: [Device: Int64] = [:]
+    private var unitIDs: [String: Int64] = [:]
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    // MARK: Saving
+
+    /// Saves samples in one transaction: every sample is stored or none is.
+    ///
+    /// A sample with a sync identifier (`HKMetadataKeySyncIdentifier`) replaces the stored sample of
+    /// the same source and identifier when its sync version is higher, and is ignored otherwise.
+    /// Saving a UUID that is already stored fails the batch with `invalidArgument`.
+    @discardableResult
+    public func save(_ samples: [Sample]) throws -> SaveOutcome {
+        do {
+            return try database.write { db in
+                var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
+                var outcome = SaveOutcome()
+                for sample in samples {
+                    try save(sample, parent: nil, in: db, sequence: &sequence, outcome: &outcome)
+                }
+                try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
+                return outcome
+            }
+        } catch {
+            clearCaches()
+            if let error = error as? DatabaseError, error.resultCode == .constraint,
+                error.message.contains("samples.uuid")
+            {
+                throw HealthError.invalidArgument("a sample with this UUID is already stored", field: "uuid")
+            }
+            throw error
+        }
+    }
+
+    private func clearCaches() {
+        typeCodes = [:]
+        sourceIDs = [:]
+        revisionIDs = [:]
+        deviceIDs = [:]
+        unitIDs = [:]
+    }
+
+    private func save(
+        _ sample: Sample,
+        parent: Int64?,
+        in db: Connection,
+        sequence: inout Int64,
+        outcome: inout SaveOutcome
+    ) throws {
+        let sourceID = try intern(source: sample.sourceRevision.source.bundleIdentifier, db)
+        var syncIdentifier: String?
+        var syncVersion: Int64?
+        if parent == nil, case .string(let identifier) = sample.metadata[.syncIdentifier],
+            case .number(let version) = sample.metadata[.syncVersion]
+        {
+            syncIdentifier = identifier
+            syncVersion = Int64(exactly: version)
+            let existing = try db.statement(
+                "SELECT id, sync_version FROM samples WHERE source_id = ? AND sync_identifier = ?"
+            ).rows([sourceID, identifier])
+            if let row = existing.first {
+                guard let old = row[1].int64, let new = syncVersion, new > old else {
+                    outcome.ignored += 1
+                    return
+                }
+                try delete(ids: [row[0].int64!], in: db, sequence: &sequence)
+                outcome.replaced += 1
+            }
+        }
+        sequence += 1
+        var value: Double?
+        var givenValue: Double?
+        var unitID: Int64?
+        switch sample {
+        case .quantity(let quantitySample):
+            value = try quantitySample.quantity.doubleValue(for: quantitySample.quantityType.canonicalUnit)
+            givenValue = quantitySample.quantity.value
+            unitID = try intern(unit: quantitySample.quantity.unit.unitString, db)
+        case .category(let categorySample):
+            value = Double(categorySample.value)
+        case .workout(let workout):
+            value = workout.duration
+        case .correlation:
+            break
+        }
+        try db.statement(
+            """
+            INSERT INTO samples (uuid, type, source_id, revision_id, device_id, start_date, end_date, value,
+                given_value, unit_id, parent_id, sync_identifier, sync_version, seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute([
+            DatabaseValue.blob(sample.uuid.bytes),
+            try intern(type: sample.sampleType.identifier, db),
+            sourceID,
+            try intern(revision: sample.sourceRevision, sourceID: sourceID, db),
+            try sample.device.map { try intern(device: $0, db) },
+            sample.startDate.timeIntervalSinceReferenceDate,
+            sample.endDate.timeIntervalSinceReferenceDate,
+            value,
+            givenValue,
+            unitID,
+            parent,
+            syncIdentifier,
+            syncVersion,
+            sequence,
+        ])
+        let id = db.lastInsertRowID
+        for (key, metadataValue) in sample.metadata {
+            try insert(metadata: metadataValue, key: key, sampleID: id, db)
+        }
+        switch sample {
+        case .workout(let workout):
+            try insert(workout: workout, sampleID: id, db)
+        case .correlation(let correlation):
+            for member in correlation.objects {
+                try save(member, parent: id, in: db, sequence: &sequence, outcome: &outcome)
+            }
+        case .quantity, .category:
+            break
+        }
+        if parent == nil {
+            outcome.saved += 1
+        }
+    }
+
+    private func insert(metadata value: MetadataValue, key: MetadataKey, sampleID: Int64, _ db: Connection) throws {
+        let (kind, text, number, base): (Int64, String?, Double?, Double?) =
+            switch value {
+            case .string(let string): (0, string, nil, nil)
+            case .number(let number): (1, nil, number, number)
+            case .date(let date): (2, nil, date.timeIntervalSinceReferenceDate, date.timeIntervalSinceReferenceDate)
+            case .quantity(let quantity):
+                (3, quantity.unit.unitString, quantity.value, quantity.unit.baseValue(quantity.value))
+            }
+        if kind == 3, let text {
+            _ = try intern(unit: text, db)
+        }
+        try db.statement(
+            "INSERT INTO sample_metadata (sample_id, key, kind, text_value, number_value, base_value) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute([sampleID, key.rawValue, kind, text, number, base])
+    }
+
+    private func insert(workout: Workout, sampleID: Int64, _ db: Connection) throws {
+        try db.statement(
+            """
+            INSERT INTO workouts (sample_id, activity_type, duration, energy_value, energy_unit_id, energy_base,
+                distance_value, distance_unit_id, distance_base)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute([
+            sampleID,
+            workout.workoutActivityType.rawValue,
+            workout.duration,
+            workout.totalEnergyBurned?.value,
+            try workout.totalEnergyBurned.map { try intern(unit: $0.unit.unitString, db) },
+            workout.totalEnergyBurned.map { $0.unit.baseValue($0.value) },
+            workout.totalDistance?.value,
+            try workout.totalDistance.map { try intern(unit: $0.unit.unitString, db) },
+            workout.totalDistance.map { $0.unit.baseValue($0.value) },
+        ])
+        for (position, event) in workout.workoutEvents.enumerated() {
+            let metadata =
+                event.metadata.isEmpty ? nil : String(decoding: try HealthJSON.encode(event.metadata), as: UTF8.self)
+            try db.statement(
+                "INSERT INTO workout_events (sample_id, position, type, start_date, end_date, metadata) VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute([
+                sampleID,
+                position,
+                event.type.rawValue,
+                event.startDate.timeIntervalSinceReferenceDate,
+                event.endDate.timeIntervalSinceReferenceDate,
+                metadata,
+            ])
+        }
+    }
+
+    // MARK: Interning
+
+    private func intern(type identifier: String, _ db: Connection) throws -> Int64 {
+        if let code = typeCodes[identifier] { return code }
+        let code = try internRow(
+            select: "SELECT code FROM types WHERE identifier = ?",
+            insert: "INSERT INTO types (identifier) VALUES (?)",
+            [identifier],
+            db
+        )
+        typeCodes[identifier] = code
+        return code
+    }
+
+    private func intern(source bundleIdentifier: String, _ db: Connection) throws -> Int64 {
+        if let id = sourceIDs[bundleIdentifier] { return id }
+        let id = try internRow(
+            select: "SELECT id FROM sources WHERE bundle_id = ?",
+            insert: "INSERT INTO sources (bundle_id) VALUES (?)",
+            [bundleIdentifier],
+            db
+        )
+        sourceIDs[bundleIdentifier] = id
+        return id
+    }
+
+    private func intern(revision: SourceRevision, sourceID: Int64, _ db: Connection) throws -> Int64 {
+        if let id = revisionIDs[revision] { return id }
+        let identity = String(decoding: try HealthJSON.encode(revision), as: UTF8.self)
+        let id = try internRow(
+            select: "SELECT id FROM revisions WHERE identity = ?",
+            insert:
+                "INSERT INTO revisions (identity, source_id, name, version, product_type, os_version) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                identity, sourceID, revision.source.name, revision.version, revision.productType,
+                revision.operatingSystemVersion,
+            ],
+            db
+        )
+        revisionIDs[revision] = id
+        return id
+    }
+
+    private func intern(device: Device, _ db: Connection) throws -> Int64 {
+        if let id = deviceIDs[device] { return id }
+        let identity = String(decoding: try HealthJSON.encode(device), as: UTF8.self)
+        let id = try internRow(
+            select: "SELECT id FROM devices WHERE identity = ?",
+            insert: """
+                INSERT INTO devices (identity, name, manufacturer, model, hardware_version, firmware_version,
+                    software_version, local_identifier, udi_device_identifier) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            [
+                identity, device.name, device.manufacturer, device.model, device.hardwareVersion,
+                device.firmwareVersion,
+                device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier,
+            ],
+            db
+        )
+        deviceIDs[device] = id
+        return id
+    }
+
+    private func intern(unit: String, _ db: Connection) throws -> Int64 {
+        if let id = unitIDs[unit] { return id }
+        let id = try internRow(
+            select: "SELECT id FROM units WHERE unit = ?",
+            insert: "INSERT INTO units (unit) VALUES (?)",
+            [unit],
+            db
+        )
+        unitIDs[unit] = id
+        return id
+    }
+
+    /// The id of the row whose first value is `arguments[0]`, inserting it when absent.
+    private func internRow(
+        select: String,
+        insert: String,
+        _ arguments: [any DatabaseValueConvertible],
+        _ db: Connection
+    ) throws -> Int64 {
+        if let id = try db.statement(select).rows([arguments[0]]).first?[0].int64 { return id }
+        try db.statement(insert).execute(arguments)
+        return db.lastInsertRowID
+    }
+
+    // MARK: Deleting
+
+    /// Deletes samples by UUID. An app deletes only its own samples: another app's UUID is treated
+    /// exactly like an unknown one. Deleting a member of a correlation deletes the correlation.
+    /// Returns the number of samples deleted (members included). Each leaves a tombstone.
+    @discardableResult
+    public func delete(uuids: [UUID], scope: DeleteScope) throws -> Int {
+        guard !uuids.isEmpty else { return 0 }
+        return try database.write { db in
+            var sql = """
+                SELECT s.id, s.parent_id FROM samples s
+                WHERE s.uuid IN (SELECT unhex(value) FROM json_each(?))
+                """
+            var arguments: [any DatabaseValueConvertible] = [
+                PredicateCompiler.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") })
+            ]
+            if case .app(let bundleIdentifier) = scope {
+                sql += " AND s.source_id = (SELECT id FROM sources WHERE bundle_id = ?)"
+                arguments.append(bundleIdentifier)
+            }
+            let ids = try db.rows(sql, arguments).map { $0[1].int64 ?? $0[0].int64! }
+            return try deleteAndRecord(ids: ids, in: db)
+        }
+    }
+
+    /// Deletes the samples of a type that match a predicate, within the scope; returns the count.
+    @discardableResult
+    public func delete(matching query: SampleTypePredicate, scope: DeleteScope) throws -> Int {
+        try query.validate()
+        let readScope: ReadScope =
+            switch scope {
+            case .owner: .owner
+            case .app(let bundleIdentifier): .app(bundleIdentifier, readableTypes: [])
+            }
+        return try database.write { db in
+            guard let branch = try branch(for: query, scope: readScope, columns: "s.id, s.parent_id", db) else {
+                return 0
+            }
+            let ids = try db.rows(branch.sql, branch.arguments).map { $0[1].int64 ?? $0[0].int64! }
+            return try deleteAndRecord(ids: ids, in: db)
+        }
+    }
+
+    private func deleteAndRecord(ids: [Int64], in db: Connection) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
+        let count = try delete(ids: Array(Set(ids)), in: db, sequence: &sequence)
+        try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
+        return count
+    }
+
+    /// Deletes top-level samples with their members, leaving a tombstone for each.
+    @discardableResult
+    private func delete(ids: [Int64], in db: Connection, sequence: inout Int64) throws -> Int {
+        let list = "(SELECT value FROM json_each(?))"
+        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let doomed = try db.rows(
+            "SELECT id, uuid, type, source_id FROM samples WHERE id IN \(list) OR parent_id IN \(list) ORDER BY id",
+            [json, json]
+        )
+        let now = Date().timeIntervalSinceReferenceDate
+        for row in doomed {
+            sequence += 1
+            try db.statement(
+                "INSERT INTO tombstones (uuid, type, source_id, seq, deleted_at) VALUES (?, ?, ?, ?, ?)"
+            ).execute([row[1], row[2], row[3], sequence, now])
+        }
+        try db.execute("DELETE FROM samples WHERE id IN \(list)", [json])
+        return doomed.count
+    }
+
+    /// The latest change sequence: it grows with every insert and deletion.
+    public func changeSequence() throws -> Int64 {
+        try database.read { try $0.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0 }
+    }
+
+    // MARK: Characteristics
+
+    public func setCharacteristic(_ value: CharacteristicValue) throws {
+        let json = String(decoding: try HealthJSON.encode(value), as: UTF8.self)
+        try database.write { db in
+            try db.execute(
+                "INSERT INTO characteristics (type, value) VALUES (?, ?) ON CONFLICT(type) DO UPDATE SET value = excluded.value",
+                [value.type.rawValue, json]
+            )
+        }
+    }
+
+    public func characteristic(_ type: CharacteristicTypeIdentifier) throws -> CharacteristicValue? {
+        let json = try database.read {
+            try $0.scalarText("SELECT value FROM characteristics WHERE type = ?", [type.rawValue])
+        }
+        guard let json else { return nil }
+        return try HealthJSON.decode(CharacteristicValue.self, from: Data(json.utf8))
+    }
+
+    public func removeCharacteristic(_ type: CharacteristicTypeIdentifier) throws {
+        try database.write { try $0.execute("DELETE FROM characteristics WHERE type = ?", [type.rawValue]) }
+    }
+}
+
+extension UUID {
+    /// The 16 bytes, as stored.
+    var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+
+    init?(bytes: [UInt8]) {
+        guard bytes.count == 16 else { return nil }
+        self.init(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
+}

@@ -1,0 +1,167 @@
+/// The database schema as forward-only migrations, each applied in its own transaction and
+/// recorded in `PRAGMA user_version`.
+///
+/// Layout (version 1), chosen so that every read can be scoped without touching hidden rows:
+/// samples are indexed by (type, source, start) for what an app may read only of its own, and by
+/// (type, start) for types it may read wholly; the change sequence (`seq`) orders every insert and
+/// deletion for anchored queries; values are kept in the type's canonical unit (for predicates
+/// and statistics) beside the value and unit as given (for exact round trips).
+enum Schema {
+    struct Migration {
+        let version: Int
+        let statements: [String]
+    }
+
+    static let migrations: [Migration] = [
+        Migration(
+            version: 1,
+            statements: [
+                """
+                CREATE TABLE types (
+                    code INTEGER PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE)
+                """,
+                """
+                CREATE TABLE sources (
+                    id INTEGER PRIMARY KEY,
+                    bundle_id TEXT NOT NULL UNIQUE)
+                """,
+                """
+                CREATE TABLE revisions (
+                    id INTEGER PRIMARY KEY,
+                    source_id INTEGER NOT NULL REFERENCES sources(id),
+                    identity TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    version TEXT,
+                    product_type TEXT,
+                    os_version TEXT)
+                """,
+                """
+                CREATE TABLE devices (
+                    id INTEGER PRIMARY KEY,
+                    identity TEXT NOT NULL UNIQUE,
+                    name TEXT, manufacturer TEXT, model TEXT, hardware_version TEXT,
+                    firmware_version TEXT, software_version TEXT, local_identifier TEXT,
+                    udi_device_identifier TEXT)
+                """,
+                """
+                CREATE TABLE units (
+                    id INTEGER PRIMARY KEY,
+                    unit TEXT NOT NULL UNIQUE)
+                """,
+                """
+                CREATE TABLE samples (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL UNIQUE,
+                    type INTEGER NOT NULL REFERENCES types(code),
+                    source_id INTEGER NOT NULL REFERENCES sources(id),
+                    revision_id INTEGER NOT NULL REFERENCES revisions(id),
+                    device_id INTEGER REFERENCES devices(id),
+                    start_date REAL NOT NULL,
+                    end_date REAL NOT NULL,
+                    value REAL,
+                    given_value REAL,
+                    unit_id INTEGER REFERENCES units(id),
+                    parent_id INTEGER REFERENCES samples(id) ON DELETE CASCADE,
+                    sync_identifier TEXT,
+                    sync_version INTEGER,
+                    seq INTEGER NOT NULL)
+                """,
+                "CREATE INDEX samples_by_type_source_start ON samples(type, source_id, start_date)",
+                "CREATE INDEX samples_by_type_start ON samples(type, start_date)",
+                "CREATE INDEX samples_by_type_source_seq ON samples(type, source_id, seq)",
+                "CREATE INDEX samples_by_parent ON samples(parent_id) WHERE parent_id IS NOT NULL",
+                """
+                CREATE UNIQUE INDEX samples_by_sync_identifier ON samples(source_id, sync_identifier)
+                    WHERE sync_identifier IS NOT NULL
+                """,
+                """
+                CREATE TABLE sample_metadata (
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    text_value TEXT,
+                    number_value REAL,
+                    base_value REAL,
+                    PRIMARY KEY (sample_id, key)) WITHOUT ROWID
+                """,
+                "CREATE INDEX sample_metadata_by_key ON sample_metadata(key, sample_id)",
+                """
+                CREATE TABLE workouts (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    activity_type INTEGER NOT NULL,
+                    duration REAL NOT NULL,
+                    energy_value REAL, energy_unit_id INTEGER REFERENCES units(id), energy_base REAL,
+                    distance_value REAL, distance_unit_id INTEGER REFERENCES units(id), distance_base REAL)
+                """,
+                """
+                CREATE TABLE workout_events (
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    type INTEGER NOT NULL,
+                    start_date REAL NOT NULL,
+                    end_date REAL NOT NULL,
+                    metadata TEXT,
+                    PRIMARY KEY (sample_id, position)) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE tombstones (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL,
+                    type INTEGER NOT NULL,
+                    source_id INTEGER NOT NULL,
+                    seq INTEGER NOT NULL,
+                    deleted_at REAL NOT NULL)
+                """,
+                "CREATE INDEX tombstones_by_type_source_seq ON tombstones(type, source_id, seq)",
+                "CREATE INDEX tombstones_by_type_seq ON tombstones(type, seq)",
+                """
+                CREATE TABLE characteristics (
+                    type TEXT PRIMARY KEY,
+                    value TEXT NOT NULL) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE counters (
+                    name TEXT PRIMARY KEY,
+                    value INTEGER NOT NULL) WITHOUT ROWID
+                """,
+                "INSERT INTO counters (name, value) VALUES ('change_sequence', 0)",
+            ]
+        )
+    ]
+
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Brings the database to the latest version, one migration per transaction. Refuses a
+    /// database made by a newer HealthVault rather than guess at it.
+    static func migrate(_ database: Database, upTo target: Int = latestVersion) throws(StoreError) {
+        do {
+            try database.withWriter { connection in
+                let current = Int(try connection.scalarInt("PRAGMA user_version") ?? 0)
+                guard current <= latestVersion else {
+                    throw StoreError.newerSchema(
+                        "the database has schema version \(current); this HealthVault knows up to \(latestVersion)"
+                    )
+                }
+                for migration in migrations where migration.version > current && migration.version <= target {
+                    try connection.transaction(immediate: true) {
+                        for statement in migration.statements {
+                            try connection.execute(statement)
+                        }
+                        try connection.execute("PRAGMA user_version = \(migration.version)")
+                    }
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw .database(error)
+        } catch {
+            throw .io("\(error)")
+        }
+    }
+
+    static func version(of database: Database) throws -> Int {
+        try database.withWriter { Int(try $0.scalarInt("PRAGMA user_version") ?? 0) }
+    }
+}

@@ -1,0 +1,64 @@
+/// A prepared statement: bind, step, read columns. Belongs to one connection; not thread-safe.
+public final class Statement {
+    let handle: SQLite.StatementHandle
+    private unowned let connection: Connection
+
+    init(handle: SQLite.StatementHandle, connection: Connection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit {
+        SQLite.finalize(handle)
+    }
+
+    public var sql: String { SQLite.sql(handle) }
+
+    /// Resets the statement and binds `values` to its parameters, in order.
+    public func bind(_ values: [any DatabaseValueConvertible]) throws(DatabaseError) {
+        SQLite.reset(handle)
+        for (index, value) in values.enumerated() {
+            let code = SQLite.bind(handle, Int32(index + 1), value.databaseValue)
+            guard code == SQLite.ok else { throw connection.error(code: code, sql: sql) }
+        }
+    }
+
+    /// Advances to the next row; false when there are no more.
+    public func step() throws(DatabaseError) -> Bool {
+        let code = SQLite.step(handle)
+        if code == SQLite.row { return true }
+        if code == SQLite.done { return false }
+        let error = connection.error(code: code, sql: sql)
+        SQLite.reset(handle)
+        throw error
+    }
+
+    /// Binds and runs to completion, ignoring rows.
+    public func execute(_ values: [any DatabaseValueConvertible] = []) throws(DatabaseError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Binds, runs, and returns every row.
+    public func rows(_ values: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> [Row] {
+        try bind(values)
+        var rows: [Row] = []
+        let count = SQLite.columnCount(handle)
+        while try step() {
+            rows.append(Row(values: (0..<count).map { SQLite.column(handle, $0) }))
+        }
+        return rows
+    }
+
+    public func int64(at index: Int) -> Int64 { SQLite.columnInt64(handle, Int32(index)) }
+    public func double(at index: Int) -> Double { SQLite.columnDouble(handle, Int32(index)) }
+    public func isNull(at index: Int) -> Bool { SQLite.columnIsNull(handle, Int32(index)) }
+    public func value(at index: Int) -> DatabaseValue { SQLite.column(handle, Int32(index)) }
+}
+
+/// One result row.
+public struct Row: Hashable, Sendable {
+    public let values: [DatabaseValue]
+
+    public subscript(index: Int) -> DatabaseValue { values[index] }
+}

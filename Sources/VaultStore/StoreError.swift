@@ -1,0 +1,48 @@
+/// Why the vault or its store could not do what was asked: one case per cause a person would act
+/// on differently, each with a message that says what happened and what to do.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The passphrase does not unwrap the vault's keys.
+    case wrongPassphrase
+    /// The database does not open with the vault's key (damaged, replaced, or another vault's).
+    case wrongKey(String)
+    /// A key file is missing.
+    case missingKeyFile(String)
+    /// A key file exists but cannot be read as one.
+    case damagedKeyFile(String)
+    /// The database file is missing, truncated, or fails its page authentication.
+    case damagedDatabase(String)
+    /// The directory already holds a vault (on create) or holds no vault (on open).
+    case vaultExists(String)
+    case notAVault(String)
+    /// The database was written by a newer HealthVault.
+    case newerSchema(String)
+    /// The linked library is not a SQLCipher 4.5 or later, or plain SQLite is loaded too.
+    case unsupportedLibrary(String)
+    case invalidKey(String)
+    case cannotOpen(String)
+    /// The vault is locked: its keys were wiped.
+    case locked
+    /// A file-system operation failed.
+    case io(String)
+    /// SQLCipher reported an error.
+    case database(DatabaseError)
+
+    public var description: String {
+        switch self {
+        case .wrongPassphrase: "wrong passphrase"
+        case .wrongKey(let message): message
+        case .missingKeyFile(let message): message
+        case .damagedKeyFile(let message): message
+        case .damagedDatabase(let message): message
+        case .vaultExists(let message): message
+        case .notAVault(let message): message
+        case .newerSchema(let message): message
+        case .unsupportedLibrary(let message): message
+        case .invalidKey(let message): message
+        case .cannotOpen(let message): message
+        case .locked: "the vault is locked"
+        case .io(let message): message
+        case .database(let error): "database error: \(error)"
+        }
+    }
+}

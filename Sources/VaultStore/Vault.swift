@@ -1,0 +1,153 @@
+public import Foundation
+public import VaultCrypto
+
+/// A vault directory: the encrypted database, the key file and the audit public key.
+///
+/// `create` makes a new vault; `open` unlocks one with the owner's passphrase; ``lock()`` wipes
+/// the keys from memory and closes the database. Layout (docs/VAULT_FORMAT.md):
+///
+///     <dir>/            0700
+///       keyring.json    0600  wrapped database key and audit signing key
+///       audit-key.pub   0600  the audit public key, in the clear, for auditors
+///       vault.db        0600  SQLCipher 4 database (+ vault.db-wal, vault.db-shm)
+public final class Vault: @unchecked Sendable {
+    public static let databaseFileName = "vault.db"
+    public static let auditPublicKeyFileName = "audit-key.pub"
+
+    public let directory: URL
+    public let vaultID: UUID
+    public let auditPublicKey: Ed25519.PublicKey
+    // Set once in init; cleared under the lock by lock().
+    private var signingKey: Ed25519.SigningKey?
+    private var database: Database?
+    private let lockState = NSLock()
+
+    private init(directory: URL, vaultID: UUID, signingKey: Ed25519.SigningKey, database: Database) {
+        self.directory = directory
+        self.vaultID = vaultID
+        self.auditPublicKey = signingKey.publicKey
+        self.signingKey = signingKey
+        self.database = database
+    }
+
+    /// Creates a vault in a new or empty directory: a random database key and audit key pair,
+    /// both wrapped under the passphrase (Argon2id at `parameters`, MODERATE unless testing).
+    public static func create(
+        at directory: URL,
+        passphrase: SecureBytes,
+        parameters: KeyDerivationParameters = .moderate
+    ) throws(StoreError) -> Vault {
+        VaultFiles.restrictUmask()
+        try VaultFiles.createDirectory(directory)
+        let vaultID = UUID()
+        let databaseKey = SecureBytes.random(count: 32)
+        defer { databaseKey.wipe() }
+        let signingKey = Ed25519.SigningKey()
+        let keyring = try Keyring.make(
+            vaultID: vaultID,
+            databaseKey: databaseKey,
+            signingKey: signingKey,
+            passphrase: passphrase,
+            parameters: parameters
+        )
+        let database = try Database(
+            path: directory.appendingPathComponent(databaseFileName).path,
+            key: databaseKey,
+            create: true
+        )
+        try Schema.migrate(database)
+        try keyring.write(to: directory)
+        try VaultFiles.writeAtomically(
+            Data((publicKeyLine(signingKey.publicKey, vaultID: vaultID) + "\n").utf8),
+            to: directory.appendingPathComponent(auditPublicKeyFileName)
+        )
+        return Vault(directory: directory, vaultID: vaultID, signingKey: signingKey, database: database)
+    }
+
+    /// Unlocks an existing vault. A wrong passphrase is `StoreError.wrongPassphrase`; a missing or
+    /// damaged file has its own error; nothing is written before every check has passed.
+    public static func open(at directory: URL, passphrase: SecureBytes) throws(StoreError) -> Vault {
+        VaultFiles.restrictUmask()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw .notAVault("\(directory.path) is not a vault directory")
+        }
+        let keyring = try Keyring.read(from: directory)
+        let (databaseKey, signingKey) = try keyring.unwrap(passphrase: passphrase)
+        defer { databaseKey.wipe() }
+        let database = try Database(
+            path: directory.appendingPathComponent(databaseFileName).path,
+            key: databaseKey,
+            create: false
+        )
+        try Schema.migrate(database)
+        return Vault(directory: directory, vaultID: keyring.vaultID, signingKey: signingKey, database: database)
+    }
+
+    /// Rewraps the keys under a new passphrase (and fresh salt) without touching the database.
+    /// The key file is replaced atomically: after a crash either passphrase works, never neither.
+    public func changePassphrase(
+        from old: SecureBytes,
+        to new: SecureBytes,
+        parameters: KeyDerivationParameters = .moderate
+    ) throws(StoreError) {
+        let keyring = try Keyring.read(from: directory)
+        let (databaseKey, signingKey) = try keyring.unwrap(passphrase: old)
+        defer { databaseKey.wipe() }
+        let rewrapped = try Keyring.make(
+            vaultID: keyring.vaultID,
+            databaseKey: databaseKey,
+            signingKey: signingKey,
+            passphrase: new,
+            parameters: parameters
+        )
+        try rewrapped.write(to: directory)
+    }
+
+    /// The database, or `locked`.
+    public func db() throws(StoreError) -> Database {
+        lockState.lock()
+        defer { lockState.unlock() }
+        guard let database else { throw .locked }
+        return database
+    }
+
+    /// The audit signing key, or `locked`.
+    public func auditSigningKey() throws(StoreError) -> Ed25519.SigningKey {
+        lockState.lock()
+        defer { lockState.unlock() }
+        guard let signingKey else { throw .locked }
+        return signingKey
+    }
+
+    public var isLocked: Bool {
+        lockState.lock()
+        defer { lockState.unlock() }
+        return database == nil
+    }
+
+    /// Wipes the keys from memory and closes the database; the vault must be opened again.
+    public func lock() {
+        lockState.lock()
+        defer { lockState.unlock() }
+        signingKey?.secretKey.wipe()
+        signingKey = nil
+        database?.close()
+        database = nil
+    }
+
+    deinit {
+        lock()
+    }
+
+    /// The audit public key in the C2SP signed-note verifier-key form:
+    /// `healthvault/<vault id>+<key hash, 8 hex>+<base64(0x01 ‖ public key)>`.
+    static func publicKeyLine(_ key: Ed25519.PublicKey, vaultID: UUID) -> String {
+        let name = "healthvault/\(vaultID.uuidString.lowercased())"
+        let keyBytes: [UInt8] = [0x01] + key.rawRepresentation
+        let hash = SHA256.hash(data: Array(name.utf8) + [0x0A] + keyBytes)
+        let hashHex = hash.prefix(4).map { String(format: "%02x", $0) }.joined()
+        return "\(name)+\(hashHex)+\(Data(keyBytes).base64EncodedString())"
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// File-system steps with the permissions and durability the vault needs: a 0700 directory,
+/// 0600 files, and atomic replacement flushed to disk.
+enum VaultFiles {
+    /// Makes the process create files 0600 and directories 0700 from now on: SQLCipher creates
+    /// its -wal and -shm files with the process umask.
+    static func restrictUmask() {
+        umask(0o077)
+    }
+
+    static func createDirectory(_ url: URL) throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .vaultExists("\(url.path) exists and is not a directory") }
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            guard contents.isEmpty else {
+                throw .vaultExists("\(url.path) is not empty; a vault is created in a new or empty directory")
+            }
+        } else if mkdir(url.path, 0o700) != 0 {
+            throw .io("cannot create \(url.path): \(String(cString: strerror(errno)))")
+        }
+        guard chmod(url.path, 0o700) == 0 else {
+            throw .io("cannot set permissions on \(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func writeAtomically(_ data: Data, to url: URL) throws(StoreError) {
+        let temporary = url.path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let written = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written, synced else {
+            unlink(temporary)
+            throw .io("cannot write \(temporary) to disk")
+        }
+        guard rename(temporary, url.path) == 0 else {
+            throw .io("cannot replace \(url.path): \(String(cString: strerror(errno)))")
+        }
+        syncDirectory(url.deletingLastPathComponent())
+    }
+
+    static func syncDirectory(_ url: URL) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HealthModel
+import Testing
+
+@testable import VaultStore
+
+/// A writer killed with SIGKILL at random moments loses no acknowledged batch and leaves no
+/// partial one; the database stays intact.
+@Suite(.serialized)
+struct CrashSafetyTests {
+    /// The `vault-crash-writer` built beside the test bundle.
+    static var writerPath: String? {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for directory in [bundle, bundle.deletingLastPathComponent()] {
+            let path = directory.appendingPathComponent("vault-crash-writer").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Lines a child wrote to a pipe, collected as they arrive.
+    final class LineCollector: @unchecked Sendable {
+        private let lock = NSLock()
+        private var buffer = Data()
+
+        func append(_ data: Data) {
+            lock.lock()
+            buffer.append(data)
+            lock.unlock()
+        }
+
+        /// Complete lines only: a line cut by the kill is not an acknowledgement.
+        var lines: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            let text = String(decoding: buffer, as: UTF8.self)
+            var lines = text.components(separatedBy: "\n")
+            lines.removeLast()
+            return lines
+        }
+    }
+
+    @Test func killedWriterLosesNoAcknowledgedBatchAndLeavesNoPartialOne() throws {
+        let writer = try #require(Self.writerPath, "vault-crash-writer is not built next to the tests")
+        let test = try TestVault()
+        test.close()
+        let batchSize = 40
+        var acknowledged = Set<Int>()
+        var nextBatch = 0
+        var kills = 0
+        for round in 0..<50 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: writer)
+            process.arguments = [test.directory.path, String(nextBatch), String(batchSize)]
+            process.environment = ["HEALTHVAULT_TEST_PASSPHRASE": TestVault.passphrase]
+            let output = Pipe()
+            let collector = LineCollector()
+            output.fileHandleForReading.readabilityHandler = { handle in collector.append(handle.availableData) }
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Kill at a random moment: before the vault opens, between batches, or mid-commit.
+            usleep(UInt32.random(in: 20_000...250_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            output.fileHandleForReading.readabilityHandler = nil
+            collector.append(output.fileHandleForReading.readDataToEndOfFile())
+            if process.terminationReason == .uncaughtSignal { kills += 1 }
+            for line in collector.lines where line.hasPrefix("ACK ") {
+                acknowledged.insert(Int(line.dropFirst(4))!)
+            }
+
+            try test.reopen()
+            let database = try test.vault!.db()
+            let counts = try database.read { db in
+                try db.rows(
+                    "SELECT number_value, count(*) FROM sample_metadata WHERE key = 'org.healthvault.batch' GROUP BY number_value"
+                )
+            }
+            var present: [Int: Int] = [:]
+            for row in counts { present[Int(row[0].double!)] = Int(row[1].int64!) }
+            for batch in acknowledged {
+                #expect(
+                    present[batch] == batchSize,
+                    "round \(round): acknowledged batch \(batch) has \(present[batch] ?? 0) samples"
+                )
+            }
+            for (batch, count) in present {
+                #expect(count == batchSize, "round \(round): batch \(batch) is partial (\(count) of \(batchSize))")
+            }
+            #expect(try database.read { try $0.scalarText("PRAGMA integrity_check") } == "ok")
+            nextBatch = (present.keys.max() ?? -1) + 1
+            test.close()
+        }
+        #expect(kills == 50)
+        #expect(acknowledged.count > 20, "the writer acknowledged too few batches to test anything")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HealthModel
+import VaultCrypto
+
+@testable import VaultStore
+
+/// A throwaway vault directory for one test, removed when the value goes.
+final class TestVault {
+    static let passphrase = "correct horse battery staple"
+    let directory: URL
+    private(set) var vault: Vault?
+
+    init(create: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("healthvault-test-\(UUID().uuidString)", isDirectory: true)
+        if create {
+            vault = try Vault.create(
+                at: directory,
+                passphrase: SecureBytes(utf8: Self.passphrase),
+                parameters: .minimumForTesting
+            )
+        }
+    }
+
+    deinit {
+        vault?.lock()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var store: SampleStore {
+        get throws { SampleStore(database: try vault!.db()) }
+    }
+
+    func reopen(passphrase: String = TestVault.passphrase) throws {
+        vault?.lock()
+        vault = nil
+        vault = try Vault.open(at: directory, passphrase: SecureBytes(utf8: passphrase))
+    }
+
+    func close() {
+        vault?.lock()
+        vault = nil
+    }
+
+    var databaseURL: URL { directory.appendingPathComponent(Vault.databaseFileName) }
+
+    /// Every file in the vault directory with its bytes.
+    func files() throws -> [(String, Data)] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
+            ($0, try Data(contentsOf: directory.appendingPathComponent($0)))
+        }
+    }
+
+    /// The raw database key, unwrapped from the key file (for interop checks only).
+    func rawDatabaseKeyHex() throws -> String {
+        let keyring = try Keyring.read(from: directory)
+        let (key, _) = try keyring.unwrap(passphrase: SecureBytes(utf8: Self.passphrase))
+        return key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
+    }
+}
+
+/// Runs a command and returns its exit status and output.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    let stdin = Pipe()
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// The path of a program on PATH, or nil.
+func which(_ program: String) -> String? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(directory)/\(program)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}

@@ -1,0 +1,326 @@
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import Testing
+import VaultCrypto
+
+@testable import VaultStore
+
+/// The vault directory: keys, passphrases, permissions, damage, and what is on disk.
+@Suite(.serialized)
+struct VaultTests {
+    func steps(_ value: Double = 1200, metadata: Metadata = [:]) throws -> Sample {
+        .quantity(try Fixtures.quantity(.stepCount, value, metadata: metadata))
+    }
+
+    /// The case name of the StoreError `body` throws, or a note that it threw something else.
+    func storeError(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return "no error"
+        } catch let error as StoreError {
+            return error.caseName
+        } catch {
+            return "not a StoreError: \(error)"
+        }
+    }
+
+    @Test func createdVaultReopensWithItsPassphraseAndKeepsItsData() throws {
+        let test = try TestVault()
+        let sample = try steps()
+        try test.store.save([sample])
+        try test.reopen()
+        #expect(try test.store.sample(uuid: sample.uuid, scope: .owner) == sample)
+    }
+
+    @Test func wrongPassphraseIsOneClearError() throws {
+        let test = try TestVault()
+        try test.store.save([try steps()])
+        test.close()
+        #expect(storeError { try test.reopen(passphrase: "wrong horse") } == "wrongPassphrase")
+        #expect(StoreError.wrongPassphrase.description == "wrong passphrase")
+        try test.reopen()
+        #expect(
+            try test.store.samples(
+                matching: SampleQueryDescriptor(predicates: [.quantitySample(type: .stepCount)]),
+                scope: .owner
+            ).count == 1
+        )
+    }
+
+    @Test func directoryIs0700AndEveryFile0600() throws {
+        let test = try TestVault()
+        try test.store.save([try steps()])
+        let mode = { (path: String) -> Int in
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1) ?? -1
+        }
+        #expect(mode(test.directory.path) == 0o700)
+        let names = try FileManager.default.contentsOfDirectory(atPath: test.directory.path)
+        #expect(
+            Set(names).isSuperset(of: ["keyring.json", "audit-key.pub", "vault.db", "vault.db-wal", "vault.db-shm"])
+        )
+        for name in names {
+            #expect(mode(test.directory.appendingPathComponent(name).path) == 0o600, "\(name)")
+        }
+    }
+
+    @Test func changingThePassphraseRewrapsKeysWithoutReencryptingTheDatabase() throws {
+        let test = try TestVault()
+        let sample = try steps()
+        try test.store.save([sample])
+        test.close()
+        let before = try Data(contentsOf: test.databaseURL)
+        try test.reopen()
+        try test.vault!.changePassphrase(
+            from: SecureBytes(utf8: TestVault.passphrase),
+            to: SecureBytes(utf8: "new passphrase"),
+            parameters: .minimumForTesting
+        )
+        test.close()
+        #expect(try Data(contentsOf: test.databaseURL) == before)
+        #expect(storeError { try test.reopen() } == "wrongPassphrase")
+        try test.reopen(passphrase: "new passphrase")
+        #expect(try test.store.sample(uuid: sample.uuid, scope: .owner) == sample)
+        // The old passphrase cannot change it back.
+        let changeBack = storeError {
+            try test.vault!.changePassphrase(
+                from: SecureBytes(utf8: TestVault.passphrase),
+                to: SecureBytes(utf8: "x"),
+                parameters: .minimumForTesting
+            )
+        }
+        #expect(changeBack == "wrongPassphrase")
+    }
+
+    @Test func aPassphraseChangeCutShortLeavesTheOldPassphraseWorking() throws {
+        let test = try TestVault()
+        let keyring = try Keyring.read(from: test.directory)
+        let (databaseKey, signingKey) = try keyring.unwrap(passphrase: SecureBytes(utf8: TestVault.passphrase))
+        let rewrapped = try Keyring.make(
+            vaultID: keyring.vaultID,
+            databaseKey: databaseKey,
+            signingKey: signingKey,
+            passphrase: SecureBytes(utf8: "new passphrase"),
+            parameters: .minimumForTesting
+        )
+        test.close()
+        // A crash after the new key file was written beside the old one, before the rename:
+        let encoder = JSONEncoder()
+        try encoder.encode(rewrapped).write(to: test.directory.appendingPathComponent("keyring.json.tmp"))
+        try test.reopen()
+        test.close()
+        // And after the rename, the new one works.
+        try rewrapped.write(to: test.directory)
+        try test.reopen(passphrase: "new passphrase")
+    }
+
+    @Test func lockWipesTheKeysAndClosesTheDatabase() throws {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        let database = try vault.db()
+        let signingKey = try vault.auditSigningKey()
+        vault.lock()
+        #expect(vault.isLocked)
+        #expect(signingKey.secretKey.withUnsafeBytes { $0.allSatisfy { $0 == 0 } })
+        #expect(storeError { _ = try vault.db() } == "locked")
+        #expect(storeError { _ = try vault.auditSigningKey() } == "locked")
+        #expect(storeError { _ = try database.read { _ in 1 } } == "locked")
+    }
+
+    @Test func auditPublicKeyIsWrittenInTheClearAsAVerifierKey() throws {
+        let test = try TestVault()
+        let text = try String(
+            contentsOf: test.directory.appendingPathComponent(Vault.auditPublicKeyFileName),
+            encoding: .utf8
+        )
+        let parts = text.trimmingCharacters(in: .newlines).split(separator: "+", maxSplits: 2)
+        #expect(parts.count == 3)
+        #expect(parts[0] == "healthvault/\(test.vault!.vaultID.uuidString.lowercased())")
+        let keyBytes = try #require(Data(base64Encoded: String(parts[2])))
+        #expect(Array(keyBytes) == [0x01] + test.vault!.auditPublicKey.rawRepresentation)
+        let signature = try test.vault!.auditSigningKey().signature(for: Array("hello".utf8))
+        #expect(test.vault!.auditPublicKey.isValidSignature(signature, for: Array("hello".utf8)))
+    }
+
+    @Test func nothingIsStoredInPlaintext() throws {
+        let test = try TestVault()
+        let markers = ["MARKER-SOURCE-NAME-7f3a", "MARKER-METADATA-19bc", "MARKER-DEVICE-42de", "MARKER-KEY-88aa"]
+        let sample = Sample.quantity(
+            try QuantitySample(
+                type: .heartRate,
+                quantity: Quantity(61, .countPerMinute),
+                start: Fixtures.start,
+                end: Fixtures.start,
+                sourceRevision: SourceRevision(
+                    source: Source(bundleIdentifier: "org.example.marker", name: markers[0])
+                ),
+                device: Device(name: markers[2]),
+                metadata: [MetadataKey(markers[3]): .string(markers[1])]
+            )
+        )
+        try test.store.save([sample])
+        try test.store.save((0..<200).map { _ in try steps(metadata: ["org.example.note": .string(markers[1])]) })
+        try test.store.setCharacteristic(.bloodType(.abNegative))
+        // Before and after closing: the -wal and -shm files must be clean too.
+        for phase in ["open", "closed"] {
+            for (name, data) in try test.files() {
+                for marker in markers + ["HKQuantityTypeIdentifierHeartRate", "CREATE TABLE", "SQLite format 3"] {
+                    #expect(data.range(of: Data(marker.utf8)) == nil, "\(marker) in \(name) (\(phase))")
+                }
+            }
+            test.close()
+        }
+    }
+
+    @Test func theSqlcipherShellReadsTheDatabaseOnlyWithTheRawKey() throws {
+        guard let shell = which("sqlcipher") else {
+            Issue.record("Debian's sqlcipher shell is not installed; run make deps")
+            return
+        }
+        let test = try TestVault()
+        try test.store.save([try steps(), try steps()])
+        let key = try test.rawDatabaseKeyHex()
+        test.close()
+        let (_, withoutKey) = try run(shell, [test.databaseURL.path], input: "SELECT count(*) FROM samples;\n")
+        #expect(withoutKey.contains("file is not a database"), "\(withoutKey)")
+        let (status, withKey) = try run(
+            shell,
+            [test.databaseURL.path],
+            input: "PRAGMA key = \"x'\(key)'\";\nSELECT count(*) FROM samples;\nPRAGMA cipher_version;\n"
+        )
+        #expect(status == 0)
+        #expect(withKey.split(separator: "\n").contains("2"), "\(withKey)")
+        #expect(withKey.contains("4."))
+        let (_, wrongKey) = try run(
+            shell,
+            [test.databaseURL.path],
+            input: "PRAGMA key = \"x'\(String(repeating: "0", count: 64))'\";\nSELECT count(*) FROM samples;\n"
+        )
+        #expect(wrongKey.contains("file is not a database"))
+    }
+
+    /// Opens the vault expecting a failure, and checks that the failed open changed no file.
+    func expectOpenFails(
+        _ test: TestVault,
+        with expected: String,
+        containing text: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let before = try test.files()
+        var message = ""
+        let name = storeError {
+            do {
+                try test.reopen()
+            } catch {
+                message = "\(error)"
+                throw error
+            }
+        }
+        #expect(name == expected, sourceLocation: sourceLocation)
+        if let text {
+            #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
+        }
+        let after = try test.files()
+        #expect(before.map(\.0) == after.map(\.0), sourceLocation: sourceLocation)
+        #expect(before.map(\.1) == after.map(\.1), "a failed open changed a file", sourceLocation: sourceLocation)
+    }
+
+    @Test func damageGivesItsOwnClearErrorAndLosesNothing() throws {
+        let test = try TestVault()
+        let samples = try (0..<50).map { _ in try steps() }
+        try test.store.save(samples)
+        test.close()
+        let original = try Data(contentsOf: test.databaseURL)
+        let keyringURL = test.directory.appendingPathComponent("keyring.json")
+        let keyring = try Data(contentsOf: keyringURL)
+
+        // Missing key file.
+        try FileManager.default.moveItem(at: keyringURL, to: test.directory.appendingPathComponent("keyring.moved"))
+        try expectOpenFails(test, with: "missingKeyFile")
+        try FileManager.default.moveItem(at: test.directory.appendingPathComponent("keyring.moved"), to: keyringURL)
+
+        // Damaged key file.
+        try Data("{\"format\": 1}".utf8).write(to: keyringURL)
+        try expectOpenFails(test, with: "damagedKeyFile")
+        try keyring.write(to: keyringURL)
+
+        // Truncated database.
+        try original.prefix(original.count - 1000).write(to: test.databaseURL)
+        try expectOpenFails(test, with: "damagedDatabase")
+
+        // One flipped byte in a page.
+        var flipped = original
+        flipped[4096 + 1500] ^= 0x20
+        try flipped.write(to: test.databaseURL)
+        try expectOpenFails(test, with: "damagedDatabase", containing: "authentication")
+
+        // Restored, everything is there.
+        try original.write(to: test.databaseURL)
+        try test.reopen()
+        for sample in samples {
+            #expect(try test.store.sample(uuid: sample.uuid, scope: .owner) == sample)
+        }
+    }
+
+    @Test func creatingOverAnExistingVaultIsRefused() throws {
+        let test = try TestVault()
+        let overwrite = storeError {
+            _ = try Vault.create(at: test.directory, passphrase: SecureBytes(utf8: "x"), parameters: .minimumForTesting)
+        }
+        #expect(overwrite == "vaultExists")
+        let missing = storeError {
+            _ = try Vault.open(at: test.directory.appendingPathComponent("nope"), passphrase: SecureBytes(utf8: "x"))
+        }
+        #expect(missing == "notAVault")
+    }
+
+    @Test func everyConnectionSettingIsReadBack() throws {
+        let test = try TestVault()
+        let database = try test.vault!.db()
+        try database.read { db throws in
+            #expect(try db.scalarText("PRAGMA journal_mode") == "wal")
+            #expect(try db.scalarInt("PRAGMA synchronous") == 2)
+            #expect(try db.scalarInt("PRAGMA foreign_keys") == 1)
+            #expect(try db.scalarInt("PRAGMA secure_delete") == 1)
+            #expect(try db.scalarInt("PRAGMA temp_store") == 2)
+            #expect(try db.cipherVersion().hasPrefix("4."))
+        }
+    }
+
+    @Test func oldSQLCipherAndPlainSQLiteAreRecognized() {
+        #expect(Connection.isSupported(cipherVersion: "4.6.1 community"))
+        #expect(Connection.isSupported(cipherVersion: "4.5.0 community"))
+        #expect(!Connection.isSupported(cipherVersion: "4.4.3 community"))
+        #expect(!Connection.isSupported(cipherVersion: "3.4.1"))
+        #expect(!Connection.isSupported(cipherVersion: ""))
+        let maps = "7f00-7f01 r-xp 00000000 08:01 123 /usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6"
+        #expect(Database.plainSQLiteLibrary(inMaps: maps) == "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6")
+        #expect(
+            Database.plainSQLiteLibrary(inMaps: "7f00 r-xp 0 0 0 /usr/lib/x86_64-linux-gnu/libsqlcipher.so.1") == nil
+        )
+        // And this process runs SQLCipher alone.
+        #expect(throws: Never.self) { try Database.refusePlainSQLite() }
+    }
+}
+
+extension StoreError {
+    /// The case's name, for tests that check which error arrived.
+    var caseName: String {
+        switch self {
+        case .wrongPassphrase: "wrongPassphrase"
+        case .wrongKey: "wrongKey"
+        case .missingKeyFile: "missingKeyFile"
+        case .damagedKeyFile: "damagedKeyFile"
+        case .damagedDatabase: "damagedDatabase"
+        case .vaultExists: "vaultExists"
+        case .notAVault: "notAVault"
+        case .newerSchema: "newerSchema"
+        case .unsupportedLibrary: "unsupportedLibrary"
+        case .invalidKey: "invalidKey"
+        case .cannotOpen: "cannotOpen"
+        case .locked: "locked"
+        case .io: "io"
+        case .database: "database"
+        }
+    }
+}
