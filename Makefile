@@ -1,9 +1,11 @@
 # HealthVault: `make test` installs what is missing, builds, runs every test and checks formatting.
 SWIFT ?= swift
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 SWIFT_FORMAT ?= $(SWIFT) format
-FORMAT_PATHS := Package.swift Sources Tests
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/StoreBenchmarks
 
-.PHONY: all deps build test demo format format-check clean
+.PHONY: all deps build test bench demo format format-check clean
 
 all: build
 
@@ -18,6 +20,14 @@ test: deps
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory format-check
 
+# Store benchmarks (Benchmarks/, ordo-one/benchmark) printed as ratios against raw SQLCipher and
+# plain SQLite measured in the same run. The first run builds the benchmark framework (~3 min).
+bench: deps
+	@mkdir -p Benchmarks/.build
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress \
+		| tee .build/bench.txt
+	@python3 scripts/bench-ratios.py < Benchmarks/.build/bench.txt
+
 demo:
 	@echo "make demo arrives with the daemon (issue 6): nothing to run yet; 'make test' exercises what exists." >&2
 	@exit 2
@@ -29,4 +39,4 @@ format-check:
 	@$(SWIFT_FORMAT) lint --strict --recursive $(FORMAT_PATHS) && echo "format: clean"
 
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build

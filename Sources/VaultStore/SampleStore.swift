@@ -32,8 +32,16 @@ public final class SampleStore: @unchecked Sendable {
             return try database.write { db in
                 var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
                 var outcome = SaveOutcome()
+                let insertSample = try db.statement(Self.insertSampleSQL)
                 for sample in samples {
-                    try save(sample, parent: nil, in: db, sequence: &sequence, outcome: &outcome)
+                    try save(
+                        sample,
+                        parent: nil,
+                        in: db,
+                        insertSample: insertSample,
+                        sequence: &sequence,
+                        outcome: &outcome
+                    )
                 }
                 try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
                 return outcome
@@ -57,10 +65,17 @@ public final class SampleStore: @unchecked Sendable {
         unitIDs = [:]
     }
 
+    static let insertSampleSQL = """
+        INSERT INTO samples (uuid, type, source_id, revision_id, device_id, start_date, end_date, value,
+            given_value, unit_id, parent_id, sync_identifier, sync_version, seq)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
     private func save(
         _ sample: Sample,
         parent: Int64?,
         in db: Connection,
+        insertSample: Statement,
         sequence: inout Int64,
         outcome: inout SaveOutcome
     ) throws {
@@ -100,27 +115,21 @@ public final class SampleStore: @unchecked Sendable {
         case .correlation:
             break
         }
-        try db.statement(
-            """
-            INSERT INTO samples (uuid, type, source_id, revision_id, device_id, start_date, end_date, value,
-                given_value, unit_id, parent_id, sync_identifier, sync_version, seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        ).execute([
-            DatabaseValue.blob(sample.uuid.bytes),
-            try intern(type: sample.sampleType.identifier, db),
-            sourceID,
-            try intern(revision: sample.sourceRevision, sourceID: sourceID, db),
-            try sample.device.map { try intern(device: $0, db) },
-            sample.startDate.timeIntervalSinceReferenceDate,
-            sample.endDate.timeIntervalSinceReferenceDate,
-            value,
-            givenValue,
-            unitID,
-            parent,
-            syncIdentifier,
-            syncVersion,
-            sequence,
+        try insertSample.execute(values: [
+            .blob(sample.uuid.bytes),
+            .integer(try intern(type: sample.sampleType.identifier, db)),
+            .integer(sourceID),
+            .integer(try intern(revision: sample.sourceRevision, sourceID: sourceID, db)),
+            try sample.device.map { .integer(try intern(device: $0, db)) } ?? .null,
+            .real(sample.startDate.timeIntervalSinceReferenceDate),
+            .real(sample.endDate.timeIntervalSinceReferenceDate),
+            value.map(DatabaseValue.real) ?? .null,
+            givenValue.map(DatabaseValue.real) ?? .null,
+            unitID.map(DatabaseValue.integer) ?? .null,
+            parent.map(DatabaseValue.integer) ?? .null,
+            syncIdentifier.map(DatabaseValue.text) ?? .null,
+            syncVersion.map(DatabaseValue.integer) ?? .null,
+            .integer(sequence),
         ])
         let id = db.lastInsertRowID
         for (key, metadataValue) in sample.metadata {
@@ -131,7 +140,7 @@ public final class SampleStore: @unchecked Sendable {
             try insert(workout: workout, sampleID: id, db)
         case .correlation(let correlation):
             for member in correlation.objects {
-                try save(member, parent: id, in: db, sequence: &sequence, outcome: &outcome)
+                try save(member, parent: id, in: db, insertSample: insertSample, sequence: &sequence, outcome: &outcome)
             }
         case .quantity, .category:
             break

@@ -6,7 +6,7 @@
 /// (type, start) for types it may read wholly; the change sequence (`seq`) orders every insert and
 /// deletion for anchored queries; values are kept in the type's canonical unit (for predicates
 /// and statistics) beside the value and unit as given (for exact round trips).
-enum Schema {
+public enum Schema {
     struct Migration {
         let version: Int
         let statements: [String]
@@ -130,7 +130,11 @@ enum Schema {
         )
     ]
 
-    static var latestVersion: Int { migrations.last?.version ?? 0 }
+    public static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Every statement that builds the latest schema on an empty database, in order: for tools
+    /// and benchmarks that need the very same tables and indexes outside the store.
+    public static var statements: [String] { migrations.flatMap(\.statements) }
 
     /// Brings the database to the latest version, one migration per transaction. Refuses a
     /// database made by a newer HealthVault rather than guess at it.

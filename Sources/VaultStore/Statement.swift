@@ -23,6 +23,21 @@ public final class Statement {
         }
     }
 
+    /// Binds already-converted values: the hot path of bulk inserts.
+    public func bind(values: [DatabaseValue]) throws(DatabaseError) {
+        SQLite.reset(handle)
+        for index in values.indices {
+            let code = SQLite.bind(handle, Int32(index + 1), values[index])
+            guard code == SQLite.ok else { throw connection.error(code: code, sql: sql) }
+        }
+    }
+
+    /// Binds already-converted values and runs to completion.
+    public func execute(values: [DatabaseValue]) throws(DatabaseError) {
+        try bind(values: values)
+        while try step() {}
+    }
+
     /// Advances to the next row; false when there are no more.
     public func step() throws(DatabaseError) -> Bool {
         let code = SQLite.step(handle)

@@ -9,22 +9,70 @@ public enum Sample: HealthSample {
     case correlation(Correlation)
     case workout(Workout)
 
-    private var base: any HealthSample {
+    // Each property switches on the case rather than boxing the sample in an existential: the
+    // store reads these per row on its hot paths.
+    public var uuid: UUID {
         switch self {
-        case .quantity(let sample): sample
-        case .category(let sample): sample
-        case .correlation(let sample): sample
-        case .workout(let sample): sample
+        case .quantity(let sample): sample.uuid
+        case .category(let sample): sample.uuid
+        case .correlation(let sample): sample.uuid
+        case .workout(let sample): sample.uuid
         }
     }
 
-    public var uuid: UUID { base.uuid }
-    public var sampleType: SampleType { base.sampleType }
-    public var startDate: Date { base.startDate }
-    public var endDate: Date { base.endDate }
-    public var sourceRevision: SourceRevision { base.sourceRevision }
-    public var device: Device? { base.device }
-    public var metadata: Metadata { base.metadata }
+    public var sampleType: SampleType {
+        switch self {
+        case .quantity(let sample): sample.sampleType
+        case .category(let sample): sample.sampleType
+        case .correlation(let sample): sample.sampleType
+        case .workout(let sample): sample.sampleType
+        }
+    }
+
+    public var startDate: Date {
+        switch self {
+        case .quantity(let sample): sample.startDate
+        case .category(let sample): sample.startDate
+        case .correlation(let sample): sample.startDate
+        case .workout(let sample): sample.startDate
+        }
+    }
+
+    public var endDate: Date {
+        switch self {
+        case .quantity(let sample): sample.endDate
+        case .category(let sample): sample.endDate
+        case .correlation(let sample): sample.endDate
+        case .workout(let sample): sample.endDate
+        }
+    }
+
+    public var sourceRevision: SourceRevision {
+        switch self {
+        case .quantity(let sample): sample.sourceRevision
+        case .category(let sample): sample.sourceRevision
+        case .correlation(let sample): sample.sourceRevision
+        case .workout(let sample): sample.sourceRevision
+        }
+    }
+
+    public var device: Device? {
+        switch self {
+        case .quantity(let sample): sample.device
+        case .category(let sample): sample.device
+        case .correlation(let sample): sample.device
+        case .workout(let sample): sample.device
+        }
+    }
+
+    public var metadata: Metadata {
+        switch self {
+        case .quantity(let sample): sample.metadata
+        case .category(let sample): sample.metadata
+        case .correlation(let sample): sample.metadata
+        case .workout(let sample): sample.metadata
+        }
+    }
 
     public func attributed(to sourceRevision: SourceRevision) -> Sample {
         switch self {
@@ -46,6 +94,11 @@ public enum Sample: HealthSample {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try base.encode(to: encoder)
+        switch self {
+        case .quantity(let sample): try sample.encode(to: encoder)
+        case .category(let sample): try sample.encode(to: encoder)
+        case .correlation(let sample): try sample.encode(to: encoder)
+        case .workout(let sample): try sample.encode(to: encoder)
+        }
     }
 }

@@ -1,0 +1,136 @@
+// Store performance as ratios against raw SQLCipher and plain SQLite in the same run
+// (scripts/bench-ratios.py prints the ratios from these results).
+//
+// Ingest: 100,000 step-count samples saved in one batch through SampleStore, against raw
+// prepared-statement inserts of the same rows into the same schema in SQLCipher (same key,
+// same settings) and into the same library opened without a key (plain SQLite 3.46).
+//
+// Hidden rows: an app's scoped query over its own 100 samples of a type it may not read, in a
+// store where another app holds 500,000 samples of that type, against the same query in a
+// store holding only the app's 100.
+import Benchmark
+import Foundation
+import HealthModel
+import VaultCrypto
+import VaultStore
+
+let ingestCount = 100_000
+let hiddenCount = 500_000
+let ownCount = 100
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        maxDuration: .seconds(60),
+        maxIterations: 7
+    )
+
+    Benchmark("Ingest 100k samples: SampleStore") { benchmark in
+        let samples = makeSamples(ingestCount, source: "org.example.bench")
+        let vault = try TemporaryVault()
+        benchmark.startMeasurement()
+        try vault.store.save(samples)
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("Ingest 100k samples: raw SQLCipher") { benchmark in
+        let rows = RawRows(count: ingestCount)
+        let database = try RawDatabase(key: SecureBytes.random(count: 32))
+        benchmark.startMeasurement()
+        try database.insert(rows)
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("Ingest 100k samples: plain SQLite") { benchmark in
+        let rows = RawRows(count: ingestCount)
+        let database = try RawDatabase(key: nil)
+        benchmark.startMeasurement()
+        try database.insert(rows)
+        benchmark.stopMeasurement()
+    }
+
+    let query = SampleQueryDescriptor(
+        predicates: [
+            .quantitySample(
+                type: .stepCount,
+                predicate: .samples(withStart: Date(timeIntervalSinceReferenceDate: 700_000_000), end: nil)
+            )
+        ],
+        sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)]
+    )
+    let scope = ReadScope.app("org.example.mine", readableTypes: [])
+    let queryConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock],
+        timeUnits: .microseconds,
+        warmupIterations: 20,
+        maxDuration: .seconds(20),
+        maxIterations: 2000
+    )
+
+    nonisolated(unsafe) var hidden: TemporaryVault?
+    Benchmark("Scoped query: 500k hidden rows", configuration: queryConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try hidden!.store.samples(matching: query, scope: scope))
+        }
+    } setup: {
+        let vault = try TemporaryVault()
+        for chunk in 0..<(hiddenCount / 50_000) {
+            try vault.store.save(makeSamples(50_000, source: "org.example.theirs", offset: chunk * 50_000))
+        }
+        try vault.store.save(makeSamples(ownCount, source: "org.example.mine"))
+        hidden = vault
+    } teardown: {
+        hidden = nil
+    }
+
+    nonisolated(unsafe) var empty: TemporaryVault?
+    Benchmark("Scoped query: empty store", configuration: queryConfiguration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try empty!.store.samples(matching: query, scope: scope))
+        }
+    } setup: {
+        let vault = try TemporaryVault()
+        try vault.store.save(makeSamples(ownCount, source: "org.example.mine"))
+        empty = vault
+    } teardown: {
+        empty = nil
+    }
+}
+
+/// Step-count samples a minute apart from 2023, by one source.
+func makeSamples(_ count: Int, source: String, offset: Int = 0) -> [Sample] {
+    let revision = SourceRevision(source: Source(bundleIdentifier: source, name: source), version: "1.0")
+    let start = Date(timeIntervalSinceReferenceDate: 700_000_000)
+    return (0..<count).map { index in
+        let minute = start.addingTimeInterval(Double(offset + index) * 60)
+        return .quantity(
+            try! QuantitySample(
+                type: .stepCount,
+                quantity: Quantity(Double(index % 120), .count),
+                start: minute,
+                end: minute.addingTimeInterval(60),
+                sourceRevision: revision
+            )
+        )
+    }
+}
+
+/// A vault in a temporary directory, removed afterwards.
+final class TemporaryVault {
+    let directory: URL
+    let vault: Vault
+    let store: SampleStore
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-bench-\(UUID().uuidString)")
+        vault = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "bench"), parameters: .minimumForTesting)
+        store = SampleStore(database: try vault.db())
+    }
+
+    deinit {
+        vault.lock()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Prints the store's benchmark figures as ratios, from the text tables `swift package benchmark`
+printed in one run (read on standard input).
+
+Ingest throughput is reported relative to raw SQLCipher and plain SQLite (the target is the
+store at 0.7x raw SQLCipher or better); the scoped query over 500,000 hidden rows relative to the
+same query on an empty store (the target is a difference under 20%). Medians (p50) throughout.
+Exits non-zero when a target is missed or a figure is missing.
+"""
+import re
+import sys
+
+UNITS = {"ns": 1e-9, "μs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def medians(text):
+    """Benchmark name -> median wall-clock seconds."""
+    result = {}
+    name = None
+    p50 = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(("│", "╒", "╞", "╘", "├")) and "│" not in stripped:
+            name = stripped
+            continue
+        cells = [cell.strip() for cell in stripped.strip("│").split("│")]
+        if cells and cells[0] == "Metric":
+            p50 = cells.index("p50")
+            continue
+        match = re.match(r"Time \(wall clock\) \((\w+)\)", cells[0]) if cells else None
+        if match and name and p50 is not None:
+            result[name] = float(cells[p50]) * UNITS[match.group(1)]
+    return result
+
+
+def main():
+    text = sys.stdin.read()
+    figures = medians(text)
+    needed = [
+        "Ingest 100k samples: SampleStore",
+        "Ingest 100k samples: raw SQLCipher",
+        "Ingest 100k samples: plain SQLite",
+        "Scoped query: 500k hidden rows",
+        "Scoped query: empty store",
+    ]
+    missing = [name for name in needed if name not in figures]
+    if missing:
+        print("bench: missing results for: " + ", ".join(missing), file=sys.stderr)
+        return 1
+    store, cipher, plain = (figures[n] for n in needed[:3])
+    hidden, empty = figures[needed[3]], figures[needed[4]]
+    ingest_vs_cipher = cipher / store
+    ingest_vs_plain = plain / store
+    hidden_ratio = hidden / empty
+    print()
+    print("HealthVault store benchmarks (medians of one run)")
+    print(f"  ingest 100,000 samples: store {store * 1000:.0f} ms, raw SQLCipher {cipher * 1000:.0f} ms, "
+          f"plain SQLite {plain * 1000:.0f} ms")
+    print(f"    store throughput = {ingest_vs_cipher:.2f}x raw SQLCipher (target >= 0.70x), "
+          f"{ingest_vs_plain:.2f}x plain SQLite; raw SQLCipher = {plain / cipher:.2f}x plain SQLite")
+    print(f"  scoped query, app's 100 own samples: {hidden * 1e6:.0f} us with 500,000 hidden rows, "
+          f"{empty * 1e6:.0f} us on an empty store")
+    print(f"    hidden / empty = {hidden_ratio:.3f} (target within 0.80-1.20)")
+    ok = ingest_vs_cipher >= 0.70 and 0.80 <= hidden_ratio <= 1.20
+    print("  targets: " + ("met" if ok else "MISSED"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
