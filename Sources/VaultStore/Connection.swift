@@ -109,10 +109,8 @@ public final class Connection {
                     throw StoreError.unsupportedLibrary("SQLCipher setting \(pragma) is \(actual), expected \(value)")
                 }
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .database(error as! DatabaseError)
+            throw StoreError(error)
         }
     }
 
@@ -138,15 +136,24 @@ public final class Connection {
         try statement(sql).execute(values)
     }
 
-    /// A prepared statement for `sql`, cached for the life of the connection.
+    /// The most statements kept prepared; queries built from predicates vary in shape, so the
+    /// cache is emptied when it grows past this rather than growing without end.
+    static let maximumCachedStatements = 256
+
+    /// A prepared statement for `sql`, cached.
     public func statement(_ sql: String) throws(DatabaseError) -> Statement {
         if let cached = cache[sql] { return cached }
         let (statement, code) = SQLite.prepare(handle, sql)
         guard let statement, code == SQLite.ok else { throw error(code: code, sql: sql) }
         let prepared = Statement(handle: statement, connection: self)
+        if cache.count >= Self.maximumCachedStatements {
+            cache.removeAll()
+        }
         cache[sql] = prepared
         return prepared
     }
+
+    var cachedStatementCount: Int { cache.count }
 
     public func rows(_ sql: String, _ values: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> [Row] {
         try statement(sql).rows(values)

@@ -38,19 +38,15 @@ public final class Database: @unchecked Sendable {
             let journal = try writer.scalarText("PRAGMA journal_mode = WAL")
             guard journal == "wal" else { throw StoreError.unsupportedLibrary("WAL mode refused: \(journal ?? "")") }
             try Self.configure(writer)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .database(error as! DatabaseError)
+            throw StoreError(error)
         }
         let reader = try Connection(path: path, key: key)
         do {
             try reader.execute("PRAGMA cache_size = -16384")
             try Self.configure(reader)
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw .database(error as! DatabaseError)
+            throw StoreError(error)
         }
         self.writer = writer
         self.reader = reader

@@ -156,12 +156,8 @@ public enum Schema {
                     }
                 }
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw .database(error)
         } catch {
-            throw .io("\(error)")
+            throw StoreError(error)
         }
     }
 

@@ -27,6 +27,15 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// SQLCipher reported an error.
     case database(DatabaseError)
 
+    /// Any error from the layers below, as a StoreError.
+    init(_ error: any Error) {
+        switch error {
+        case let error as StoreError: self = error
+        case let error as DatabaseError: self = .database(error)
+        default: self = .io("\(error)")
+        }
+    }
+
     public var description: String {
         switch self {
         case .wrongPassphrase: "wrong passphrase"

@@ -39,6 +39,22 @@ public final class Vault: @unchecked Sendable {
     ) throws(StoreError) -> Vault {
         VaultFiles.restrictUmask()
         try VaultFiles.createDirectory(directory)
+        do {
+            return try makeVault(at: directory, passphrase: passphrase, parameters: parameters)
+        } catch {
+            // Leave the directory empty, as it was, so a retry can succeed.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+            throw error
+        }
+    }
+
+    private static func makeVault(
+        at directory: URL,
+        passphrase: SecureBytes,
+        parameters: KeyDerivationParameters
+    ) throws(StoreError) -> Vault {
         let vaultID = UUID()
         let databaseKey = SecureBytes.random(count: 32)
         defer { databaseKey.wipe() }

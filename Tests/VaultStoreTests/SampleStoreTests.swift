@@ -283,3 +283,15 @@ struct SchemaTests {
         #expect(throws: StoreError.self) { try test.reopen() }
     }
 }
+
+extension SampleStoreTests {
+    @Test func queriesOfManyShapesDoNotGrowTheStatementCacheWithoutEnd() throws {
+        try store.save([try steps(1)])
+        for count in 0..<600 {
+            let predicate = SamplePredicate.and(Array(repeating: .uuids([]), count: count % 300 + 1))
+            _ = try all(.quantity(.stepCount), predicate: .not(predicate))
+        }
+        let cached = try store.database.read { $0.cachedStatementCount }
+        #expect(cached <= Connection.maximumCachedStatements)
+    }
+}

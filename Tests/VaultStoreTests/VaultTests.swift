@@ -324,3 +324,18 @@ extension StoreError {
         }
     }
 }
+
+extension VaultTests {
+    @Test func aFailedCreateLeavesTheDirectoryEmptyForARetry() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-failed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Argon2id refuses these parameters after the directory exists.
+        let impossible = KeyDerivationParameters(opsLimit: 0, memLimit: 0)
+        #expect(throws: StoreError.self) {
+            _ = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "x"), parameters: impossible)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let vault = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "x"), parameters: .minimumForTesting)
+        vault.lock()
+    }
+}
