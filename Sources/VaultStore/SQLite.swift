@@ -85,7 +85,19 @@ enum SQLite {
         case .real(let real):
             return sqlite3_bind_double(statement, index, real)
         case .text(let text):
-            return sqlite3_bind_text(statement, index, text, -1, healthvault_sqlite_transient())
+            // With its byte count, so a NUL inside the string is kept, not a terminator.
+            var text = text
+            return text.withUTF8 { bytes in
+                sqlite3_bind_text64(
+                    statement,
+                    index,
+                    UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        .assumingMemoryBound(to: CChar.self),
+                    UInt64(bytes.count),
+                    healthvault_sqlite_transient(),
+                    UInt8(SQLITE_UTF8)
+                )
+            }
         case .blob(let bytes):
             return bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob64(
@@ -110,7 +122,9 @@ enum SQLite {
         case SQLITE_FLOAT:
             return .real(sqlite3_column_double(statement, index))
         case SQLITE_TEXT:
-            return .text(String(cString: sqlite3_column_text(statement, index)))
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let pointer = sqlite3_column_text(statement, index) else { return .text("") }
+            return .text(String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             guard count > 0, let pointer = sqlite3_column_blob(statement, index) else { return .blob([]) }

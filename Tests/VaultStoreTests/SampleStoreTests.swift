@@ -295,3 +295,14 @@ extension SampleStoreTests {
         #expect(cached <= Connection.maximumCachedStatements)
     }
 }
+
+extension SampleStoreTests {
+    @Test func aNulByteInAnAppIdOrValueIsKeptNotATerminator() throws {
+        let victim = try steps(1, by: app("org.a"), metadata: ["org.example.note": .string("a\u{0}b")])
+        try store.save([victim])
+        let spy = "org.a\u{0}.spy"
+        #expect(try all(.quantity(.stepCount), scope: .app(spy, readableTypes: [])).isEmpty)
+        #expect(try store.delete(uuids: [victim.uuid], scope: .app(spy)) == 0)
+        #expect(try store.sample(uuid: victim.uuid, scope: .owner) == victim)
+    }
+}
