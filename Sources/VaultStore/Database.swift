@@ -118,11 +118,18 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` in one immediate write transaction; everything it does commits or nothing does.
-    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    /// `onRollback` runs, still under the writer lock, when the transaction did not commit: state
+    /// derived from the transaction (cached row ids) is dropped before any other write can run.
+    public func write<T>(_ body: (Connection) throws -> T, onRollback: () -> Void = {}) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
         guard let writer else { throw StoreError.locked }
-        return try writer.transaction(immediate: true) { try body(writer) }
+        do {
+            return try writer.transaction(immediate: true) { try body(writer) }
+        } catch {
+            onRollback()
+            throw error
+        }
     }
 
     /// Runs `body` in one read transaction: it sees a single consistent snapshot.

@@ -45,9 +45,11 @@ public final class SampleStore: @unchecked Sendable {
                 }
                 try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
                 return outcome
+            } onRollback: {
+                // A rolled-back transaction may have minted the ids these caches hold.
+                clearCaches()
             }
         } catch {
-            clearCaches()
             if let error = error as? DatabaseError, error.resultCode == .constraint,
                 error.message.contains("samples.uuid")
             {

@@ -306,3 +306,34 @@ extension SampleStoreTests {
         #expect(try store.sample(uuid: victim.uuid, scope: .owner) == victim)
     }
 }
+
+extension SampleStoreTests {
+    @Test func failedBatchesOnOneThreadDoNotMisfileAnotherThreadsSamples() throws {
+        let existing = try steps(1, by: app("org.example.base"))
+        try store.save([existing])
+        let store = self.store
+        let saved = try (0..<20).map { round in
+            try steps(Double(round), by: app("org.example.good\(round)"))
+        }
+        let failing = try (0..<20).map { round in
+            // A new source and unit, then a duplicate UUID: the batch rolls back after minting ids.
+            [
+                Sample.quantity(try Fixtures.quantity(.bodyMass, 70, .pound)).attributed(
+                    to: app("org.example.bad\(round)")
+                ),
+                existing,
+            ]
+        }
+        DispatchQueue.concurrentPerform(iterations: 40) { index in
+            if index % 2 == 0 {
+                _ = try? store.save([saved[index / 2]])
+            } else {
+                _ = try? store.save(failing[index / 2])
+            }
+        }
+        for sample in saved {
+            #expect(try store.sample(uuid: sample.uuid, scope: .owner) == sample)
+        }
+        #expect(try all(.quantity(.bodyMass)).isEmpty)
+    }
+}
