@@ -6,7 +6,9 @@ import VaultCrypto
 ///
 /// Written as JSON (`keyring.json`, 0600); binary fields in base64. The associated data of each
 /// wrapped key binds it to this format, this vault and its purpose, so keys cannot be swapped
-/// between vaults or roles unnoticed. See docs/VAULT_FORMAT.md.
+/// between vaults or roles unnoticed. A SHA-256 checksum over every field tells a damaged file
+/// (checksum mismatch) from a wrong passphrase (intact file, authentication fails). See
+/// docs/VAULT_FORMAT.md.
 struct Keyring: Codable {
     static let fileName = "keyring.json"
     static let currentFormat = 1
@@ -42,6 +44,25 @@ struct Keyring: Codable {
     var auditSigningKey: Wrapped
     /// Ed25519 public key, base64 (also written in the clear to `audit-key.pub`).
     var auditPublicKey: String
+    /// Lowercase hex of ``computedChecksum()``.
+    var checksum: String
+
+    /// SHA-256 of "HealthVault keyring checksum" ‖ 0x00 ‖ each other field as UTF-8 text, in a fixed
+    /// order, each preceded by its byte length (4 bytes, big-endian). Not a secret and not a MAC:
+    /// it catches damage, while the wrapping's authentication catches tampering.
+    func computedChecksum() -> String {
+        let fields = [
+            String(format), vaultID.uuidString.lowercased(), kdf.algorithm, String(kdf.opsLimit), String(kdf.memLimit),
+            kdf.salt, databaseKey.nonce, databaseKey.ciphertext, auditSigningKey.nonce, auditSigningKey.ciphertext,
+            auditPublicKey,
+        ]
+        var bytes = Array("HealthVault keyring checksum".utf8) + [0]
+        for field in fields {
+            let utf8 = Array(field.utf8)
+            bytes += withUnsafeBytes(of: UInt32(utf8.count).bigEndian) { Array($0) } + utf8
+        }
+        return SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
 
     enum Purpose: String {
         case databaseKey = "database-key"
@@ -67,7 +88,7 @@ struct Keyring: Codable {
             let kek = try KeyDerivation.deriveKey(passphrase: passphrase, salt: salt, parameters: parameters)
             defer { kek.wipe() }
             let format = currentFormat
-            return Keyring(
+            var keyring = Keyring(
                 format: format,
                 vaultID: vaultID,
                 kdf: KDF(
@@ -90,8 +111,11 @@ struct Keyring: Codable {
                         associatedData: associatedData(format: format, vaultID: vaultID, purpose: .auditSigningKey)
                     )
                 ),
-                auditPublicKey: Data(signingKey.publicKey.rawRepresentation).base64EncodedString()
+                auditPublicKey: Data(signingKey.publicKey.rawRepresentation).base64EncodedString(),
+                checksum: ""
             )
+            keyring.checksum = keyring.computedChecksum()
+            return keyring
         } catch {
             throw .io("cannot derive the vault's key: \(error)")
         }
@@ -146,11 +170,18 @@ struct Keyring: Codable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .missingKeyFile("the vault's key file \(url.path) is missing; without it the vault cannot be opened")
         }
+        let keyring: Keyring
         do {
-            return try JSONDecoder().decode(Keyring.self, from: Data(contentsOf: url))
+            keyring = try JSONDecoder().decode(Keyring.self, from: Data(contentsOf: url))
         } catch {
             throw .damagedKeyFile("the vault's key file \(url.path) is damaged: it is not a HealthVault key file")
         }
+        guard keyring.checksum == keyring.computedChecksum() else {
+            throw .damagedKeyFile(
+                "the vault's key file \(url.path) is damaged: its checksum does not match its contents; restore it from a backup"
+            )
+        }
+        return keyring
     }
 
     /// Replaces the key file atomically: written beside, flushed, renamed over, directory flushed.

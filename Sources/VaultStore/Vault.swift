@@ -32,33 +32,64 @@ public final class Vault: @unchecked Sendable {
 
     /// Creates a vault in a new or empty directory: a random database key and audit key pair,
     /// both wrapped under the passphrase (Argon2id at `parameters`, MODERATE unless testing).
+    ///
+    /// The vault is built whole in a hidden sibling directory (`.<name>.creating-<random>`) and
+    /// renamed into place, so `directory` is either untouched or a complete vault: a failed or
+    /// interrupted create leaves no half-made vault, and of two concurrent creates one wins and
+    /// the other reports `vaultExists` without touching the winner's files.
     public static func create(
         at directory: URL,
         passphrase: SecureBytes,
         parameters: KeyDerivationParameters = .moderate
     ) throws(StoreError) -> Vault {
         VaultFiles.restrictUmask()
-        try VaultFiles.createDirectory(directory)
-        do {
-            return try makeVault(at: directory, passphrase: passphrase, parameters: parameters)
-        } catch {
-            // Leave the directory empty, as it was, so a retry can succeed.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
-            }
-            throw error
-        }
-    }
-
-    private static func makeVault(
-        at directory: URL,
-        passphrase: SecureBytes,
-        parameters: KeyDerivationParameters
-    ) throws(StoreError) -> Vault {
-        let vaultID = UUID()
+        let directory = directory.standardizedFileURL
+        try VaultFiles.checkCreatable(directory)
+        let staging = directory.deletingLastPathComponent()
+            .appendingPathComponent(".\(directory.lastPathComponent).creating-\(UUID().uuidString)")
+        try VaultFiles.createDirectory(staging)
         let databaseKey = SecureBytes.random(count: 32)
         defer { databaseKey.wipe() }
+        let vaultID = UUID()
         let signingKey = Ed25519.SigningKey()
+        do {
+            try build(
+                at: staging,
+                vaultID: vaultID,
+                databaseKey: databaseKey,
+                signingKey: signingKey,
+                passphrase: passphrase,
+                parameters: parameters
+            )
+            try VaultFiles.moveIntoPlace(staging, at: directory)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+        let database = try Database(
+            path: directory.appendingPathComponent(databaseFileName).path,
+            key: databaseKey,
+            create: false
+        )
+        return Vault(directory: directory, vaultID: vaultID, signingKey: signingKey, database: database)
+    }
+
+    /// Writes a complete vault into the empty directory `staging` and closes its database.
+    private static func build(
+        at staging: URL,
+        vaultID: UUID,
+        databaseKey: SecureBytes,
+        signingKey: Ed25519.SigningKey,
+        passphrase: SecureBytes,
+        parameters: KeyDerivationParameters
+    ) throws(StoreError) {
+        let database = try Database(
+            path: staging.appendingPathComponent(databaseFileName).path,
+            key: databaseKey,
+            create: true
+        )
+        try Schema.migrate(database)
+        database.close()
         let keyring = try Keyring.make(
             vaultID: vaultID,
             databaseKey: databaseKey,
@@ -66,18 +97,11 @@ public final class Vault: @unchecked Sendable {
             passphrase: passphrase,
             parameters: parameters
         )
-        let database = try Database(
-            path: directory.appendingPathComponent(databaseFileName).path,
-            key: databaseKey,
-            create: true
-        )
-        try Schema.migrate(database)
-        try keyring.write(to: directory)
+        try keyring.write(to: staging)
         try VaultFiles.writeAtomically(
             Data((publicKeyLine(signingKey.publicKey, vaultID: vaultID) + "\n").utf8),
-            to: directory.appendingPathComponent(auditPublicKeyFileName)
+            to: staging.appendingPathComponent(auditPublicKeyFileName)
         )
-        return Vault(directory: directory, vaultID: vaultID, signingKey: signingKey, database: database)
     }
 
     /// Unlocks an existing vault. A wrong passphrase is `StoreError.wrongPassphrase`; a missing or
@@ -92,13 +116,36 @@ public final class Vault: @unchecked Sendable {
         let keyring = try Keyring.read(from: directory)
         let (databaseKey, signingKey) = try keyring.unwrap(passphrase: passphrase)
         defer { databaseKey.wipe() }
-        let database = try Database(
-            path: directory.appendingPathComponent(databaseFileName).path,
-            key: databaseKey,
-            create: false
-        )
-        try Schema.migrate(database)
+        let database: Database
+        do {
+            database = try Database(
+                path: directory.appendingPathComponent(databaseFileName).path,
+                key: databaseKey,
+                create: false
+            )
+            try Schema.migrate(database)
+        } catch {
+            throw damage(error)
+        }
         return Vault(directory: directory, vaultID: keyring.vaultID, signingKey: signingKey, database: database)
+    }
+
+    /// The key was authenticated by the key file, so a database it does not open, or one SQLCipher
+    /// finds corrupt, is a damaged (or replaced) database, never a wrong key.
+    private static func damage(_ error: StoreError) -> StoreError {
+        switch error {
+        case .wrongKey:
+            return .damagedDatabase(
+                "the database does not open with this vault's key, although the passphrase is right: "
+                    + "its first page is damaged, or the file was replaced by another database; restore it from a backup"
+            )
+        case .database(let error) where [.corrupt, .notADatabase, .ioError].contains(error.resultCode):
+            return .damagedDatabase(
+                "the database is damaged (\(error.message)); restore it from a backup"
+            )
+        default:
+            return error
+        }
     }
 
     /// Rewraps the keys under a new passphrase (and fresh salt) without touching the database.

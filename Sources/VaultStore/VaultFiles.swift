@@ -9,20 +9,39 @@ enum VaultFiles {
         umask(0o077)
     }
 
-    static func createDirectory(_ url: URL) throws(StoreError) {
+    /// Refuses a path that exists as anything but an empty directory.
+    static func checkCreatable(_ url: URL) throws(StoreError) {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .vaultExists("\(url.path) exists and is not a directory") }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-            guard contents.isEmpty else {
-                throw .vaultExists("\(url.path) is not empty; a vault is created in a new or empty directory")
-            }
-        } else if mkdir(url.path, 0o700) != 0 {
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else { throw .vaultExists("\(url.path) exists and is not a directory") }
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        guard contents.isEmpty else {
+            throw .vaultExists("\(url.path) is not empty; a vault is created in a new or empty directory")
+        }
+    }
+
+    /// Creates a new directory, 0700.
+    static func createDirectory(_ url: URL) throws(StoreError) {
+        guard mkdir(url.path, 0o700) == 0 else {
             throw .io("cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
         guard chmod(url.path, 0o700) == 0 else {
             throw .io("cannot set permissions on \(url.path): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Renames the finished directory `staging` to `target` (which must be absent or an empty
+    /// directory; rename(2) replaces an empty directory atomically) and flushes the parent.
+    static func moveIntoPlace(_ staging: URL, at target: URL) throws(StoreError) {
+        syncDirectory(staging)
+        guard rename(staging.path, target.path) == 0 else {
+            let code = errno
+            if code == ENOTEMPTY || code == EEXIST || code == ENOTDIR {
+                throw .vaultExists("\(target.path) is not empty; a vault is created in a new or empty directory")
+            }
+            throw .io("cannot move the new vault into \(target.path): \(String(cString: strerror(code)))")
+        }
+        syncDirectory(target.deletingLastPathComponent())
     }
 
     static func writeAtomically(_ data: Data, to url: URL) throws(StoreError) {

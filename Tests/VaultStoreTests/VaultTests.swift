@@ -239,20 +239,37 @@ struct VaultTests {
         try expectOpenFails(test, with: "missingKeyFile")
         try FileManager.default.moveItem(at: test.directory.appendingPathComponent("keyring.moved"), to: keyringURL)
 
-        // Damaged key file.
+        // Damaged key file: not one at all, or one flipped byte in a wrapped key.
         try Data("{\"format\": 1}".utf8).write(to: keyringURL)
         try expectOpenFails(test, with: "damagedKeyFile")
+        var keyringText = String(decoding: keyring, as: UTF8.self)
+        let ciphertext = try #require(keyringText.range(of: "\"ciphertext\" : \""))
+        let target = try #require(
+            keyringText[keyringText.index(ciphertext.upperBound, offsetBy: 10)...].firstIndex { $0.isLetter }
+        )
+        keyringText.replaceSubrange(target...target, with: keyringText[target] == "A" ? "B" : "A")
+        try Data(keyringText.utf8).write(to: keyringURL)
+        try expectOpenFails(test, with: "damagedKeyFile", containing: "checksum")
         try keyring.write(to: keyringURL)
 
-        // Truncated database.
+        // A wrong passphrase on the intact files is still a wrong passphrase.
+        let before = try test.files()
+        #expect(storeError { try test.reopen(passphrase: "not it") } == "wrongPassphrase")
+        #expect(try test.files().map(\.1) == before.map(\.1))
+
+        // Truncated database: a partial page, or a whole page missing.
         try original.prefix(original.count - 1000).write(to: test.databaseURL)
         try expectOpenFails(test, with: "damagedDatabase")
+        try original.prefix(original.count - 4096).write(to: test.databaseURL)
+        try expectOpenFails(test, with: "damagedDatabase")
 
-        // One flipped byte in a page.
-        var flipped = original
-        flipped[4096 + 1500] ^= 0x20
-        try flipped.write(to: test.databaseURL)
-        try expectOpenFails(test, with: "damagedDatabase", containing: "authentication")
+        // One flipped byte in a page: the first page (which holds the header), or another.
+        for offset in [100, 4096 + 1500, original.count - 2000] {
+            var flipped = original
+            flipped[offset] ^= 0x20
+            try flipped.write(to: test.databaseURL)
+            try expectOpenFails(test, with: "damagedDatabase")
+        }
 
         // Restored, everything is there.
         try original.write(to: test.databaseURL)
@@ -326,16 +343,65 @@ extension StoreError {
 }
 
 extension VaultTests {
-    @Test func aFailedCreateLeavesTheDirectoryEmptyForARetry() throws {
+    /// The hidden staging directories `create` leaves beside `directory`, if any.
+    func stagingLeftovers(of directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(".\(directory.lastPathComponent).creating-") }
+    }
+
+    @Test func aFailedCreateLeavesNothingBehindForARetry() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-failed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // Argon2id refuses these parameters after the directory exists.
+        // Argon2id refuses these parameters, after the new database has been written.
         let impossible = KeyDerivationParameters(opsLimit: 0, memLimit: 0)
+        #expect(throws: StoreError.self) {
+            _ = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "x"), parameters: impossible)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        #expect(try stagingLeftovers(of: directory).isEmpty)
+        // An empty directory made beforehand stays as it was.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         #expect(throws: StoreError.self) {
             _ = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "x"), parameters: impossible)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         let vault = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "x"), parameters: .minimumForTesting)
         vault.lock()
+        _ = try Vault.open(at: directory, passphrase: SecureBytes(utf8: "x"))
+    }
+
+    @Test func ofTwoConcurrentCreatesOneWinsAndTheOtherTouchesNothing() async throws {
+        for _ in 0..<5 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "hv-race-\(UUID().uuidString)"
+            )
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for passphrase in ["first", "second"] {
+                    group.addTask {
+                        do {
+                            let vault = try Vault.create(
+                                at: directory,
+                                passphrase: SecureBytes(utf8: passphrase),
+                                parameters: .minimumForTesting
+                            )
+                            vault.lock()
+                            return passphrase
+                        } catch {
+                            return (error as? StoreError)?.caseName ?? "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let winners = outcomes.filter { $0 == "first" || $0 == "second" }
+            #expect(winners.count == 1, "\(outcomes)")
+            #expect(outcomes.filter { $0 == "vaultExists" }.count == 1, "\(outcomes)")
+            if let winner = winners.first {
+                let vault = try Vault.open(at: directory, passphrase: SecureBytes(utf8: winner))
+                vault.lock()
+            }
+            #expect(try stagingLeftovers(of: directory).isEmpty)
+        }
     }
 }
