@@ -31,28 +31,36 @@ extension SampleStore {
                 arguments.append(.integer(Int64(query.limit)))
             }
             let ids = try db.rows(sql, arguments).map { $0[0].int64! }
-            return try load(ids: ids, db)
+            return try load(ids: ids, scope: scope, db)
         }
     }
 
     /// One sample by UUID, if the scope may see it; an invisible sample is answered exactly like an
-    /// unknown UUID.
+    /// unknown UUID. UUIDs are unique per source: when two visible sources hold the same UUID, the
+    /// one stored first is returned.
     public func sample(uuid: UUID, scope: ReadScope) throws -> Sample? {
         try database.read { db in
             let rows = try db.rows(
                 """
                 SELECT s.id, t.identifier, src.bundle_id FROM samples s
                 JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id WHERE s.uuid = ?
+                ORDER BY s.id
                 """,
                 [DatabaseValue.blob(uuid.bytes)]
             )
-            guard let row = rows.first, let identifier = row[1].string,
-                let type = try? SampleType(identifier: identifier)
-            else { return nil }
-            if case .ownSamples(let own) = scope.access(to: type), row[2].string != own {
-                return nil
+            for row in rows {
+                guard let identifier = row[1].string, let type = try? SampleType(identifier: identifier) else {
+                    continue
+                }
+                if case .ownSamples(let own) = scope.access(to: type), row[2].string != own {
+                    continue
+                }
+                // A correlation none of whose objects the scope may read is not visible either.
+                if let sample = try load(ids: [row[0].int64!], scope: scope, db).first {
+                    return sample
+                }
             }
-            return try load(ids: [row[0].int64!], db).first
+            return nil
         }
     }
 
@@ -86,6 +94,12 @@ extension SampleStore {
                 [.integer(code), .integer(sourceID)]
             )
         }
+        // A correlation is visible only when the scope may read every one of its objects (its own
+        // correlations always are: their objects share its source).
+        if case .correlation = query.sampleType, let members = try memberVisibility(scope, db) {
+            fragment.sql += " AND NOT EXISTS (SELECT 1 FROM samples m WHERE m.parent_id = s.id AND NOT \(members.sql))"
+            fragment.arguments += members.arguments
+        }
         if let predicate = query.predicate {
             let compiler = PredicateCompiler(
                 knownUnits: try db.rows("SELECT unit FROM units").compactMap { $0[0].string }
@@ -95,6 +109,20 @@ extension SampleStore {
             fragment.arguments += condition.arguments
         }
         return fragment
+    }
+
+    /// The condition (on `m`, a correlation's object) under which `scope` may read an object: its
+    /// type is read wholly, or it is the app's own; nil when everything is visible.
+    func memberVisibility(_ scope: ReadScope, _ db: Connection) throws -> SQLFragment? {
+        guard let bundleIdentifier = scope.bundleIdentifier else { return nil }
+        let identifiers = scope.readableTypes.map(\.identifier).sorted()
+        return SQLFragment(
+            """
+            (m.type IN (SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?)))
+                OR m.source_id = (SELECT id FROM sources WHERE bundle_id = ?))
+            """,
+            [.text(PredicateCompiler.jsonArray(identifiers)), .text(bundleIdentifier)]
+        )
     }
 
     /// SQL for each type's value in one scale, so `value` sorts across types: the canonical value
@@ -134,8 +162,8 @@ extension SampleStore {
     // MARK: Loading
 
     /// Builds the samples with these ids, in this order, with their metadata, workout details and
-    /// correlation members.
-    func load(ids: [Int64], _ db: Connection) throws -> [Sample] {
+    /// correlation objects; a correlation with an object `scope` may not read is left out whole.
+    func load(ids: [Int64], scope: ReadScope, _ db: Connection) throws -> [Sample] {
         guard !ids.isEmpty else { return [] }
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let rows = try db.rows(
@@ -249,18 +277,24 @@ extension SampleStore {
             try loadWorkouts(workoutIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)
         }
         if !correlationIDs.isEmpty {
+            let visible = try memberVisibility(scope, db) ?? SQLFragment("1")
             let memberRows = try db.rows(
-                "SELECT id, parent_id FROM samples WHERE parent_id IN (SELECT value FROM json_each(?)) ORDER BY id",
-                ["[" + correlationIDs.map(String.init).joined(separator: ",") + "]"]
+                """
+                SELECT m.id, m.parent_id, \(visible.sql) FROM samples m
+                WHERE m.parent_id IN (SELECT value FROM json_each(?)) ORDER BY m.id
+                """,
+                visible.arguments + [.text("[" + correlationIDs.map(String.init).joined(separator: ",") + "]")]
             )
-            let members = try load(ids: memberRows.map { $0[0].int64! }, db)
+            let hidden = Set(memberRows.filter { $0[2].int64 != 1 }.map { $0[1].int64! })
+            let shown = memberRows.filter { !hidden.contains($0[1].int64!) }
+            let members = try load(ids: shown.map { $0[0].int64! }, scope: scope, db)
             var byParent: [Int64: [Sample]] = [:]
-            for (row, member) in zip(memberRows, members) {
+            for (row, member) in zip(shown, members) {
                 byParent[row[1].int64!, default: []].append(member)
             }
             for id in correlationIDs {
                 guard let (type, uuid, start, end, _, source, device) = pending[id],
-                    case .correlation(let correlationType) = type
+                    case .correlation(let correlationType) = type, let objects = byParent[id]
                 else { continue }
                 samples[id] = .correlation(
                     try Correlation(
@@ -268,7 +302,7 @@ extension SampleStore {
                         type: correlationType,
                         start: start,
                         end: end,
-                        objects: byParent[id] ?? [],
+                        objects: objects,
                         sourceRevision: source,
                         device: device,
                         metadata: metadata[id] ?? [:]

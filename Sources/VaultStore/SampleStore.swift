@@ -24,16 +24,24 @@ public final class SampleStore: @unchecked Sendable {
     /// Saves samples in one transaction: every sample is stored or none is.
     ///
     /// A sample with a sync identifier (`HKMetadataKeySyncIdentifier`) replaces the stored sample of
-    /// the same source and identifier when its sync version is higher, and is ignored otherwise.
-    /// Saving a UUID that is already stored fails the batch with `invalidArgument`.
+    /// the same source and identifier when its sync version is higher, and is ignored otherwise;
+    /// within one batch only the highest version of an identifier is stored (the first of equal
+    /// ones), so no version that nobody could see leaves a tombstone.
+    ///
+    /// UUIDs are unique per source: saving a UUID its own source already stored, or a batch that
+    /// holds one UUID twice, fails the batch with `invalidArgument`; another source's samples are
+    /// never consulted, so a save reveals nothing about them. A correlation's objects must come from
+    /// the correlation's own source.
     @discardableResult
     public func save(_ samples: [Sample]) throws -> SaveOutcome {
+        try Self.checkBatch(samples)
+        let superseded = Self.supersededSyncVersions(samples)
         do {
             return try database.write { db in
                 var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
-                var outcome = SaveOutcome()
+                var outcome = SaveOutcome(ignored: superseded.count)
                 let insertSample = try db.statement(Self.insertSampleSQL)
-                for sample in samples {
+                for (index, sample) in samples.enumerated() where !superseded.contains(index) {
                     try save(
                         sample,
                         parent: nil,
@@ -56,6 +64,65 @@ public final class SampleStore: @unchecked Sendable {
                 throw HealthError.invalidArgument("a sample with this UUID is already stored", field: "uuid")
             }
             throw error
+        }
+    }
+
+    /// Refuses a batch that holds one UUID twice, or a correlation with another source's objects.
+    static func checkBatch(_ samples: [Sample]) throws(HealthError) {
+        var seen: Set<UUID> = []
+        for (index, sample) in samples.enumerated() {
+            guard seen.insert(sample.uuid).inserted else {
+                throw .invalidArgument("the batch holds two objects with this UUID", field: "[\(index)].uuid")
+            }
+            guard case .correlation(let correlation) = sample else { continue }
+            let source = correlation.sourceRevision.source.bundleIdentifier
+            for (position, member) in correlation.objects.enumerated() {
+                let field = "[\(index)].objects[\(position)]"
+                guard member.sourceRevision.source.bundleIdentifier == source else {
+                    throw .invalidArgument(
+                        "a correlation's objects must come from the correlation's own source",
+                        field: field + ".sourceRevision.source.bundleIdentifier"
+                    )
+                }
+                guard seen.insert(member.uuid).inserted else {
+                    throw .invalidArgument("the batch holds two objects with this UUID", field: field + ".uuid")
+                }
+            }
+        }
+    }
+
+    /// The positions of samples whose sync identifier has a higher version in the same batch (or an
+    /// equal version earlier in it): they are ignored, as if saved one after another.
+    static func supersededSyncVersions(_ samples: [Sample]) -> Set<Int> {
+        var winners: [SyncKey: (index: Int, version: Int64)] = [:]
+        var superseded: Set<Int> = []
+        for (index, sample) in samples.enumerated() {
+            guard let (key, version) = SyncKey.of(sample) else { continue }
+            if let winner = winners[key] {
+                if version > winner.version {
+                    superseded.insert(winner.index)
+                    winners[key] = (index, version)
+                } else {
+                    superseded.insert(index)
+                }
+            } else {
+                winners[key] = (index, version)
+            }
+        }
+        return superseded
+    }
+
+    /// A sample's source and sync identifier, with its sync version.
+    struct SyncKey: Hashable {
+        let source: String
+        let identifier: String
+
+        static func of(_ sample: Sample) -> (SyncKey, Int64)? {
+            guard case .string(let identifier) = sample.metadata[.syncIdentifier],
+                case .number(let number) = sample.metadata[.syncVersion],
+                let version = Int64(exactly: number)
+            else { return nil }
+            return (SyncKey(source: sample.sourceRevision.source.bundleIdentifier, identifier: identifier), version)
         }
     }
 
@@ -84,16 +151,14 @@ public final class SampleStore: @unchecked Sendable {
         let sourceID = try intern(source: sample.sourceRevision.source.bundleIdentifier, db)
         var syncIdentifier: String?
         var syncVersion: Int64?
-        if parent == nil, case .string(let identifier) = sample.metadata[.syncIdentifier],
-            case .number(let version) = sample.metadata[.syncVersion]
-        {
-            syncIdentifier = identifier
-            syncVersion = Int64(exactly: version)
+        if parent == nil, let (key, version) = SyncKey.of(sample) {
+            syncIdentifier = key.identifier
+            syncVersion = version
             let existing = try db.statement(
                 "SELECT id, sync_version FROM samples WHERE source_id = ? AND sync_identifier = ?"
-            ).rows([sourceID, identifier])
+            ).rows([sourceID, key.identifier])
             if let row = existing.first {
-                guard let old = row[1].int64, let new = syncVersion, new > old else {
+                guard let old = row[1].int64, version > old else {
                     outcome.ignored += 1
                     return
                 }

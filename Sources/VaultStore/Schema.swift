@@ -52,7 +52,7 @@ public enum Schema {
                 """
                 CREATE TABLE samples (
                     id INTEGER PRIMARY KEY,
-                    uuid BLOB NOT NULL UNIQUE,
+                    uuid BLOB NOT NULL,
                     type INTEGER NOT NULL REFERENCES types(code),
                     source_id INTEGER NOT NULL REFERENCES sources(id),
                     revision_id INTEGER NOT NULL REFERENCES revisions(id),
@@ -67,6 +67,8 @@ public enum Schema {
                     sync_version INTEGER,
                     seq INTEGER NOT NULL)
                 """,
+                // UUIDs are unique per source, so saving never reveals another app's UUIDs.
+                "CREATE UNIQUE INDEX samples_by_uuid_source ON samples(uuid, source_id)",
                 "CREATE INDEX samples_by_type_source_start ON samples(type, source_id, start_date)",
                 "CREATE INDEX samples_by_type_start ON samples(type, start_date)",
                 "CREATE INDEX samples_by_type_source_seq ON samples(type, source_id, seq)",

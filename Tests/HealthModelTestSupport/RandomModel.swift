@@ -42,7 +42,8 @@ public enum RandomModel {
     public static func metadata(_ rng: inout RNG) -> Metadata {
         var metadata: Metadata = [:]
         if Bool.random(using: &rng) {
-            metadata[.syncIdentifier] = .string(string(&rng))
+            // Unique, so random samples never replace one another.
+            metadata[.syncIdentifier] = .string(string(&rng) + UUID(using: &rng).uuidString)
             metadata[.syncVersion] = .number(Double(Int.random(in: 0...100, using: &rng)))
         }
         if Bool.random(using: &rng) { metadata[.wasUserEntered] = .bool(Bool.random(using: &rng)) }
@@ -65,7 +66,12 @@ public enum RandomModel {
         return Double.random(in: low...high, using: &rng)
     }
 
-    public static func quantitySample(_ rng: inout RNG, type: QuantityTypeIdentifier? = nil) -> QuantitySample {
+    /// A quantity sample; `sourceRevision` when given (a correlation's objects share its source).
+    public static func quantitySample(
+        _ rng: inout RNG,
+        type: QuantityTypeIdentifier? = nil,
+        sourceRevision: SourceRevision? = nil
+    ) -> QuantitySample {
         let type = type ?? QuantityTypeIdentifier.allCases.randomElement(using: &rng)!
         let start = date(&rng)
         return try! QuantitySample(
@@ -74,7 +80,7 @@ public enum RandomModel {
             quantity: Quantity(value(for: type, &rng), type.canonicalUnit),
             start: start,
             end: start.addingTimeInterval(Double.random(in: 0...7200, using: &rng)),
-            sourceRevision: source(&rng),
+            sourceRevision: sourceRevision ?? source(&rng),
             device: device(&rng),
             metadata: metadata(&rng)
         )
@@ -127,7 +133,7 @@ public enum RandomModel {
         let source = source(&rng)
         if Bool.random(using: &rng) {
             let members = [QuantityTypeIdentifier.bloodPressureSystolic, .bloodPressureDiastolic].map {
-                Sample.quantity(quantitySample(&rng, type: $0))
+                Sample.quantity(quantitySample(&rng, type: $0, sourceRevision: source))
             }
             return try! Correlation(
                 uuid: UUID(using: &rng),
@@ -142,7 +148,9 @@ public enum RandomModel {
             if case .quantity(let id) = type { id } else { nil }
         }
         let members = (0..<Int.random(in: 1...4, using: &rng)).map { _ in
-            Sample.quantity(quantitySample(&rng, type: dietary.randomElement(using: &rng)!))
+            Sample.quantity(
+                quantitySample(&rng, type: dietary.randomElement(using: &rng)!, sourceRevision: source)
+            )
         }
         return try! Correlation(
             uuid: UUID(using: &rng),

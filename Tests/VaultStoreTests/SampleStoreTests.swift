@@ -54,7 +54,8 @@ struct SampleStoreTests {
         let samples = (0..<200).map { _ in RandomModel.sample(&rng) }
         try store.save(samples)
         for sample in samples {
-            #expect(try store.sample(uuid: sample.uuid, scope: .owner) == sample)
+            let loaded = try store.sample(uuid: sample.uuid, scope: .owner)
+            #expect(loaded == sample, "\(String(describing: loaded)) != \(sample)")
         }
         try store.setCharacteristic(.dateOfBirth(try DateOfBirth(year: 1984, month: 2, day: 29)))
         try store.setCharacteristic(.bloodType(.oNegative))

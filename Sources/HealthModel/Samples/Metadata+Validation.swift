@@ -21,15 +21,26 @@ extension Dictionary where Key == MetadataKey, Value == MetadataValue {
                 try Self.check(value, is: kind, sampleUnit: sampleUnit, field: field)
             }
         }
+        let syncVersionField = "metadata.\(MetadataKey.syncVersion.rawValue)"
+        if case .number(let version) = self[.syncVersion], abs(version) > Self.largestSyncVersion {
+            throw .invalidArgument(
+                "a sync version must be a whole number of at most 2^53 - 1 in magnitude",
+                field: syncVersionField
+            )
+        }
         if self[.syncIdentifier] != nil {
             guard self[.syncVersion] != nil else {
                 throw .invalidArgument(
                     "a sync identifier needs a sync version (\(MetadataKey.syncVersion.rawValue))",
-                    field: "metadata.\(MetadataKey.syncVersion.rawValue)"
+                    field: syncVersionField
                 )
             }
         }
     }
+
+    /// The largest whole number a JSON number (a double) carries exactly, and so the largest sync
+    /// version: every one compares exactly once stored.
+    static var largestSyncVersion: Double { 9_007_199_254_740_991 }
 
     private static func check(
         _ value: MetadataValue,

@@ -1,0 +1,130 @@
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import Testing
+
+@testable import VaultStore
+
+/// The store's rules at the edges: UUIDs per source, correlations and their objects under a scope,
+/// and sync versions within one batch.
+extension SampleStoreTests {
+    func steps(uuid: UUID, by source: SourceRevision) throws -> Sample {
+        .quantity(
+            try QuantitySample(
+                uuid: uuid,
+                type: .stepCount,
+                quantity: Quantity(10, .count),
+                start: Fixtures.start,
+                end: Fixtures.end,
+                sourceRevision: source
+            )
+        )
+    }
+
+    @Test func savingAnotherAppsUUIDRevealsNothingAboutIt() throws {
+        let theirs = try steps(uuid: UUID(), by: app("org.example.theirs"))
+        try store.save([theirs])
+        // The same UUID from another app is saved exactly as a fresh one would be.
+        let copy = try steps(uuid: theirs.uuid, by: app("org.example.mine"))
+        let fresh = try steps(uuid: UUID(), by: app("org.example.mine"))
+        #expect(try store.save([copy]) == store.save([fresh]))
+        // Each app reads its own; the other app's sample is untouched.
+        let mine = ReadScope.app("org.example.mine", readableTypes: [])
+        #expect(try store.sample(uuid: theirs.uuid, scope: mine) == copy)
+        #expect(try store.sample(uuid: theirs.uuid, scope: .app("org.example.theirs", readableTypes: [])) == theirs)
+        #expect(try store.delete(uuids: [theirs.uuid], scope: .app("org.example.mine")) == 1)
+        #expect(try store.sample(uuid: theirs.uuid, scope: .owner) == theirs)
+        // Saving a UUID its own source already stored is refused, and so is one UUID twice in a batch.
+        let again = healthError { try store.save([theirs]) }
+        #expect(again?.code == .invalidArgument && again?.field == "uuid", "\(String(describing: again))")
+        let twice = healthError { try store.save([fresh, try steps(uuid: fresh.uuid, by: app("org.example.x"))]) }
+        #expect(twice?.code == .invalidArgument && twice?.field == "[1].uuid", "\(String(describing: twice))")
+    }
+
+    @Test func aCorrelationsObjectsMustComeFromItsOwnSource() throws {
+        let reading = try Fixtures.bloodPressure()
+        var objects = reading.objects
+        guard case .quantity(let diastolic) = objects[1] else { throw HealthError.invalidArgument("fixture") }
+        objects[1] = .quantity(
+            try QuantitySample(
+                type: .bloodPressureDiastolic,
+                quantity: diastolic.quantity,
+                start: diastolic.startDate,
+                end: diastolic.endDate,
+                sourceRevision: app("org.example.other")
+            )
+        )
+        let mixed = try Correlation(
+            type: .bloodPressure,
+            start: reading.startDate,
+            end: reading.endDate,
+            objects: objects,
+            sourceRevision: reading.sourceRevision
+        )
+        let error = healthError { try store.save([.correlation(mixed)]) }
+        #expect(error?.code == .invalidArgument, "\(String(describing: error))")
+        #expect(error?.field == "[0].objects[1].sourceRevision.source.bundleIdentifier")
+        #expect(try all(.quantity(.bloodPressureDiastolic)).isEmpty)
+    }
+
+    @Test func aCorrelationIsVisibleOnlyWithEveryObjectReadable() throws {
+        let reading = try Fixtures.bloodPressure()
+        try store.save([.correlation(reading)])
+        let pressure = SampleType.correlation(.bloodPressure)
+        let systolic = SampleType.quantity(.bloodPressureSystolic)
+        let diastolic = SampleType.quantity(.bloodPressureDiastolic)
+        func reader(_ types: Set<SampleType>) -> ReadScope { .app("org.example.reader", readableTypes: types) }
+        func query(_ scope: ReadScope, limit: Int = 0) throws -> [Sample] {
+            try store.samples(
+                matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(pressure)], limit: limit),
+                scope: scope
+            )
+        }
+        // The owner, the creating app and a reader of all three types see it whole.
+        #expect(try query(.owner) == [.correlation(reading)])
+        #expect(try query(.app(Fixtures.app.source.bundleIdentifier, readableTypes: [])) == [.correlation(reading)])
+        #expect(try query(reader([pressure, systolic, diastolic])) == [.correlation(reading)])
+        #expect(try store.sample(uuid: reading.uuid, scope: reader([pressure, systolic, diastolic])) != nil)
+        // With one object type unreadable the correlation is not there at all: not in a query (so a
+        // limit counts only visible ones), not by UUID; the readable object is still readable alone.
+        for scope in [reader([pressure, systolic]), reader([pressure])] {
+            #expect(try query(scope).isEmpty)
+            #expect(try query(scope, limit: 1).isEmpty)
+            #expect(try store.sample(uuid: reading.uuid, scope: scope) == nil)
+        }
+        #expect(try store.sample(uuid: reading.objects[0].uuid, scope: reader([systolic])) == reading.objects[0])
+    }
+
+    @Test func onlyTheHighestSyncVersionOfABatchIsStoredAndLeavesNoTombstone() throws {
+        func version(_ v: Double, value: Double) throws -> Sample {
+            try steps(value, metadata: [.syncIdentifier: .string("batch"), .syncVersion: .number(v)])
+        }
+        let v1 = try version(1, value: 100)
+        let v3 = try version(3, value: 300)
+        let v2 = try version(2, value: 200)
+        let v3again = try version(3, value: 333)
+        let before = try store.changeSequence()
+        #expect(try store.save([v1, v3, v2, v3again]) == SaveOutcome(saved: 1, ignored: 3))
+        #expect(try all(.quantity(.stepCount)) == [v3])
+        #expect(try store.changeSequence() == before + 1)
+        #expect(try store.database.read { try $0.scalarInt("SELECT count(*) FROM tombstones") } == 0)
+    }
+
+    @Test func aSyncVersionBeyondWhatADoubleHoldsExactlyIsRefused() throws {
+        for version in [9_223_372_036_854_775_808.0, 1e300, -1e17] {
+            let error = healthError {
+                _ = try steps(1, metadata: [.syncIdentifier: .string("x"), .syncVersion: .number(version)])
+            }
+            #expect(error?.code == .invalidArgument && error?.field == "metadata.HKMetadataKeySyncVersion")
+        }
+        let largest = try steps(
+            1,
+            metadata: [.syncIdentifier: .string("x"), .syncVersion: .number(9_007_199_254_740_991)]
+        )
+        try store.save([largest])
+        #expect(
+            try store.save([try steps(2, metadata: [.syncIdentifier: .string("x"), .syncVersion: .number(5)])])
+                == SaveOutcome(ignored: 1)
+        )
+    }
+}
