@@ -8,14 +8,25 @@ extension SampleStore {
     public func samples(matching query: SampleQueryDescriptor, scope: ReadScope) throws -> [Sample] {
         try query.validate()
         return try database.read { db in
-            let sortUnits = Self.sortScales(query.predicates.map(\.sampleType))
-            var branches: [SQLFragment] = []
+            // One branch per type: a type named twice is one OR, so no sample comes back twice.
+            var merged: [(SampleType, SamplePredicate?)] = []
             for typed in query.predicates {
-                let sortValue = sortUnits[typed.sampleType] ?? "NULL"
+                if let index = merged.firstIndex(where: { $0.0 == typed.sampleType }) {
+                    merged[index].1 = merged[index].1.flatMap { first in typed.predicate.map { .or([first, $0]) } }
+                } else {
+                    merged.append((typed.sampleType, typed.predicate))
+                }
+            }
+            var branches: [SQLFragment] = []
+            for (type, predicate) in merged {
+                var columns = SQLFragment("s.id, s.uuid, s.start_date, s.end_date, ")
+                let sortValue = Self.sortValue(of: type)
+                columns.sql += sortValue.sql + " AS sort_value"
+                columns.arguments += sortValue.arguments
                 if let branch = try branch(
-                    for: typed,
+                    for: SampleTypePredicate(type, predicate: predicate),
                     scope: scope,
-                    columns: "s.id, s.uuid, s.start_date, s.end_date, \(sortValue) AS sort_value",
+                    columns: columns,
                     db
                 ) {
                     branches.append(branch)
@@ -71,7 +82,7 @@ extension SampleStore {
     func branch(
         for query: SampleTypePredicate,
         scope: ReadScope,
-        columns: String,
+        columns: SQLFragment,
         _ db: Connection
     ) throws -> SQLFragment? {
         guard
@@ -82,7 +93,10 @@ extension SampleStore {
         var fragment: SQLFragment
         switch scope.access(to: query.sampleType) {
         case .all:
-            fragment = SQLFragment("SELECT \(columns) FROM samples s WHERE s.type = ?", [.integer(code)])
+            fragment = SQLFragment(
+                "SELECT \(columns.sql) FROM samples s WHERE s.type = ?",
+                columns.arguments + [.integer(code)]
+            )
         case .ownSamples(let bundleIdentifier):
             guard
                 let sourceID = try db.statement("SELECT id FROM sources WHERE bundle_id = ?").rows([bundleIdentifier])
@@ -90,8 +104,8 @@ extension SampleStore {
             else { return nil }
             // Forced, so the planner can never walk other apps' rows of the type.
             fragment = SQLFragment(
-                "SELECT \(columns) FROM samples s INDEXED BY samples_by_type_source_start WHERE s.type = ? AND s.source_id = ?",
-                [.integer(code), .integer(sourceID)]
+                "SELECT \(columns.sql) FROM samples s INDEXED BY samples_by_type_source_start WHERE s.type = ? AND s.source_id = ?",
+                columns.arguments + [.integer(code), .integer(sourceID)]
             )
         }
         // A correlation is visible only when the scope may read every one of its objects (its own
@@ -125,28 +139,25 @@ extension SampleStore {
         )
     }
 
-    /// SQL for each type's value in one scale, so `value` sorts across types: the canonical value
-    /// itself when every type shares one canonical unit, its magnitude in base units otherwise.
-    static func sortScales(_ types: [SampleType]) -> [SampleType: String] {
-        let units = types.compactMap { type -> HealthUnit? in
-            if case .quantity(let id) = type { id.canonicalUnit } else { nil }
-        }
-        let shared = Set(units.map(\.unitString)).count <= 1
-        var scales: [SampleType: String] = [:]
-        for type in types {
-            switch type {
-            case .quantity(let id) where !shared:
-                let unit = id.canonicalUnit
-                let offset = unit.baseValue(0)
-                let scale = unit.baseValue(1) - offset
-                scales[type] = "(s.value * \(scale) + \(offset))"
-            case .quantity, .category:
-                scales[type] = "s.value"
-            case .correlation, .workout:
-                scales[type] = "NULL"
+    /// SQL for a sample's sort value, computing exactly what `SampleSortDescriptor.sortValue`
+    /// does: a quantity's canonical value taken to base units (with the unit's own formula, its
+    /// constants bound, so SQLite and Swift compute the same double), a category's value, or NULL.
+    static func sortValue(of type: SampleType) -> SQLFragment {
+        switch type {
+        case .quantity(let id):
+            switch id.canonicalUnit.baseFormula {
+            case .linear(let scale):
+                return SQLFragment("(s.value * ?)", [.real(scale)])
+            case .affine(let scale, let offset):
+                return SQLFragment("(s.value * ? + ?)", [.real(scale), .real(offset)])
+            case .decibel(let reference):
+                return SQLFragment("(? * pow(10, s.value / 20))", [.real(reference)])
             }
+        case .category:
+            return SQLFragment("s.value")
+        case .correlation, .workout:
+            return SQLFragment("NULL")
         }
-        return scales
     }
 
     static func orderTerm(_ descriptor: SampleSortDescriptor) -> String {

@@ -390,7 +390,14 @@ public final class SampleStore: @unchecked Sendable {
             case .app(let bundleIdentifier): .app(bundleIdentifier, readableTypes: [])
             }
         return try database.write { db in
-            guard let branch = try branch(for: query, scope: readScope, columns: "s.id, s.parent_id", db) else {
+            guard
+                let branch = try branch(
+                    for: query,
+                    scope: readScope,
+                    columns: SQLFragment("s.id, s.parent_id"),
+                    db
+                )
+            else {
                 return 0
             }
             let ids = try db.rows(branch.sql, branch.arguments).map { $0[1].int64 ?? $0[0].int64! }

@@ -39,6 +39,20 @@ public enum RandomModel {
         )
     }
 
+    /// Units of every dimension the catalog uses, to store and compare quantities in units other
+    /// than the canonical one.
+    public static let units: [HealthUnit] = [
+        "count", "%", "count/min", "count/s", "s", "ms", "min", "hr", "d", "g", "kg", "mg", "mcg", "oz", "lb", "st",
+        "m", "cm", "km", "in", "ft", "yd", "mi", "m/s", "km/hr", "L", "mL", "fl_oz_us", "cup_imp", "J", "kJ",
+        "kcal", "Cal", "cal", "degC", "degF", "K", "mmHg", "cmAq", "inHg", "Pa", "kPa", "dBASPL", "mg/dL",
+        "mmol<180.15588000005408>/L", "S", "mL/kg*min", "W", "dBHL", "lx",
+    ].compactMap { try? HealthUnit(from: $0) }
+
+    /// A unit compatible with `unit`: itself or another of ``units``.
+    public static func unit(compatibleWith unit: HealthUnit, _ rng: inout RNG) -> HealthUnit {
+        ([unit] + units.filter { $0.isCompatible(with: unit) }).randomElement(using: &rng)!
+    }
+
     public static func metadata(_ rng: inout RNG) -> Metadata {
         var metadata: Metadata = [:]
         if Bool.random(using: &rng) {
@@ -50,8 +64,10 @@ public enum RandomModel {
         if Bool.random(using: &rng) { metadata[.timeZone] = .string("Europe/Paris") }
         if Bool.random(using: &rng) { metadata[.dateOfEarliestDataUsedForEstimate] = .date(date(&rng)) }
         if Bool.random(using: &rng) {
-            metadata[.lapLength] = .quantity(Quantity(Double.random(in: 1...100, using: &rng), .meter))
+            let unit = unit(compatibleWith: .meter, &rng)
+            metadata[.lapLength] = .quantity(Quantity(Double.random(in: 1...100, using: &rng), unit))
         }
+        if Bool.random(using: &rng) { metadata["org.example.k"] = metadataValue(&rng) }
         if Bool.random(using: &rng) {
             metadata[MetadataKey("org.example.\(string(&rng))")] = .number(.random(in: -1e6...1e6, using: &rng))
         }
@@ -74,10 +90,17 @@ public enum RandomModel {
     ) -> QuantitySample {
         let type = type ?? QuantityTypeIdentifier.allCases.randomElement(using: &rng)!
         let start = date(&rng)
+        let canonical = Quantity(value(for: type, &rng), type.canonicalUnit)
+        // In another unit when the value converts there and back inside the type's domain.
+        let unit = unit(compatibleWith: type.canonicalUnit, &rng)
+        let converted = (try? canonical.doubleValue(for: unit)).map { Quantity($0, unit) }
+        let quantity =
+            converted.flatMap { (try? $0.doubleValue(for: type.canonicalUnit)).map(type.valueDomain.contains) }
+                == true ? converted! : canonical
         return try! QuantitySample(
             uuid: UUID(using: &rng),
             type: type,
-            quantity: Quantity(value(for: type, &rng), type.canonicalUnit),
+            quantity: quantity,
             start: start,
             end: start.addingTimeInterval(Double.random(in: 0...7200, using: &rng)),
             sourceRevision: sourceRevision ?? source(&rng),
@@ -119,8 +142,9 @@ public enum RandomModel {
             end: start.addingTimeInterval(span),
             duration: Double.random(in: 0...span, using: &rng),
             totalEnergyBurned: Bool.random(using: &rng)
-                ? Quantity(Double.random(in: 0...2000, using: &rng), .kilocalorie) : nil,
-            totalDistance: Bool.random(using: &rng) ? Quantity(Double.random(in: 0...50, using: &rng), .mile) : nil,
+                ? Quantity(Double.random(in: 0...2000, using: &rng), unit(compatibleWith: .kilocalorie, &rng)) : nil,
+            totalDistance: Bool.random(using: &rng)
+                ? Quantity(Double.random(in: 0...50, using: &rng), unit(compatibleWith: .mile, &rng)) : nil,
             events: events,
             sourceRevision: source(&rng),
             device: device(&rng),
@@ -177,14 +201,27 @@ public enum RandomModel {
         case 0: .string(string(&rng))
         case 1: .number(Double.random(in: -1000...1000, using: &rng))
         case 2: .date(date(&rng))
-        default: .quantity(Quantity(Double.random(in: 0...100, using: &rng), .kilometer))
+        default:
+            .quantity(
+                Quantity(
+                    Double.random(in: 0...100, using: &rng),
+                    [HealthUnit.kilometer, .meter, .mile, .foot, .gram, .pound].randomElement(using: &rng)!
+                )
+            )
         }
     }
 
-    public static func predicate(_ rng: inout RNG, depth: Int = 0) -> SamplePredicate {
+    /// A random predicate; with `type`, its quantity conditions use units compatible with the type
+    /// and values in its range, so they often hold.
+    public static func predicate(_ rng: inout RNG, for type: SampleType? = nil, depth: Int = 0) -> SamplePredicate {
         let op = ComparisonOperator.allCases.randomElement(using: &rng)!
-        let maxKind = depth >= 3 ? 10 : 13
-        switch Int.random(in: 0...maxKind, using: &rng) {
+        let maxKind = depth >= 3 ? 14 : 17
+        var kind = Int.random(in: 0...maxKind, using: &rng)
+        // With a type, only conditions that apply to it.
+        while let type, !applies(kind, to: type) {
+            kind = Int.random(in: 0...maxKind, using: &rng)
+        }
+        switch kind {
         case 0:
             var options: QueryOptions = []
             if Bool.random(using: &rng) { options.insert(.strictStartDate) }
@@ -192,22 +229,52 @@ public enum RandomModel {
             let start = date(&rng)
             return .date(
                 start: Bool.random(using: &rng) ? start : nil,
-                end: Bool.random(using: &rng) ? start.addingTimeInterval(86_400) : nil,
+                end: Bool.random(using: &rng) ? start.addingTimeInterval(86_400 * 400) : nil,
                 options: options
             )
         case 1: return .uuids((0..<Int.random(in: 0...3, using: &rng)).map { _ in UUID(using: &rng) })
-        case 2: return .sources(["org.example.app1", string(&rng)])
-        case 3: return .device(DeviceProperty.allCases.randomElement(using: &rng)!, [string(&rng)])
+        case 2: return .sources(["org.example.app\(Int.random(in: 0...3, using: &rng))", string(&rng)])
+        case 3: return .device(DeviceProperty.allCases.randomElement(using: &rng)!, [string(&rng), "Apple Inc."])
         case 4: return .metadata(.wasUserEntered, .exists)
         case 5: return .metadata("org.example.k", .isIn([metadataValue(&rng), metadataValue(&rng)]))
         case 6: return .metadata(.syncVersion, .compare(op, metadataValue(&rng)))
-        case 7: return .quantity(op, Quantity(Double.random(in: 0...200, using: &rng), .countPerMinute))
+        case 7:
+            guard case .quantity(let id) = type else {
+                return .quantity(op, Quantity(Double.random(in: 0...200, using: &rng), .countPerMinute))
+            }
+            let unit = unit(compatibleWith: id.canonicalUnit, &rng)
+            let value = (try? Quantity(value(for: id, &rng), id.canonicalUnit).doubleValue(for: unit)) ?? 1
+            return .quantity(op, Quantity(value, unit))
         case 8: return .categoryValue(op, Int.random(in: 0...5, using: &rng))
         case 9: return .workoutActivityType(WorkoutActivityType.allCases.randomElement(using: &rng)!)
         case 10: return .workoutDuration(op, Double.random(in: 0...7200, using: &rng))
-        case 11: return .and((0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, depth: depth + 1) })
-        case 12: return .or((0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, depth: depth + 1) })
-        default: return .not(predicate(&rng, depth: depth + 1))
+        case 11:
+            let unit = unit(compatibleWith: .kilocalorie, &rng)
+            let value = (try? Quantity(Double.random(in: 0...2000, using: &rng), .kilocalorie).doubleValue(for: unit))
+            return .workoutTotalEnergyBurned(op, Quantity(value ?? 0, unit))
+        case 12:
+            let unit = unit(compatibleWith: .meter, &rng)
+            let value = (try? Quantity(Double.random(in: 0...80_000, using: &rng), .meter).doubleValue(for: unit))
+            return .workoutTotalDistance(op, Quantity(value ?? 0, unit))
+        case 13: return .metadata("org.example.k", .compare(op, metadataValue(&rng)))
+        case 14: return .metadata(.lapLength, .compare(op, metadataValue(&rng)))
+        case 15:
+            return .and(
+                (0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, for: type, depth: depth + 1) }
+            )
+        case 16:
+            return .or(
+                (0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, for: type, depth: depth + 1) }
+            )
+        default: return .not(predicate(&rng, for: type, depth: depth + 1))
+        }
+    }
+
+    private static func applies(_ kind: Int, to type: SampleType) -> Bool {
+        switch (kind, type) {
+        case (7, .quantity), (8, .category), (9...12, .workout): true
+        case (7...12, _): false
+        default: true
         }
     }
 

@@ -93,6 +93,34 @@ extension SampleStoreTests {
             #expect(try store.sample(uuid: reading.uuid, scope: scope) == nil)
         }
         #expect(try store.sample(uuid: reading.objects[0].uuid, scope: reader([systolic])) == reading.objects[0])
+        // The reader's own later reading is the first it sees: the hidden one does not use up the limit.
+        let own = try Correlation(
+            type: .bloodPressure,
+            start: reading.endDate.addingTimeInterval(60),
+            end: reading.endDate.addingTimeInterval(60),
+            objects: try [(QuantityTypeIdentifier.bloodPressureSystolic, 130.0), (.bloodPressureDiastolic, 85.0)].map {
+                .quantity(
+                    try QuantitySample(
+                        type: $0.0,
+                        quantity: Quantity($0.1, .millimeterOfMercury),
+                        start: reading.endDate.addingTimeInterval(60),
+                        end: reading.endDate.addingTimeInterval(60),
+                        sourceRevision: app("org.example.reader")
+                    )
+                )
+            },
+            sourceRevision: app("org.example.reader")
+        )
+        try store.save([.correlation(own)])
+        let first = try store.samples(
+            matching: SampleQueryDescriptor(
+                predicates: [SampleTypePredicate(pressure)],
+                sortDescriptors: [SampleSortDescriptor(.startDate)],
+                limit: 1
+            ),
+            scope: reader([pressure])
+        )
+        #expect(first == [.correlation(own)])
     }
 
     @Test func onlyTheHighestSyncVersionOfABatchIsStoredAndLeavesNoTombstone() throws {

@@ -82,30 +82,118 @@ struct SampleStoreTests {
 
     @Test func sqlQueriesMatchTheReferenceSemanticsOfPredicates() async throws {
         var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (9, 8, 7, 6))
-        let samples = (0..<400).map { _ in RandomModel.sample(&rng) }
+        // Most samples of a few types (two of them decibel and mmHg pressures, one with an offset
+        // unit), so queries find many rows to compare and sort; the rest of any kind.
+        let dense: [QuantityTypeIdentifier] = [
+            .stepCount, .bodyMass, .environmentalAudioExposure, .bloodPressureSystolic, .bodyTemperature, .heartRate,
+        ]
+        let samples = (0..<600).map { index in
+            index % 3 == 0
+                ? RandomModel.sample(&rng)
+                : .quantity(RandomModel.quantitySample(&rng, type: dense.randomElement(using: &rng)!))
+        }
         try store.save(samples)
-        let types = Set(
-            samples.map(\.sampleType)
-                + samples.flatMap { sample -> [SampleType] in
-                    if case .correlation(let c) = sample { c.objects.map(\.sampleType) } else { [] }
-                }
-        )
-        // Random sync identifiers can collide, and then the store keeps only the newest version:
-        // compare over what is stored.
-        let stored = Set(try types.flatMap { try all($0) }.map(\.uuid))
         let everything = samples.flatMap { sample -> [Sample] in
             if case .correlation(let c) = sample { [sample] + c.objects } else { [sample] }
-        }.filter { stored.contains($0.uuid) }
-        #expect(everything.count > 350)
-        let inputs = Generator(run: { rng in
-            (Array(types).randomElement(using: &rng)!, RandomModel.predicate(&rng))
-        })
-        await propertyCheck(count: 300, input: inputs) { type, predicate throws in
-            guard (try? predicate.validate(for: type)) != nil else { return }
-            let expected = Set(everything.filter { $0.sampleType == type && predicate.matches($0) }.map(\.uuid))
-            let actual = Set(try all(type, predicate: predicate).map(\.uuid))
-            #expect(actual == expected, "\(type) \(predicate)")
         }
+        let types = Array(Set(everything.map(\.sampleType))).sorted { $0.identifier < $1.identifier }
+        // What a scope may read: the rule the store applies in SQL, written out plainly.
+        func visible(_ sample: Sample, to scope: ReadScope) -> Bool {
+            guard let app = scope.bundleIdentifier else { return true }
+            func readable(_ sample: Sample) -> Bool {
+                scope.readableTypes.contains(sample.sampleType) || sample.sourceRevision.source.bundleIdentifier == app
+            }
+            if case .correlation(let c) = sample, !c.objects.allSatisfy(readable) { return false }
+            return readable(sample)
+        }
+        let inputs = Generator(run: { rng in
+            let predicates = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                let type = types.randomElement(using: &rng)!
+                return SampleTypePredicate(
+                    type,
+                    predicate: Int.random(in: 0...2, using: &rng) == 0 ? nil : RandomModel.predicate(&rng, for: type)
+                )
+            }
+            let scope: ReadScope =
+                Bool.random(using: &rng)
+                ? .owner
+                : .app(
+                    "org.example.app\(Int.random(in: 0...4, using: &rng))",
+                    readableTypes: Set(types.filter { _ in Int.random(in: 0...2, using: &rng) == 0 })
+                )
+            let limit = Bool.random(using: &rng) ? 0 : Int.random(in: 1...30, using: &rng)
+            return (
+                SampleQueryDescriptor(
+                    predicates: predicates,
+                    sortDescriptors: RandomModel.sortDescriptors(&rng),
+                    limit: limit
+                ), scope
+            )
+        })
+        await propertyCheck(count: 1000, input: inputs) { query, scope throws in
+            guard (try? query.validate()) != nil else {
+                #expect(throws: HealthError.self) { try store.samples(matching: query, scope: scope) }
+                return
+            }
+            let matching = everything.filter { sample in
+                visible(sample, to: scope)
+                    && query.predicates.contains {
+                        $0.sampleType == sample.sampleType && ($0.predicate?.matches(sample) ?? true)
+                    }
+            }
+            let sorted = matching.sorted { a, b in
+                for descriptor in query.sortDescriptors {
+                    if descriptor.orders(a, before: b) { return true }
+                    if descriptor.orders(b, before: a) { return false }
+                }
+                return a.uuid.bytes.lexicographicallyPrecedes(b.uuid.bytes)
+            }
+            let expected = (query.limit > 0 ? Array(sorted.prefix(query.limit)) : sorted).map(\.uuid)
+            let actual = try store.samples(matching: query, scope: scope).map(\.uuid)
+            #expect(actual == expected, "\(query) \(scope)")
+        }
+    }
+
+    @Test func comparisonsAgreeAtTiesAcrossUnitsAndForUnnormalizedText() throws {
+        // One pound, stored as given; compared in grams (the canonical unit) whatever the unit.
+        let pound = try Fixtures.quantity(.bodyMass, 1, .pound, metadata: ["org.example.note": .string("e\u{301}")])
+        try store.save([.quantity(pound)])
+        for (op, expected) in [
+            (ComparisonOperator.equalTo, true), (.lessThanOrEqualTo, true), (.greaterThanOrEqualTo, true),
+            (.lessThan, false), (.greaterThan, false), (.notEqualTo, false),
+        ] {
+            for unit in [HealthUnit.pound, .gram, .kilogram, .ounce] {
+                let predicate = SamplePredicate.quantity(op, Quantity(try pound.quantity.doubleValue(for: unit), unit))
+                #expect(predicate.matches(.quantity(pound)) == expected || unit != .pound, "\(op) \(unit)")
+                #expect(
+                    try all(.quantity(.bodyMass), predicate: predicate).isEmpty == !predicate.matches(.quantity(pound)),
+                    "\(op) \(unit)"
+                )
+            }
+        }
+        // "é" as e + combining accent is not the precomposed "é": text compares by its bytes.
+        let precomposed = SamplePredicate.metadata("org.example.note", .compare(.equalTo, .string("\u{e9}")))
+        let decomposed = SamplePredicate.metadata("org.example.note", .compare(.equalTo, .string("e\u{301}")))
+        #expect(!precomposed.matches(.quantity(pound)) && decomposed.matches(.quantity(pound)))
+        #expect(try all(.quantity(.bodyMass), predicate: precomposed).isEmpty)
+        #expect(try all(.quantity(.bodyMass), predicate: decomposed).count == 1)
+        // A decibel type compared with a pressure of zero has no canonical value: a clear error.
+        let silence = SamplePredicate.quantity(.greaterThan, Quantity(0, try HealthUnit(from: "Pa")))
+        let error = healthError { _ = try all(.quantity(.environmentalAudioExposure), predicate: silence) }
+        #expect(error?.code == .invalidArgument, "\(String(describing: error))")
+    }
+
+    @Test func aTypeNamedTwiceInOneQueryReturnsEachSampleOnce() throws {
+        try store.save([try steps(5), try steps(500)])
+        let big = SamplePredicate.quantity(.greaterThan, Quantity(100, .count))
+        let query = SampleQueryDescriptor(predicates: [
+            .quantitySample(type: .stepCount), .quantitySample(type: .stepCount, predicate: big),
+        ])
+        #expect(try store.samples(matching: query, scope: .owner).count == 2)
+        let both = SampleQueryDescriptor(predicates: [
+            .quantitySample(type: .stepCount, predicate: big), .quantitySample(type: .stepCount, predicate: .not(big)),
+        ])
+        #expect(try store.samples(matching: both, scope: .owner).count == 2)
     }
 
     @Test func resultsAreSortedAndLimitedInSQL() throws {
@@ -142,6 +230,25 @@ struct SampleStoreTests {
             return try q.quantity.doubleValue(for: .countPerMinute)
         }
         #expect(rates.map { $0.rounded() } == [50, 80, 120])
+        // Across a decibel level and a pressure in mmHg: 100 dBASPL is 2 Pa, 1 mmHg is 133 Pa.
+        try store.save([
+            .quantity(try Fixtures.quantity(.environmentalAudioExposure, 100, try HealthUnit(from: "dBASPL"))),
+            .quantity(try Fixtures.quantity(.bloodPressureSystolic, 1, .millimeterOfMercury)),
+            .quantity(try Fixtures.quantity(.environmentalAudioExposure, 30, try HealthUnit(from: "dBASPL"))),
+        ])
+        let pressures = try store.samples(
+            matching: SampleQueryDescriptor(
+                predicates: [
+                    .quantitySample(type: .bloodPressureSystolic), .quantitySample(type: .environmentalAudioExposure),
+                ],
+                sortDescriptors: [SampleSortDescriptor(.value, order: .descending)]
+            ),
+            scope: .owner
+        ).map { sample -> Double in
+            guard case .quantity(let q) = sample else { return -1 }
+            return q.quantity.value
+        }
+        #expect(pressures == [1, 100, 30])
     }
 
     @Test func anAppSeesOnlyItsOwnSamplesOfTypesItMayNotRead() throws {
@@ -168,7 +275,7 @@ struct SampleStoreTests {
                 try store.branch(
                     for: .quantitySample(type: .stepCount, predicate: .samples(withStart: Fixtures.start, end: nil)),
                     scope: .app("org.example.mine", readableTypes: []),
-                    columns: "s.id",
+                    columns: SQLFragment("s.id"),
                     db
                 )
             )

@@ -135,6 +135,13 @@ extension SamplePredicate {
                     field: field + ".unit"
                 )
             }
+            // Compared in the type's canonical unit, so the value must have one there.
+            guard (try? quantity.doubleValue(for: quantityType.canonicalUnit))?.isFinite == true else {
+                throw .invalidArgument(
+                    "the value has no finite equivalent in \(quantityType.canonicalUnit) (a decibel level needs a pressure above zero)",
+                    field: field
+                )
+            }
         case .categoryValue:
             guard case .category = type else {
                 throw .invalidArgument("a category value condition needs a category type, not \(type)", field: field)
@@ -185,6 +192,9 @@ extension SamplePredicate {
         guard quantity.unit.isCompatible(with: unit) else {
             throw .invalidArgument("unit \(quantity.unit) is not compatible with \(unit)", field: field + ".unit")
         }
+        guard quantity.unit.baseValue(quantity.value).isFinite else {
+            throw .invalidArgument("the value is too large to compare", field: field)
+        }
     }
 
     private static func validate(_ value: MetadataValue, field: String) throws(HealthError) {
@@ -197,6 +207,9 @@ extension SamplePredicate {
         if let number, !number.isFinite {
             throw .invalidArgument("a metadata value must be finite", field: field)
         }
+        if case .quantity(let quantity) = value, !quantity.unit.baseValue(quantity.value).isFinite {
+            throw .invalidArgument("a metadata quantity is too large to compare", field: field)
+        }
     }
 }
 
@@ -204,6 +217,11 @@ extension SamplePredicate {
 
 extension SamplePredicate {
     /// Whether a sample meets the predicate: the reference semantics the store's SQL must match.
+    ///
+    /// Comparisons are made where the store can make them bit for bit: a quantity sample in its
+    /// type's canonical unit (the predicate's quantity converted there), metadata quantities and
+    /// workout totals in base units (compatible units only), strings by their UTF-8 bytes (no
+    /// Unicode normalization, as NSPredicate's literal comparison).
     public func matches(_ sample: Sample) -> Bool {
         switch self {
         case .date(let start, let end, let options):
@@ -216,10 +234,10 @@ extension SamplePredicate {
         case .uuids(let uuids):
             return uuids.contains(sample.uuid)
         case .sources(let identifiers):
-            return identifiers.contains(sample.sourceRevision.source.bundleIdentifier)
+            return identifiers.contains { Self.bytesEqual($0, sample.sourceRevision.source.bundleIdentifier) }
         case .device(let property, let values):
             guard let value = sample.device?[property] else { return false }
-            return values.contains(value)
+            return values.contains { Self.bytesEqual($0, value) }
         case .metadata(let key, let condition):
             guard let value = sample.metadata[key] else { return false }
             switch condition {
@@ -230,10 +248,12 @@ extension SamplePredicate {
                 return op.evaluate(order, 0)
             }
         case .quantity(let op, let quantity):
-            guard case .quantity(let sample) = sample,
-                let value = try? sample.quantity.doubleValue(for: quantity.unit)
+            guard case .quantity(let sample) = sample else { return false }
+            let canonical = sample.quantityType.canonicalUnit
+            guard let value = try? sample.quantity.doubleValue(for: canonical),
+                let target = try? quantity.doubleValue(for: canonical)
             else { return false }
-            return op.evaluate(value, quantity.value)
+            return op.evaluate(value, target)
         case .categoryValue(let op, let value):
             guard case .category(let sample) = sample else { return false }
             return op.evaluate(sample.value, value)
@@ -244,15 +264,15 @@ extension SamplePredicate {
             guard case .workout(let workout) = sample else { return false }
             return op.evaluate(workout.duration, duration)
         case .workoutTotalEnergyBurned(let op, let quantity):
-            guard case .workout(let workout) = sample,
-                let value = try? workout.totalEnergyBurned?.doubleValue(for: quantity.unit)
+            guard case .workout(let workout) = sample, let total = workout.totalEnergyBurned,
+                let order = Self.compareInBaseUnits(total, quantity)
             else { return false }
-            return op.evaluate(value, quantity.value)
+            return op.evaluate(order, 0)
         case .workoutTotalDistance(let op, let quantity):
-            guard case .workout(let workout) = sample,
-                let value = try? workout.totalDistance?.doubleValue(for: quantity.unit)
+            guard case .workout(let workout) = sample, let total = workout.totalDistance,
+                let order = Self.compareInBaseUnits(total, quantity)
             else { return false }
-            return op.evaluate(value, quantity.value)
+            return op.evaluate(order, 0)
         case .and(let predicates):
             return predicates.allSatisfy { $0.matches(sample) }
         case .or(let predicates):
@@ -264,15 +284,24 @@ extension SamplePredicate {
 
     /// Orders two metadata values of the same kind (-1, 0, 1); nil when they do not compare.
     private static func compare(_ lhs: MetadataValue, _ rhs: MetadataValue) -> Int? {
-        func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return order(a, b)
+        case (.string(let a), .string(let b)):
+            if bytesEqual(a, b) { return 0 }
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
         case (.number(let a), .number(let b)): return order(a, b)
         case (.date(let a), .date(let b)): return order(a, b)
-        case (.quantity(let a), .quantity(let b)):
-            guard let value = try? a.doubleValue(for: b.unit) else { return nil }
-            return order(value, b.value)
+        case (.quantity(let a), .quantity(let b)): return compareInBaseUnits(a, b)
         default: return nil
         }
     }
+
+    /// Orders two quantities of compatible units by their values in base units; nil otherwise.
+    private static func compareInBaseUnits(_ a: Quantity, _ b: Quantity) -> Int? {
+        guard a.unit.isCompatible(with: b.unit) else { return nil }
+        return order(a.unit.baseValue(a.value), b.unit.baseValue(b.value))
+    }
+
+    private static func order<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
+
+    private static func bytesEqual(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 }

@@ -28,18 +28,25 @@ public struct SampleSortDescriptor: Hashable, Sendable, Codable {
         case .startDate: return a.startDate < b.startDate
         case .endDate: return a.endDate < b.endDate
         case .value:
-            guard let x = Self.sortValue(a), let y = Self.sortValue(b) else { return false }
+            // Samples without a value (workouts, correlations) come first, as SQL's NULLs do.
+            let x: Double? = Self.sortValue(a)
+            let y: Double? = Self.sortValue(b)
+            guard let y else { return false }
+            guard let x else { return true }
             return x < y
         }
     }
 
-    /// A sample's value for sorting: a quantity in base units (so types with different canonical
-    /// units of one dimension order correctly), or a category value.
-    static func sortValue(_ sample: Sample) -> Double? {
+    /// A sample's value for sorting: a quantity's value in its type's canonical unit, taken to base
+    /// units (so types with different canonical units of one dimension order correctly), or a
+    /// category value.
+    public static func sortValue(_ sample: Sample) -> Double? {
         switch sample {
-        case .quantity(let sample): sample.quantity.unit.baseValue(sample.quantity.value)
-        case .category(let sample): Double(sample.value)
-        case .correlation, .workout: nil
+        case .quantity(let sample):
+            let canonical = sample.quantityType.canonicalUnit
+            return (try? sample.quantity.doubleValue(for: canonical)).map { canonical.baseValue($0) }
+        case .category(let sample): return Double(sample.value)
+        case .correlation, .workout: return nil
         }
     }
 }

@@ -36,6 +36,23 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
         case decibel
     }
 
+    /// How ``baseValue(_:)`` maps a value `v` to base units, for code that must compute the very
+    /// same number elsewhere (the store's SQL): `v * scale`, `v * scale + offset`, or
+    /// `reference * pow(10, v / 20)`.
+    public enum BaseFormula: Hashable, Sendable {
+        case linear(scale: Double)
+        case affine(scale: Double, offset: Double)
+        case decibel(reference: Double)
+    }
+
+    public var baseFormula: BaseFormula {
+        switch mapping {
+        case .linear: .linear(scale: scale)
+        case .affine: .affine(scale: scale, offset: offset)
+        case .decibel: .decibel(reference: scale)
+        }
+    }
+
     /// Parses a unit string, or throws `invalidArgument` (field `unit`) saying what is wrong and where.
     public init(from string: String) throws(HealthError) {
         try self.init(terms: UnitParser.parse(string), source: string)
