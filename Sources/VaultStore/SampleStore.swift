@@ -9,11 +9,18 @@ public final class SampleStore: @unchecked Sendable {
     public let database: Database
     // Writer-side caches of interned ids; only touched inside `database.write`, which is serialized.
     // Cleared when a write fails, since a rolled-back transaction may have minted ids.
-    private var typeCodes: [String: Int64] = [:]
-    private var sourceIDs: [String: Int64] = [:]
-    private var revisionIDs: [SourceRevision: Int64] = [:]
-    private var deviceIDs: [Device: Int64] = [:]
-    private var unitIDs: [String: Int64] = [:]
+    // Keyed by bytes, as the database compares them (see ExactString).
+    private var typeCodes: [ExactString: Int64] = [:]
+    private var sourceIDs: [ExactString: Int64] = [:]
+    private var revisionIDs: [ExactStrings: Int64] = [:]
+    private var deviceIDs: [ExactStrings: Int64] = [:]
+    private var unitIDs: [ExactString: Int64] = [:]
+    // The last id each intern returned: a batch usually repeats one type, source and unit, and
+    // comparing equal strings is cheaper than hashing them.
+    private var lastType: (ExactString, Int64)?
+    private var lastSource: (ExactString, Int64)?
+    private var lastRevision: (SourceRevision, Int64)?
+    private var lastUnit: (ExactString, Int64)?
 
     public init(database: Database) {
         self.database = database
@@ -41,9 +48,9 @@ public final class SampleStore: @unchecked Sendable {
                 var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
                 var outcome = SaveOutcome(ignored: superseded.count)
                 let insertSample = try db.statement(Self.insertSampleSQL)
-                for (index, sample) in samples.enumerated() where !superseded.contains(index) {
+                for index in samples.indices where superseded.isEmpty || !superseded.contains(index) {
                     try save(
-                        sample,
+                        samples[index],
                         parent: nil,
                         in: db,
                         insertSample: insertSample,
@@ -67,26 +74,19 @@ public final class SampleStore: @unchecked Sendable {
         }
     }
 
-    /// Refuses a batch that holds one UUID twice, or a correlation with another source's objects.
+    /// Refuses a correlation with another source's objects (one UUID saved twice by one source is
+    /// refused by the database's unique index, batch or not).
     static func checkBatch(_ samples: [Sample]) throws(HealthError) {
-        var seen: Set<UUID> = []
-        for (index, sample) in samples.enumerated() {
-            guard seen.insert(sample.uuid).inserted else {
-                throw .invalidArgument("the batch holds two objects with this UUID", field: "[\(index)].uuid")
-            }
-            guard case .correlation(let correlation) = sample else { continue }
+        // By index, binding only correlations: a sample is large, and copying each one shows.
+        for index in samples.indices {
+            guard case .correlation(let correlation) = samples[index] else { continue }
             let source = correlation.sourceRevision.source.bundleIdentifier
-            for (position, member) in correlation.objects.enumerated() {
-                let field = "[\(index)].objects[\(position)]"
-                guard member.sourceRevision.source.bundleIdentifier == source else {
-                    throw .invalidArgument(
-                        "a correlation's objects must come from the correlation's own source",
-                        field: field + ".sourceRevision.source.bundleIdentifier"
-                    )
-                }
-                guard seen.insert(member.uuid).inserted else {
-                    throw .invalidArgument("the batch holds two objects with this UUID", field: field + ".uuid")
-                }
+            for (position, member) in correlation.objects.enumerated()
+            where member.sourceRevision.source.bundleIdentifier != source {
+                throw .invalidArgument(
+                    "a correlation's objects must come from the correlation's own source",
+                    field: "[\(index)].objects[\(position)].sourceRevision.source.bundleIdentifier"
+                )
             }
         }
     }
@@ -96,8 +96,8 @@ public final class SampleStore: @unchecked Sendable {
     static func supersededSyncVersions(_ samples: [Sample]) -> Set<Int> {
         var winners: [SyncKey: (index: Int, version: Int64)] = [:]
         var superseded: Set<Int> = []
-        for (index, sample) in samples.enumerated() {
-            guard let (key, version) = SyncKey.of(sample) else { continue }
+        for index in samples.indices {
+            guard let (key, version) = SyncKey.of(samples[index]) else { continue }
             if let winner = winners[key] {
                 if version > winner.version {
                     superseded.insert(winner.index)
@@ -114,15 +114,19 @@ public final class SampleStore: @unchecked Sendable {
 
     /// A sample's source and sync identifier, with its sync version.
     struct SyncKey: Hashable {
-        let source: String
-        let identifier: String
+        let source: ExactString
+        let identifier: ExactString
 
         static func of(_ sample: Sample) -> (SyncKey, Int64)? {
-            guard case .string(let identifier) = sample.metadata[.syncIdentifier],
-                case .number(let number) = sample.metadata[.syncVersion],
+            of(sample.metadata, source: sample.sourceRevision.source)
+        }
+
+        static func of(_ metadata: Metadata, source: Source) -> (SyncKey, Int64)? {
+            guard !metadata.isEmpty, case .string(let identifier) = metadata[.syncIdentifier],
+                case .number(let number) = metadata[.syncVersion],
                 let version = Int64(exactly: number)
             else { return nil }
-            return (SyncKey(source: sample.sourceRevision.source.bundleIdentifier, identifier: identifier), version)
+            return (SyncKey(source: ExactString(source.bundleIdentifier), identifier: ExactString(identifier)), version)
         }
     }
 
@@ -132,6 +136,10 @@ public final class SampleStore: @unchecked Sendable {
         revisionIDs = [:]
         deviceIDs = [:]
         unitIDs = [:]
+        lastType = nil
+        lastSource = nil
+        lastRevision = nil
+        lastUnit = nil
     }
 
     static let insertSampleSQL = """
@@ -148,52 +156,88 @@ public final class SampleStore: @unchecked Sendable {
         sequence: inout Int64,
         outcome: inout SaveOutcome
     ) throws {
-        let sourceID = try intern(source: sample.sourceRevision.source.bundleIdentifier, db)
+        // One switch, then the concrete sample: going through `Sample`'s accessors copies it each time.
+        var row = Row(parent: parent, insertSample: insertSample)
+        switch sample {
+        case .quantity(let quantitySample):
+            row.value = try quantitySample.quantity.doubleValue(for: quantitySample.quantityType.canonicalUnit)
+            row.givenValue = quantitySample.quantity.value
+            row.unitID = try intern(unit: quantitySample.quantity.unit.unitString, db)
+            _ = try insert(quantitySample, row, in: db, sequence: &sequence, outcome: &outcome)
+        case .category(let categorySample):
+            row.value = Double(categorySample.value)
+            _ = try insert(categorySample, row, in: db, sequence: &sequence, outcome: &outcome)
+        case .workout(let workout):
+            row.value = workout.duration
+            if let id = try insert(workout, row, in: db, sequence: &sequence, outcome: &outcome) {
+                try insert(workout: workout, sampleID: id, db)
+            }
+        case .correlation(let correlation):
+            if let id = try insert(correlation, row, in: db, sequence: &sequence, outcome: &outcome) {
+                for member in correlation.objects {
+                    try save(
+                        member,
+                        parent: id,
+                        in: db,
+                        insertSample: insertSample,
+                        sequence: &sequence,
+                        outcome: &outcome
+                    )
+                }
+            }
+        }
+    }
+
+    /// What differs between the kinds of sample in their `samples` row.
+    private struct Row {
+        let parent: Int64?
+        let insertSample: Statement
+        var value: Double?
+        var givenValue: Double?
+        var unitID: Int64?
+    }
+
+    /// Inserts one sample's row and metadata (replacing an older sync version); returns its row id,
+    /// or nil when the vault already holds the same or a newer sync version.
+    private func insert<S: HealthSample>(
+        _ sample: S,
+        _ row: Row,
+        in db: Connection,
+        sequence: inout Int64,
+        outcome: inout SaveOutcome
+    ) throws -> Int64? {
+        let revision = sample.sourceRevision
+        let sourceID = try intern(source: revision.source.bundleIdentifier, db)
         var syncIdentifier: String?
         var syncVersion: Int64?
-        if parent == nil, let (key, version) = SyncKey.of(sample) {
-            syncIdentifier = key.identifier
+        if row.parent == nil, let (key, version) = SyncKey.of(sample.metadata, source: revision.source) {
+            syncIdentifier = key.identifier.string
             syncVersion = version
             let existing = try db.statement(
                 "SELECT id, sync_version FROM samples WHERE source_id = ? AND sync_identifier = ?"
-            ).rows([sourceID, key.identifier])
-            if let row = existing.first {
-                guard let old = row[1].int64, version > old else {
+            ).rows([sourceID, key.identifier.string])
+            if let stored = existing.first {
+                guard let old = stored[1].int64, version > old else {
                     outcome.ignored += 1
-                    return
+                    return nil
                 }
-                try delete(ids: [row[0].int64!], in: db, sequence: &sequence)
+                try delete(ids: [stored[0].int64!], in: db, sequence: &sequence)
                 outcome.replaced += 1
             }
         }
         sequence += 1
-        var value: Double?
-        var givenValue: Double?
-        var unitID: Int64?
-        switch sample {
-        case .quantity(let quantitySample):
-            value = try quantitySample.quantity.doubleValue(for: quantitySample.quantityType.canonicalUnit)
-            givenValue = quantitySample.quantity.value
-            unitID = try intern(unit: quantitySample.quantity.unit.unitString, db)
-        case .category(let categorySample):
-            value = Double(categorySample.value)
-        case .workout(let workout):
-            value = workout.duration
-        case .correlation:
-            break
-        }
-        try insertSample.execute(values: [
+        try row.insertSample.execute(values: [
             .blob(sample.uuid.bytes),
             .integer(try intern(type: sample.sampleType.identifier, db)),
             .integer(sourceID),
-            .integer(try intern(revision: sample.sourceRevision, sourceID: sourceID, db)),
+            .integer(try intern(revision: revision, sourceID: sourceID, db)),
             try sample.device.map { .integer(try intern(device: $0, db)) } ?? .null,
             .real(sample.startDate.timeIntervalSinceReferenceDate),
             .real(sample.endDate.timeIntervalSinceReferenceDate),
-            value.map(DatabaseValue.real) ?? .null,
-            givenValue.map(DatabaseValue.real) ?? .null,
-            unitID.map(DatabaseValue.integer) ?? .null,
-            parent.map(DatabaseValue.integer) ?? .null,
+            row.value.map(DatabaseValue.real) ?? .null,
+            row.givenValue.map(DatabaseValue.real) ?? .null,
+            row.unitID.map(DatabaseValue.integer) ?? .null,
+            row.parent.map(DatabaseValue.integer) ?? .null,
             syncIdentifier.map(DatabaseValue.text) ?? .null,
             syncVersion.map(DatabaseValue.integer) ?? .null,
             .integer(sequence),
@@ -202,19 +246,10 @@ public final class SampleStore: @unchecked Sendable {
         for (key, metadataValue) in sample.metadata {
             try insert(metadata: metadataValue, key: key, sampleID: id, db)
         }
-        switch sample {
-        case .workout(let workout):
-            try insert(workout: workout, sampleID: id, db)
-        case .correlation(let correlation):
-            for member in correlation.objects {
-                try save(member, parent: id, in: db, insertSample: insertSample, sequence: &sequence, outcome: &outcome)
-            }
-        case .quantity, .category:
-            break
-        }
-        if parent == nil {
+        if row.parent == nil {
             outcome.saved += 1
         }
+        return id
     }
 
     private func insert(metadata value: MetadataValue, key: MetadataKey, sampleID: Int64, _ db: Connection) throws {
@@ -271,48 +306,78 @@ public final class SampleStore: @unchecked Sendable {
     // MARK: Interning
 
     private func intern(type identifier: String, _ db: Connection) throws -> Int64 {
-        if let code = typeCodes[identifier] { return code }
-        let code = try internRow(
-            select: "SELECT code FROM types WHERE identifier = ?",
-            insert: "INSERT INTO types (identifier) VALUES (?)",
-            [identifier],
-            db
-        )
-        typeCodes[identifier] = code
+        let key = ExactString(identifier)
+        if let last = lastType, last.0 == key { return last.1 }
+        let code =
+            try typeCodes[key]
+            ?? internRow(
+                select: "SELECT code FROM types WHERE identifier = ?",
+                insert: "INSERT INTO types (identifier) VALUES (?)",
+                [identifier],
+                db
+            )
+        typeCodes[key] = code
+        lastType = (key, code)
         return code
     }
 
     private func intern(source bundleIdentifier: String, _ db: Connection) throws -> Int64 {
-        if let id = sourceIDs[bundleIdentifier] { return id }
-        let id = try internRow(
-            select: "SELECT id FROM sources WHERE bundle_id = ?",
-            insert: "INSERT INTO sources (bundle_id) VALUES (?)",
-            [bundleIdentifier],
-            db
-        )
-        sourceIDs[bundleIdentifier] = id
+        let key = ExactString(bundleIdentifier)
+        if let last = lastSource, last.0 == key { return last.1 }
+        let id =
+            try sourceIDs[key]
+            ?? internRow(
+                select: "SELECT id FROM sources WHERE bundle_id = ?",
+                insert: "INSERT INTO sources (bundle_id) VALUES (?)",
+                [bundleIdentifier],
+                db
+            )
+        sourceIDs[key] = id
+        lastSource = (key, id)
         return id
     }
 
     private func intern(revision: SourceRevision, sourceID: Int64, _ db: Connection) throws -> Int64 {
-        if let id = revisionIDs[revision] { return id }
-        let identity = String(decoding: try HealthJSON.encode(revision), as: UTF8.self)
-        let id = try internRow(
-            select: "SELECT id FROM revisions WHERE identity = ?",
-            insert:
-                "INSERT INTO revisions (identity, source_id, name, version, product_type, os_version) VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                identity, sourceID, revision.source.name, revision.version, revision.productType,
-                revision.operatingSystemVersion,
-            ],
-            db
-        )
-        revisionIDs[revision] = id
+        if let (last, id) = lastRevision,
+            ExactString.equal(last.source.bundleIdentifier, revision.source.bundleIdentifier),
+            ExactString.equal(last.source.name, revision.source.name),
+            ExactString.equal(last.version, revision.version),
+            ExactString.equal(last.productType, revision.productType),
+            ExactString.equal(last.operatingSystemVersion, revision.operatingSystemVersion)
+        {
+            return id
+        }
+        let key = ExactStrings([
+            revision.source.bundleIdentifier, revision.source.name, revision.version, revision.productType,
+            revision.operatingSystemVersion,
+        ])
+        let id: Int64
+        if let cached = revisionIDs[key] {
+            id = cached
+        } else {
+            let identity = String(decoding: try HealthJSON.encode(revision), as: UTF8.self)
+            id = try internRow(
+                select: "SELECT id FROM revisions WHERE identity = ?",
+                insert:
+                    "INSERT INTO revisions (identity, source_id, name, version, product_type, os_version) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    identity, sourceID, revision.source.name, revision.version, revision.productType,
+                    revision.operatingSystemVersion,
+                ],
+                db
+            )
+            revisionIDs[key] = id
+        }
+        lastRevision = (revision, id)
         return id
     }
 
     private func intern(device: Device, _ db: Connection) throws -> Int64 {
-        if let id = deviceIDs[device] { return id }
+        let key = ExactStrings([
+            device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
+            device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier,
+        ])
+        if let id = deviceIDs[key] { return id }
         let identity = String(decoding: try HealthJSON.encode(device), as: UTF8.self)
         let id = try internRow(
             select: "SELECT id FROM devices WHERE identity = ?",
@@ -327,19 +392,23 @@ public final class SampleStore: @unchecked Sendable {
             ],
             db
         )
-        deviceIDs[device] = id
+        deviceIDs[key] = id
         return id
     }
 
     private func intern(unit: String, _ db: Connection) throws -> Int64 {
-        if let id = unitIDs[unit] { return id }
-        let id = try internRow(
-            select: "SELECT id FROM units WHERE unit = ?",
-            insert: "INSERT INTO units (unit) VALUES (?)",
-            [unit],
-            db
-        )
-        unitIDs[unit] = id
+        let key = ExactString(unit)
+        if let last = lastUnit, last.0 == key { return last.1 }
+        let id =
+            try unitIDs[key]
+            ?? internRow(
+                select: "SELECT id FROM units WHERE unit = ?",
+                insert: "INSERT INTO units (unit) VALUES (?)",
+                [unit],
+                db
+            )
+        unitIDs[key] = id
+        lastUnit = (key, id)
         return id
     }
 

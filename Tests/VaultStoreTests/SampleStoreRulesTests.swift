@@ -37,8 +37,28 @@ extension SampleStoreTests {
         // Saving a UUID its own source already stored is refused, and so is one UUID twice in a batch.
         let again = healthError { try store.save([theirs]) }
         #expect(again?.code == .invalidArgument && again?.field == "uuid", "\(String(describing: again))")
-        let twice = healthError { try store.save([fresh, try steps(uuid: fresh.uuid, by: app("org.example.x"))]) }
-        #expect(twice?.code == .invalidArgument && twice?.field == "[1].uuid", "\(String(describing: twice))")
+        let newer = try steps(uuid: UUID(), by: app("org.example.mine"))
+        let twice = healthError { try store.save([newer, try steps(uuid: newer.uuid, by: app("org.example.mine"))]) }
+        #expect(twice?.code == .invalidArgument && twice?.field == "uuid", "\(String(describing: twice))")
+        #expect(try store.sample(uuid: newer.uuid, scope: .owner) == nil)
+    }
+
+    @Test func appIdsThatDifferOnlyInUnicodeNormalizationAreDifferentSources() throws {
+        // Swift's String calls these equal; the store must not, or one app would read the other's.
+        let composed = app("org.example.caf\u{e9}")
+        let decomposed = app("org.example.cafe\u{301}")
+        #expect(composed.source.bundleIdentifier == decomposed.source.bundleIdentifier)
+        let first = try steps(uuid: UUID(), by: composed)
+        let second = try steps(uuid: UUID(), by: decomposed)
+        try store.save([first, second])
+        let own = try all(.quantity(.stepCount), scope: .app(decomposed.source.bundleIdentifier, readableTypes: []))
+        #expect(own.map(\.uuid) == [second.uuid])
+        #expect(
+            try store.sample(uuid: second.uuid, scope: .owner)?.sourceRevision.source.bundleIdentifier.utf8
+                .elementsEqual(
+                    decomposed.source.bundleIdentifier.utf8
+                ) == true
+        )
     }
 
     @Test func aCorrelationsObjectsMustComeFromItsOwnSource() throws {
