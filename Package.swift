@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "HealthModel", targets: ["HealthModel"]),
         .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
         .library(name: "VaultStore", targets: ["VaultStore"]),
+        .library(name: "AuditLog", targets: ["AuditLog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
@@ -20,6 +21,8 @@ let package = Package(
         // SQLCipher 4 only: never link plain libsqlite3 as well (DESIGN.md decision 2).
         .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
         .target(name: "VaultStore", dependencies: ["HealthModel", "VaultCrypto", "CSQLCipher"]),
+        // The signed audit log and its verifier: libsodium only, never SQLCipher (DESIGN.md).
+        .target(name: "AuditLog", dependencies: ["VaultCrypto"]),
         // Fixtures and random model values shared by the test targets.
         .target(
             name: "HealthModelTestSupport",
@@ -34,6 +37,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "VaultCrypto", "HealthModelTestSupport"]),
         .testTarget(
             name: "VaultStoreTests",
             dependencies: [

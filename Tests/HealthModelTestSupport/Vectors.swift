@@ -1,19 +1,18 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 /// Other people's test data in `../shared/vectors` (beside the checkout), read in place.
 ///
 /// Set `HEALTHVAULT_VECTORS` to point elsewhere. Tests that need the vectors are
 /// `.enabled(if: Vectors.available, Vectors.missingMessage)` so they skip with a clear message
 /// when the directory is absent.
-enum Vectors {
-    static let directory: URL = {
+public enum Vectors {
+    public static let directory: URL = {
         if let override = ProcessInfo.processInfo.environment["HEALTHVAULT_VECTORS"] {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
-        // <checkout>/Tests/HealthModelTests/Support/Vectors.swift -> <checkout>/../shared/vectors
+        // <checkout>/Tests/HealthModelTestSupport/Vectors.swift -> <checkout>/../shared/vectors
         return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
             .deletingLastPathComponent()
             .deletingLastPathComponent()
             .deletingLastPathComponent()
@@ -21,15 +20,18 @@ enum Vectors {
             .appendingPathComponent("shared/vectors", isDirectory: true)
     }()
 
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: directory.appendingPathComponent("healthkit/types.tsv").path)
+    public static var available: Bool { has("healthkit/types.tsv") }
+
+    /// Whether a file or folder of the vectors is there.
+    public static func has(_ relativePath: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(relativePath).path)
     }
 
-    static let missingMessage: Comment =
+    public static let missingMessage: Comment =
         "skipped: ../shared/vectors is absent (set HEALTHVAULT_VECTORS to the vectors directory)"
 
     /// The rows of a tab-separated file with one header row, as column name -> cell.
-    static func table(_ relativePath: String) throws -> [[String: String]] {
+    public static func table(_ relativePath: String) throws -> [[String: String]] {
         let text = try String(contentsOf: directory.appendingPathComponent(relativePath), encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         guard !lines.isEmpty else { return [] }

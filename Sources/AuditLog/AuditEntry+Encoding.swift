@@ -1,0 +1,178 @@
+public import Foundation
+
+/// The canonical byte form of an entry (docs/AUDIT_LOG.md, "Entry encoding"): the Merkle leaf is
+/// `SHA-256(0x00 ‖ these bytes)`, so every entry has exactly one encoding and decoding refuses
+/// anything else.
+///
+///     version u8 (1) ‖ sequence u64 ‖ time i64 (ms since 1970) ‖ actor kind u8 ‖ actor id str
+///     ‖ operation str ‖ type count u16 ‖ types str… ‖ object count u64 ‖ outcome u8 ‖ request id str
+///
+/// Integers big-endian; `str` is a u16 byte length and that many bytes of UTF-8.
+extension AuditEntry {
+    static let encodingVersion: UInt8 = 1
+    /// Longest string field, in bytes.
+    public static let maximumStringLength = 1024
+    /// Most types in one entry.
+    public static let maximumTypeCount = 512
+
+    /// Checks what the encoding cannot hold: field lengths, an operation's shape, an app id.
+    public func validate() throws(AuditLogError) {
+        func check(_ string: String, _ field: String) throws(AuditLogError) {
+            guard string.utf8.count <= Self.maximumStringLength else {
+                throw AuditLogError(.invalidArgument, "the \(field) is longer than \(Self.maximumStringLength) bytes")
+            }
+        }
+        guard operation.isWellFormed else {
+            throw AuditLogError(
+                .invalidArgument,
+                "an operation is 1-64 of a-z, 0-9, '.' and '-', starting with a letter"
+            )
+        }
+        if case .app(let id) = actor {
+            guard !id.isEmpty else { throw AuditLogError(.invalidArgument, "an app actor needs an app id") }
+            try check(id, "app id")
+        }
+        try check(requestID, "request id")
+        guard types.count <= Self.maximumTypeCount else {
+            throw AuditLogError(.invalidArgument, "an entry names at most \(Self.maximumTypeCount) types")
+        }
+        for type in types {
+            guard !type.isEmpty else { throw AuditLogError(.invalidArgument, "a type identifier is empty") }
+            try check(type, "type identifier")
+        }
+    }
+
+    /// The canonical bytes.
+    public func encoded() throws(AuditLogError) -> [UInt8] {
+        try validate()
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + requestID.utf8.count + types.reduce(0) { $0 + 2 + $1.utf8.count })
+        out.append(Self.encodingVersion)
+        out.appendInteger(sequence)
+        out.appendInteger(Self.milliseconds(time))
+        switch actor {
+        case .system:
+            out.append(0)
+            out.appendString("")
+        case .owner:
+            out.append(1)
+            out.appendString("")
+        case .app(let id):
+            out.append(2)
+            out.appendString(id)
+        }
+        out.appendString(operation.rawValue)
+        out.appendInteger(UInt16(types.count))
+        for type in types { out.appendString(type) }
+        out.appendInteger(objectCount)
+        out.append(outcome.rawValue)
+        out.appendString(requestID)
+        return out
+    }
+
+    /// Decodes canonical bytes, refusing any other form: a wrong version, a truncated or overlong
+    /// field, invalid UTF-8, unsorted or repeated types, an unknown actor kind or outcome, trailing
+    /// bytes.
+    public init(decoding bytes: some Collection<UInt8>) throws(AuditLogError) {
+        var reader = ByteReader(Array(bytes))
+        guard try reader.byte() == Self.encodingVersion else {
+            throw AuditLogError(.malformedEntry, "the entry's encoding version is not 1")
+        }
+        let sequence: UInt64 = try reader.integer()
+        let milliseconds: Int64 = try reader.integer()
+        let kind = try reader.byte()
+        let actorID = try reader.string()
+        let actor: Actor
+        switch kind {
+        case 0 where actorID.isEmpty: actor = .system
+        case 1 where actorID.isEmpty: actor = .owner
+        case 2 where !actorID.isEmpty: actor = .app(actorID)
+        default: throw AuditLogError(.malformedEntry, "the entry's actor is malformed")
+        }
+        let operation = Operation(rawValue: try reader.string())
+        guard operation.isWellFormed else { throw AuditLogError(.malformedEntry, "the entry's operation is malformed") }
+        let typeCount: UInt16 = try reader.integer()
+        var types: [String] = []
+        for _ in 0..<typeCount {
+            let type = try reader.string()
+            if let last = types.last, !last.utf8.lexicographicallyPrecedes(type.utf8) {
+                throw AuditLogError(.malformedEntry, "the entry's types are not sorted and distinct")
+            }
+            guard !type.isEmpty else { throw AuditLogError(.malformedEntry, "the entry names an empty type") }
+            types.append(type)
+        }
+        let objectCount: UInt64 = try reader.integer()
+        guard let outcome = Outcome(rawValue: try reader.byte()) else {
+            throw AuditLogError(.malformedEntry, "the entry's outcome is unknown")
+        }
+        let requestID = try reader.string()
+        guard reader.isAtEnd else { throw AuditLogError(.malformedEntry, "the entry has bytes after its last field") }
+        self.init(
+            sequence: sequence,
+            time: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+            actor: actor,
+            operation: operation,
+            types: types,
+            objectCount: objectCount,
+            outcome: outcome,
+            requestID: requestID
+        )
+        // Dates this far out do not survive the round trip through a double.
+        guard Self.milliseconds(time) == milliseconds else {
+            throw AuditLogError(.malformedEntry, "the entry's time is out of range")
+        }
+    }
+}
+
+extension [UInt8] {
+    mutating func appendInteger<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
+    }
+
+    mutating func appendString(_ string: String) {
+        appendInteger(UInt16(string.utf8.count))
+        append(contentsOf: string.utf8)
+    }
+}
+
+/// Reads the canonical encoding front to back, refusing truncation.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() throws(AuditLogError) -> UInt8 {
+        guard offset < bytes.count else { throw AuditLogError(.malformedEntry, "the entry is truncated") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func integer<T: FixedWidthInteger>() throws(AuditLogError) -> T {
+        let size = MemoryLayout<T>.size
+        guard bytes.count - offset >= size else { throw AuditLogError(.malformedEntry, "the entry is truncated") }
+        var value: T = 0
+        for byte in bytes[offset..<offset + size] {
+            value = value << 8 | T(byte)
+        }
+        offset += size
+        return value
+    }
+
+    mutating func string() throws(AuditLogError) -> String {
+        let length = Int(try integer() as UInt16)
+        guard length <= AuditEntry.maximumStringLength, bytes.count - offset >= length else {
+            throw AuditLogError(.malformedEntry, "the entry has a truncated or overlong text field")
+        }
+        let slice = bytes[offset..<offset + length]
+        offset += length
+        guard let string = String(validating: slice, as: UTF8.self) else {
+            throw AuditLogError(.malformedEntry, "the entry has a text field that is not UTF-8")
+        }
+        return string
+    }
+}

@@ -1,0 +1,148 @@
+public import Foundation
+
+/// One access to the vault, as the audit log records it: who did what to which types, how many
+/// objects, with what outcome, when, and for which request. Never a health value, never a
+/// sample's content: only type identifiers and counts.
+public struct AuditEntry: Hashable, Sendable {
+    /// Position in the log, from 0; also the entry's leaf index in the Merkle tree.
+    public var sequence: UInt64
+    /// When the access happened, to the millisecond (encoded as milliseconds since 1970, UTC).
+    public var time: Date
+    public var actor: Actor
+    public var operation: Operation
+    /// Identifiers of the object types involved (HealthKit's strings), sorted, without repeats.
+    public var types: [String]
+    /// How many objects the access saved, returned or deleted (0 when none or not applicable).
+    public var objectCount: UInt64
+    public var outcome: Outcome
+    /// The request this access served, as the caller or the daemon named it (may be empty).
+    public var requestID: String
+
+    public init(
+        sequence: UInt64 = 0,
+        time: Date,
+        actor: Actor,
+        operation: Operation,
+        types: [String] = [],
+        objectCount: UInt64 = 0,
+        outcome: Outcome,
+        requestID: String = ""
+    ) {
+        self.sequence = sequence
+        self.time = Self.millisecondPrecision(time)
+        self.actor = actor
+        self.operation = operation
+        self.types = Array(Set(types)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        self.objectCount = objectCount
+        self.outcome = outcome
+        self.requestID = requestID
+    }
+
+    /// The date the encoding keeps: whole milliseconds since 1970.
+    static func millisecondPrecision(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        return Int64(exactly: value) ?? (value < 0 ? Int64.min : Int64.max)
+    }
+
+    /// Who made the access.
+    public enum Actor: Hashable, Sendable, CustomStringConvertible {
+        /// The vault itself (startup, scheduled work).
+        case system
+        /// The owner, through the CLI.
+        case owner
+        /// An enrolled app, by its app id.
+        case app(String)
+
+        public var description: String {
+            switch self {
+            case .system: "system"
+            case .owner: "owner"
+            case .app(let id): id
+            }
+        }
+    }
+
+    /// What was done. A name from docs/AUDIT_LOG.md's table; the set can grow.
+    public struct Operation: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public var description: String { rawValue }
+
+        public static let authorizationRequest = Operation(rawValue: "authorization.request")
+        public static let authorizationStatus = Operation(rawValue: "authorization.status")
+        public static let authorizationGrant = Operation(rawValue: "authorization.grant")
+        public static let authorizationDeny = Operation(rawValue: "authorization.deny")
+        public static let authorizationRevoke = Operation(rawValue: "authorization.revoke")
+        public static let appEnroll = Operation(rawValue: "app.enroll")
+        public static let appRemove = Operation(rawValue: "app.remove")
+        public static let save = Operation(rawValue: "save")
+        public static let delete = Operation(rawValue: "delete")
+        public static let querySample = Operation(rawValue: "query.sample")
+        public static let queryAnchored = Operation(rawValue: "query.anchored")
+        public static let queryStatistics = Operation(rawValue: "query.statistics")
+        public static let queryStatisticsCollection = Operation(rawValue: "query.statistics-collection")
+        public static let querySource = Operation(rawValue: "query.source")
+        public static let queryCorrelation = Operation(rawValue: "query.correlation")
+        public static let queryCharacteristic = Operation(rawValue: "query.characteristic")
+        public static let characteristicSet = Operation(rawValue: "characteristic.set")
+        public static let subscribe = Operation(rawValue: "subscribe")
+        public static let unsubscribe = Operation(rawValue: "unsubscribe")
+        public static let authenticationFailure = Operation(rawValue: "authentication.failure")
+        public static let unlock = Operation(rawValue: "vault.unlock")
+        public static let lock = Operation(rawValue: "vault.lock")
+        public static let passphraseChange = Operation(rawValue: "vault.passphrase-change")
+        public static let `import` = Operation(rawValue: "vault.import")
+        public static let export = Operation(rawValue: "vault.export")
+        public static let auditExport = Operation(rawValue: "audit.export")
+
+        /// Every operation this version names (docs/AUDIT_LOG.md).
+        public static let known: [Operation] = [
+            .authorizationRequest, .authorizationStatus, .authorizationGrant, .authorizationDeny, .authorizationRevoke,
+            .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
+            .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .characteristicSet,
+            .subscribe, .unsubscribe, .authenticationFailure, .unlock, .lock, .passphraseChange, .import, .export,
+            .auditExport,
+        ]
+
+        /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.
+        var isWellFormed: Bool {
+            let bytes = Array(rawValue.utf8)
+            guard (1...64).contains(bytes.count), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]) else {
+                return false
+            }
+            return bytes.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+            }
+        }
+    }
+
+    /// How the access ended.
+    public enum Outcome: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        case ok = 0
+        /// Refused, and the caller was told so (a save without a share grant).
+        case denied = 1
+        /// Refused, and answered exactly as an empty result (a read without a read grant).
+        case deniedServedEmpty = 2
+        /// Failed: bad input or an internal error.
+        case error = 3
+
+        public var description: String {
+            switch self {
+            case .ok: "ok"
+            case .denied: "denied"
+            case .deniedServedEmpty: "denied-served-empty"
+            case .error: "error"
+            }
+        }
+    }
+}
