@@ -74,12 +74,12 @@ extension AuditEntry {
     /// field, invalid UTF-8, unsorted or repeated types, an unknown actor kind or outcome, trailing
     /// bytes.
     public init(decoding bytes: some Collection<UInt8>) throws(AuditLogError) {
-        var reader = ByteReader(Array(bytes))
+        var reader = ByteReader(bytes as? [UInt8] ?? Array(bytes))
         guard try reader.byte() == Self.encodingVersion else {
             throw AuditLogError(.malformedEntry, "the entry's encoding version is not 1")
         }
-        let sequence: UInt64 = try reader.integer()
-        let milliseconds: Int64 = try reader.integer()
+        let sequence = try reader.uint64()
+        let milliseconds = Int64(bitPattern: try reader.uint64())
         let kind = try reader.byte()
         let actorID = try reader.string()
         let actor: Actor
@@ -91,7 +91,7 @@ extension AuditEntry {
         }
         let operation = Operation(rawValue: try reader.string())
         guard operation.isWellFormed else { throw AuditLogError(.malformedEntry, "the entry's operation is malformed") }
-        let typeCount: UInt16 = try reader.integer()
+        let typeCount = try reader.uint16()
         var types: [String] = []
         for _ in 0..<typeCount {
             let type = try reader.string()
@@ -101,7 +101,7 @@ extension AuditEntry {
             guard !type.isEmpty else { throw AuditLogError(.malformedEntry, "the entry names an empty type") }
             types.append(type)
         }
-        let objectCount: UInt64 = try reader.integer()
+        let objectCount = try reader.uint64()
         guard let outcome = Outcome(rawValue: try reader.byte()) else {
             throw AuditLogError(.malformedEntry, "the entry's outcome is unknown")
         }
@@ -152,19 +152,25 @@ struct ByteReader {
         return bytes[offset]
     }
 
-    mutating func integer<T: FixedWidthInteger>() throws(AuditLogError) -> T {
-        let size = MemoryLayout<T>.size
-        guard bytes.count - offset >= size else { throw AuditLogError(.malformedEntry, "the entry is truncated") }
-        var value: T = 0
-        for byte in bytes[offset..<offset + size] {
-            value = value << 8 | T(byte)
+    // Concrete widths, not a generic: the verifier decodes millions of entries.
+    mutating func uint16() throws(AuditLogError) -> UInt16 {
+        guard bytes.count - offset >= 2 else { throw AuditLogError(.malformedEntry, "the entry is truncated") }
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+    }
+
+    mutating func uint64() throws(AuditLogError) -> UInt64 {
+        guard bytes.count - offset >= 8 else { throw AuditLogError(.malformedEntry, "the entry is truncated") }
+        var value: UInt64 = 0
+        for index in offset..<offset + 8 {
+            value = value << 8 | UInt64(bytes[index])
         }
-        offset += size
+        offset += 8
         return value
     }
 
     mutating func string() throws(AuditLogError) -> String {
-        let length = Int(try integer() as UInt16)
+        let length = Int(try uint16())
         guard length <= AuditEntry.maximumStringLength, bytes.count - offset >= length else {
             throw AuditLogError(.malformedEntry, "the entry has a truncated or overlong text field")
         }

@@ -143,7 +143,8 @@ public struct VerifierKey: Hashable, Sendable, CustomStringConvertible {
     public init(line: String) throws(AuditLogError) {
         func fail(_ why: String) -> AuditLogError { AuditLogError(.wrongKey, "the verifier key \(why)") }
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        let parts = trimmed.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        // The name and hash hold no '+'; the base64 key may.
+        let parts = trimmed.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, !parts[0].isEmpty, !parts[0].contains(" ") else {
             throw fail("is not `<name>+<hash>+<key>`")
         }

@@ -10,7 +10,7 @@ public enum Merkle {
     /// `SHA-256(0x00 ‖ entry)`.
     public static func leafHash(_ entry: some Collection<UInt8>) -> MerkleHash {
         var hasher = SHA256()
-        hasher.update(data: CollectionOfOne(0x00))
+        hasher.update(data: leafPrefix)
         hasher.update(data: entry)
         return hasher.finalize()
     }
@@ -18,11 +18,14 @@ public enum Merkle {
     /// `SHA-256(0x01 ‖ left ‖ right)`.
     public static func nodeHash(_ left: MerkleHash, _ right: MerkleHash) -> MerkleHash {
         var hasher = SHA256()
-        hasher.update(data: CollectionOfOne(0x01))
+        hasher.update(data: nodePrefix)
         hasher.update(data: left)
         hasher.update(data: right)
         return hasher.finalize()
     }
+
+    private static let leafPrefix: [UInt8] = [0x00]
+    private static let nodePrefix: [UInt8] = [0x01]
 
     /// The root of an empty tree: `SHA-256("")`.
     public static let emptyRoot: MerkleHash = SHA256.hash(data: [UInt8]())

@@ -7,8 +7,11 @@ public struct SHA256: Sendable {
     public init() {}
 
     public mutating func update(data: some Collection<UInt8>) {
-        let bytes = Array(data)
-        bytes.withUnsafeBytes { state.update($0) }
+        // Contiguous collections (arrays, slices) are hashed in place; others are copied once.
+        let done: Void? = data.withContiguousStorageIfAvailable { state.update(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            Array(data).withUnsafeBytes { state.update($0) }
+        }
     }
 
     public mutating func update(bytes: UnsafeRawBufferPointer) {

@@ -1,0 +1,106 @@
+import AuditLog
+import Foundation
+import Testing
+
+/// The canonical entry encoding: one byte form per entry, and nothing else decodes.
+struct AuditEntryTests {
+    @Test func entriesRoundTripThroughTheirCanonicalBytes() throws {
+        for index in 0..<200 {
+            var entry = AuditLogFixture.entry(index)
+            entry.sequence = UInt64(index) * 1_000_003
+            let bytes = try entry.encoded()
+            #expect(try AuditEntry(decoding: bytes) == entry)
+            #expect(try AuditEntry(decoding: bytes).encoded() == bytes)
+        }
+        // Types are kept sorted by bytes and without repeats; time to the millisecond.
+        let entry = AuditEntry(
+            time: Date(timeIntervalSince1970: 1.2345678),
+            actor: .owner,
+            operation: .save,
+            types: ["b", "a", "b"],
+            outcome: .ok
+        )
+        #expect(entry.types == ["a", "b"])
+        #expect(entry.time == Date(timeIntervalSince1970: 1.234))
+    }
+
+    @Test func anythingButTheCanonicalFormIsRefused() throws {
+        let entry = AuditEntry(
+            sequence: 7,
+            time: Date(timeIntervalSince1970: 1_790_000_000),
+            actor: .app("org.example.app"),
+            operation: .querySample,
+            types: ["HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierStepCount"],
+            objectCount: 3,
+            outcome: .deniedServedEmpty,
+            requestID: "r1"
+        )
+        let bytes = try entry.encoded()
+        var cases: [(String, [UInt8])] = [
+            ("trailing byte", bytes + [0]),
+            ("truncated", Array(bytes.dropLast())),
+            ("version 2", [2] + bytes.dropFirst()),
+            (
+                "unknown outcome",
+                {
+                    var b = bytes
+                    b[b.count - 5] = 9
+                    return b
+                }()
+            ),
+        ]
+        // Swap the two types' order: same bytes otherwise, but not sorted.
+        let first = Array("HKQuantityTypeIdentifierHeartRate".utf8)
+        let second = Array("HKQuantityTypeIdentifierStepCount".utf8)
+        if let range = bytes.firstRange(of: first + [0, UInt8(second.count)] + second) {
+            var swapped = bytes
+            swapped.replaceSubrange(range, with: second + [0, UInt8(first.count)] + first)
+            cases.append(("unsorted types", swapped))
+        }
+        // An app actor with an empty id, and invalid UTF-8 in the request id.
+        var owner = bytes
+        owner[17] = 1
+        cases.append(("owner with an id", owner))
+        var invalid = bytes
+        invalid[invalid.count - 1] = 0xFF
+        cases.append(("invalid UTF-8", invalid))
+        #expect(cases.count == 7)
+        for (name, bytes) in cases {
+            #expect(throws: AuditLogError.self, "\(name)") { try AuditEntry(decoding: bytes) }
+        }
+        // What the encoding cannot hold is refused when writing.
+        for bad in [
+            AuditEntry(time: .now, actor: .app(""), operation: .save, outcome: .ok),
+            AuditEntry(time: .now, actor: .owner, operation: AuditEntry.Operation(rawValue: "Save Now"), outcome: .ok),
+            AuditEntry(
+                time: .now,
+                actor: .owner,
+                operation: .save,
+                outcome: .ok,
+                requestID: String(repeating: "x", count: 1025)
+            ),
+        ] {
+            #expect(throws: AuditLogError.self) { try bad.encoded() }
+        }
+    }
+
+    @Test func checkpointsAndVerifierKeysParseOnlyTheirExactForm() throws {
+        let fixture = try AuditLogFixture(count: 5, checkpointSizes: [5])
+        let signed = try #require(try fixture.log.storage.checkpoints().last)
+        #expect(try SignedCheckpoint(text: signed.text) == signed)
+        try SignedCheckpoint(text: signed.text).verify(with: fixture.verifierKey)
+        #expect(try VerifierKey(line: fixture.verifierKey.description) == fixture.verifierKey)
+        for bad in [
+            signed.text.replacingOccurrences(of: "\n5\n", with: "\n05\n"),
+            signed.text.replacingOccurrences(of: "\n\n", with: "\n"),
+            signed.text.replacingOccurrences(of: "store ", with: "stores "),
+        ] {
+            #expect(throws: AuditLogError.self) { try SignedCheckpoint(text: bad) }
+        }
+        #expect(throws: AuditLogError.self) {
+            try VerifierKey(
+                line: fixture.verifierKey.description.replacingOccurrences(of: "healthvault/", with: "other/")
+            )
+        }
+    }
+}
