@@ -104,3 +104,49 @@ struct AuditEntryTests {
         }
     }
 }
+
+/// Reading the log as a person: filters, a table, JSON lines.
+struct AuditPresentationTests {
+    @Test func filtersSelectByAppTypeOperationOutcomeAndTime() throws {
+        let entries = (0..<100).map { index -> AuditEntry in
+            var entry = AuditLogFixture.entry(index)
+            entry.sequence = UInt64(index)
+            return entry
+        }
+        let start = Date(timeIntervalSince1970: 1_790_000_000 + 15)
+        let filter = AuditEntryFilter(
+            app: "org.example.app1",
+            type: "HKQuantityTypeIdentifierStepCount",
+            operation: .querySample,
+            from: start,
+            to: start.addingTimeInterval(60)
+        )
+        let selected = entries.filter(filter.matches)
+        let expected = entries.filter {
+            $0.actor == .app("org.example.app1") && $0.types.contains("HKQuantityTypeIdentifierStepCount")
+                && $0.operation == .querySample && $0.time >= start && $0.time < start.addingTimeInterval(60)
+        }
+        #expect(!selected.isEmpty && selected == expected)
+        #expect(entries.filter(AuditEntryFilter(outcome: .deniedServedEmpty).matches).count == 25)
+    }
+
+    @Test func theTableAndJSONLinesShowEveryFieldAndNoMore() throws {
+        let entry = AuditEntry(
+            sequence: 42,
+            time: Date(timeIntervalSince1970: 1_790_000_000.125),
+            actor: .app("org.example.app"),
+            operation: .querySample,
+            types: ["HKQuantityTypeIdentifierStepCount"],
+            objectCount: 3,
+            outcome: .deniedServedEmpty,
+            requestID: "r-1"
+        )
+        #expect(
+            entry.jsonLine
+                == #"{"actor":{"id":"org.example.app","kind":"app"},"objectCount":3,"operation":"query.sample","outcome":"denied-served-empty","requestID":"r-1","sequence":42,"time":"2026-09-21T14:13:20.125Z","types":["HKQuantityTypeIdentifierStepCount"]}"#
+        )
+        let table = AuditEntry.table([entry])
+        #expect(table.hasPrefix("SEQ  TIME (UTC)"))
+        #expect(table.contains("42   2026-09-21T14:13:20.125Z  org.example.app  query.sample  denied-served-empty  3"))
+    }
+}
