@@ -29,6 +29,22 @@ public final class Database: @unchecked Sendable {
             try Self.checkFileShape(path)
         }
         self.path = path
+        let hadLog = FileManager.default.fileExists(atPath: path + "-wal")
+        do {
+            (writer, reader) = try Self.openConnections(path: path, key: key, verifyPages: verifyPages)
+        } catch {
+            // The connections are closed now, without a checkpoint (they never fold the log into a
+            // database that failed its checks). Remove the empty log files the attempt created.
+            if !hadLog { Self.removeEmptyLog(path) }
+            throw error
+        }
+    }
+
+    private static func openConnections(
+        path: String,
+        key: SecureBytes,
+        verifyPages: Bool
+    ) throws(StoreError) -> (Connection, Connection) {
         let writer = try Connection(path: path, key: key)
         if verifyPages {
             try Self.verifyPages(writer)
@@ -48,8 +64,15 @@ public final class Database: @unchecked Sendable {
         } catch {
             throw StoreError(error)
         }
-        self.writer = writer
-        self.reader = reader
+        return (writer, reader)
+    }
+
+    /// Removes `<path>-wal` when it is empty, and `<path>-shm` with it.
+    private static func removeEmptyLog(_ path: String) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+        guard size == 0 else { return }
+        unlink(path + "-wal")
+        unlink(path + "-shm")
     }
 
     /// The settings every connection gets, each read back (unknown PRAGMAs succeed silently).
@@ -150,15 +173,18 @@ public final class Database: @unchecked Sendable {
 
     /// Closes both connections; SQLCipher wipes its copy of the key. Later calls throw `locked`.
     public func close() {
-        writerLock.lock()
-        if let writer {
-            try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        writer = nil
-        writerLock.unlock()
+        // The reader first, so the writer is the last connection: closed with checkpointing
+        // allowed, it folds the WAL into the database and removes the -wal and -shm files.
         readerLock.lock()
         reader = nil
         readerLock.unlock()
+        writerLock.lock()
+        if let writer {
+            try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            SQLite.allowCheckpointOnClose(writer.handle)
+        }
+        writer = nil
+        writerLock.unlock()
     }
 
     deinit {

@@ -17,8 +17,17 @@ enum SQLite {
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
             | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        var code = sqlite3_open_v2(path, &handle, flags, nil)
+        if code == SQLITE_OK, let handle {
+            code = healthvault_no_checkpoint_on_close(handle, 1)
+        }
         return (handle, code)
+    }
+
+    /// Lets closing this connection checkpoint the WAL and remove the -wal and -shm files: only
+    /// for a clean shutdown of a database that opened and verified.
+    static func allowCheckpointOnClose(_ handle: Handle) {
+        _ = healthvault_no_checkpoint_on_close(handle, 0)
     }
 
     static func close(_ handle: Handle) {

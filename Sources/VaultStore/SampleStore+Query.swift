@@ -35,7 +35,7 @@ extension SampleStore {
             guard !branches.isEmpty else { return [] }
             var sql =
                 "SELECT id FROM (" + branches.map(\.sql).joined(separator: " UNION ALL ") + ") ORDER BY "
-                + (query.sortDescriptors.map(Self.orderTerm) + ["uuid"]).joined(separator: ", ")
+                + (query.sortDescriptors.map(Self.orderTerm) + ["uuid", "id"]).joined(separator: ", ")
             var arguments = branches.flatMap(\.arguments)
             if query.limit > 0 {
                 sql += " LIMIT ?"
@@ -63,7 +63,7 @@ extension SampleStore {
                 guard let identifier = row[1].string, let type = try? SampleType(identifier: identifier) else {
                     continue
                 }
-                if case .ownSamples(let own) = scope.access(to: type), row[2].string != own {
+                if case .ownSamples(let own) = scope.access(to: type), !ExactString.equal(row[2].string, own) {
                     continue
                 }
                 // A correlation none of whose objects the scope may read is not visible either.
@@ -133,7 +133,7 @@ extension SampleStore {
         return SQLFragment(
             """
             (m.type IN (SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?)))
-                OR m.source_id = (SELECT id FROM sources WHERE bundle_id = ?))
+                OR m.source_id IN (SELECT id FROM sources WHERE bundle_id = ?))
             """,
             [.text(PredicateCompiler.jsonArray(identifiers)), .text(bundleIdentifier)]
         )

@@ -36,7 +36,8 @@ public final class SampleStore: @unchecked Sendable {
     /// ones), so no version that nobody could see leaves a tombstone.
     ///
     /// UUIDs are unique per source: saving a UUID its own source already stored, or a batch that
-    /// holds one UUID twice, fails the batch with `invalidArgument`; another source's samples are
+    /// stores one UUID twice (a sample superseded by a newer sync version in the batch is not
+    /// stored, so it does not count), fails the batch with `invalidArgument`; another source's samples are
     /// never consulted, so a save reveals nothing about them. A correlation's objects must come from
     /// the correlation's own source.
     @discardableResult
@@ -82,7 +83,7 @@ public final class SampleStore: @unchecked Sendable {
             guard case .correlation(let correlation) = samples[index] else { continue }
             let source = correlation.sourceRevision.source.bundleIdentifier
             for (position, member) in correlation.objects.enumerated()
-            where member.sourceRevision.source.bundleIdentifier != source {
+            where !ExactString.equal(member.sourceRevision.source.bundleIdentifier, source) {
                 throw .invalidArgument(
                     "a correlation's objects must come from the correlation's own source",
                     field: "[\(index)].objects[\(position)].sourceRevision.source.bundleIdentifier"

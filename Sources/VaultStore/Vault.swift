@@ -139,7 +139,11 @@ public final class Vault: @unchecked Sendable {
                 "the database does not open with this vault's key, although the passphrase is right: "
                     + "its first page is damaged, or the file was replaced by another database; restore it from a backup"
             )
-        case .database(let error) where [.corrupt, .notADatabase, .ioError].contains(error.resultCode):
+        // SQLITE_IOERR_SHORT_READ (522): a page that is not there. Other I/O errors (a read-only
+        // medium, a lock) are not damage and keep their own message.
+        case .database(let error)
+        where [.corrupt, .notADatabase].contains(error.resultCode)
+            || error.extendedResultCode == 522:
             return .damagedDatabase(
                 "the database is damaged (\(error.message)); restore it from a backup"
             )

@@ -175,4 +175,63 @@ extension SampleStoreTests {
                 == SaveOutcome(ignored: 1)
         )
     }
+
+    func food(_ minute: Double, _ nutrients: [QuantityTypeIdentifier], by source: SourceRevision) throws -> Correlation
+    {
+        let time = Fixtures.start.addingTimeInterval(minute * 60)
+        return try Correlation(
+            type: .food,
+            start: time,
+            end: time,
+            objects: try nutrients.map {
+                .quantity(
+                    try QuantitySample(
+                        type: $0,
+                        quantity: Quantity(10, $0.canonicalUnit),
+                        start: time,
+                        end: time,
+                        sourceRevision: source
+                    )
+                )
+            },
+            sourceRevision: source
+        )
+    }
+
+    @Test func aHiddenCorrelationDoesNotUseUpTheLimitOfAnAppWithNoSamples() throws {
+        let writer = app("org.example.writer")
+        let hidden = try food(0, [.dietaryEnergyConsumed, .dietaryProtein], by: writer)
+        let visible = try food(1, [.dietaryEnergyConsumed], by: writer)
+        try store.save([.correlation(hidden), .correlation(visible)])
+        // The reader has never saved anything: it has no row in the sources table.
+        let first = try store.samples(
+            matching: SampleQueryDescriptor(
+                predicates: [SampleTypePredicate(.correlation(.food))],
+                sortDescriptors: [SampleSortDescriptor(.startDate)],
+                limit: 1
+            ),
+            scope: .app("org.example.reader", readableTypes: [.correlation(.food), .quantity(.dietaryEnergyConsumed)])
+        )
+        #expect(first == [.correlation(visible)])
+    }
+
+    @Test func noCheckComparesAppIdsAsSwiftStrings() throws {
+        let composed = app("org.example.caf\u{e9}")
+        let decomposed = app("org.example.cafe\u{301}")
+        // By UUID: the other normalization is another app.
+        let theirs = try steps(uuid: UUID(), by: decomposed)
+        try store.save([theirs])
+        #expect(
+            try store.sample(uuid: theirs.uuid, scope: .app(composed.source.bundleIdentifier, readableTypes: [])) == nil
+        )
+        // A correlation's objects from the other normalization are another source's.
+        let mixed = try Correlation(
+            type: .food,
+            start: Fixtures.start,
+            end: Fixtures.start,
+            objects: try food(0, [.dietaryEnergyConsumed], by: decomposed).objects,
+            sourceRevision: composed
+        )
+        #expect(healthError { try store.save([.correlation(mixed)]) }?.code == .invalidArgument)
+    }
 }
