@@ -42,12 +42,38 @@ public final class Vault: @unchecked Sendable {
         passphrase: SecureBytes,
         parameters: KeyDerivationParameters = .moderate
     ) throws(StoreError) -> Vault {
+        try create(at: directory, passphrase: passphrase, parameters: parameters, stageBeside: true)
+    }
+
+    /// `stageBeside` false goes straight to the fallback for an existing empty directory whose
+    /// parent cannot take the staging directory (a mount point, a parent the owner cannot write).
+    static func create(
+        at directory: URL,
+        passphrase: SecureBytes,
+        parameters: KeyDerivationParameters,
+        stageBeside: Bool
+    ) throws(StoreError) -> Vault {
         VaultFiles.restrictUmask()
         let directory = directory.standardizedFileURL
         try VaultFiles.checkCreatable(directory)
-        let staging = directory.deletingLastPathComponent()
-            .appendingPathComponent(".\(directory.lastPathComponent).creating-\(UUID().uuidString)")
-        try VaultFiles.createDirectory(staging)
+        let name = ".\(directory.lastPathComponent).creating-\(UUID().uuidString)"
+        let beside = directory.deletingLastPathComponent().appendingPathComponent(name)
+        var staging = beside
+        var inside = !stageBeside
+        if stageBeside {
+            do {
+                try VaultFiles.createDirectory(beside)
+            } catch {
+                guard VaultFiles.isEmptyDirectory(directory) else { throw error }
+                inside = true
+            }
+        }
+        if inside {
+            // Inside the target: its files are moved in one by one, the key file last, so the
+            // directory becomes a vault (one that opens) only when everything is there.
+            staging = directory.appendingPathComponent(".creating-\(UUID().uuidString)")
+            try VaultFiles.createDirectory(staging)
+        }
         let databaseKey = SecureBytes.random(count: 32)
         defer { databaseKey.wipe() }
         let vaultID = UUID()
@@ -61,7 +87,13 @@ public final class Vault: @unchecked Sendable {
                 passphrase: passphrase,
                 parameters: parameters
             )
-            try VaultFiles.moveIntoPlace(staging, at: directory)
+            if inside {
+                try VaultFiles.moveFiles(from: staging, into: directory, last: Keyring.fileName)
+            } else if try !VaultFiles.moveIntoPlace(staging, at: directory) {
+                // A mount point: build again, inside it.
+                try? FileManager.default.removeItem(at: staging)
+                return try create(at: directory, passphrase: passphrase, parameters: parameters, stageBeside: false)
+            }
         } catch {
             try? FileManager.default.removeItem(at: staging)
             throw error

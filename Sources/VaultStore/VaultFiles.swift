@@ -20,6 +20,36 @@ enum VaultFiles {
         }
     }
 
+    static func isEmptyDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { return false }
+        return (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.isEmpty == true
+    }
+
+    /// Moves every file of `staging` into `target` without replacing any (link, then unlink: a
+    /// file already there fails with `vaultExists`), `last` after all others; flushes `target` and
+    /// removes `staging`.
+    static func moveFiles(from staging: URL, into target: URL, last: String) throws(StoreError) {
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+        let names = all.filter { $0 != last } + all.filter { $0 == last }
+        for name in names {
+            let source = staging.appendingPathComponent(name).path
+            let destination = target.appendingPathComponent(name).path
+            guard link(source, destination) == 0 else {
+                let code = errno
+                if code == EEXIST {
+                    throw .vaultExists("\(target.path) is not empty; a vault is created in a new or empty directory")
+                }
+                throw .io("cannot move \(name) into \(target.path): \(String(cString: strerror(code)))")
+            }
+            unlink(source)
+            if name == last { syncDirectory(target) }
+        }
+        syncDirectory(target)
+        rmdir(staging.path)
+    }
+
     /// Creates a new directory, 0700.
     static func createDirectory(_ url: URL) throws(StoreError) {
         guard mkdir(url.path, 0o700) == 0 else {
@@ -32,16 +62,22 @@ enum VaultFiles {
 
     /// Renames the finished directory `staging` to `target` (which must be absent or an empty
     /// directory; rename(2) replaces an empty directory atomically) and flushes the parent.
-    static func moveIntoPlace(_ staging: URL, at target: URL) throws(StoreError) {
+    /// Returns false, moving nothing, when `target` is an empty directory that cannot be replaced
+    /// (a mount point, or on another file system): the vault must then be staged inside it.
+    static func moveIntoPlace(_ staging: URL, at target: URL) throws(StoreError) -> Bool {
         syncDirectory(staging)
         guard rename(staging.path, target.path) == 0 else {
             let code = errno
+            if [EBUSY, EXDEV].contains(code), isEmptyDirectory(target) {
+                return false
+            }
             if code == ENOTEMPTY || code == EEXIST || code == ENOTDIR {
                 throw .vaultExists("\(target.path) is not empty; a vault is created in a new or empty directory")
             }
             throw .io("cannot move the new vault into \(target.path): \(String(cString: strerror(code)))")
         }
         syncDirectory(target.deletingLastPathComponent())
+        return true
     }
 
     static func writeAtomically(_ data: Data, to url: URL) throws(StoreError) {

@@ -387,6 +387,39 @@ extension VaultTests {
         _ = try Vault.open(at: directory, passphrase: SecureBytes(utf8: "x"))
     }
 
+    @Test func anEmptyDirectoryWhoseParentTakesNoStagingStillBecomesAVault() throws {
+        // A mount point or a parent the owner cannot write: the vault is staged inside it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-inside-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let vault = try Vault.create(
+            at: directory,
+            passphrase: SecureBytes(utf8: "x"),
+            parameters: .minimumForTesting,
+            stageBeside: false
+        )
+        vault.lock()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                == ["audit-key.pub", "keyring.json", "vault.db"]
+        )
+        #expect(try stagingLeftovers(of: directory).isEmpty)
+        _ = try Vault.open(at: directory, passphrase: SecureBytes(utf8: "x"))
+        // A failure on that path leaves the directory empty again.
+        let other = directory.appendingPathExtension("second")
+        defer { try? FileManager.default.removeItem(at: other) }
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: false)
+        #expect(throws: StoreError.self) {
+            _ = try Vault.create(
+                at: other,
+                passphrase: SecureBytes(utf8: "x"),
+                parameters: KeyDerivationParameters(opsLimit: 0, memLimit: 0),
+                stageBeside: false
+            )
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).isEmpty)
+    }
+
     @Test func ofTwoConcurrentCreatesOneWinsAndTheOtherTouchesNothing() async throws {
         for _ in 0..<5 {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
