@@ -42,3 +42,20 @@ struct ExactStrings: Hashable {
         self.parts = parts.map { $0.map(ExactString.init) }
     }
 }
+
+/// Row ids of interned texts (types, app ids, units), keyed by bytes, with the last one asked for
+/// kept aside: a batch usually repeats one, and comparing equal strings is cheaper than hashing.
+struct InternCache {
+    private var ids: [ExactString: Int64] = [:]
+    private var last: (ExactString, Int64)?
+
+    /// The id of `text`, from the cache or else from `insert` (which finds or adds the row).
+    mutating func id(for text: String, orInsert insert: () throws -> Int64) rethrows -> Int64 {
+        let key = ExactString(text)
+        if let last, last.0 == key { return last.1 }
+        let id = try ids[key] ?? insert()
+        ids[key] = id
+        last = (key, id)
+        return id
+    }
+}

@@ -10,17 +10,13 @@ public final class SampleStore: @unchecked Sendable {
     // Writer-side caches of interned ids; only touched inside `database.write`, which is serialized.
     // Cleared when a write fails, since a rolled-back transaction may have minted ids.
     // Keyed by bytes, as the database compares them (see ExactString).
-    private var typeCodes: [ExactString: Int64] = [:]
-    private var sourceIDs: [ExactString: Int64] = [:]
+    private var typeCodes = InternCache()
+    private var sourceIDs = InternCache()
+    private var unitIDs = InternCache()
     private var revisionIDs: [ExactStrings: Int64] = [:]
     private var deviceIDs: [ExactStrings: Int64] = [:]
-    private var unitIDs: [ExactString: Int64] = [:]
-    // The last id each intern returned: a batch usually repeats one type, source and unit, and
-    // comparing equal strings is cheaper than hashing them.
-    private var lastType: (ExactString, Int64)?
-    private var lastSource: (ExactString, Int64)?
+    // A batch usually repeats one source revision: comparing it is cheaper than hashing it.
     private var lastRevision: (SourceRevision, Int64)?
-    private var lastUnit: (ExactString, Int64)?
 
     public init(database: Database) {
         self.database = database
@@ -132,15 +128,12 @@ public final class SampleStore: @unchecked Sendable {
     }
 
     private func clearCaches() {
-        typeCodes = [:]
-        sourceIDs = [:]
+        typeCodes = InternCache()
+        sourceIDs = InternCache()
+        unitIDs = InternCache()
         revisionIDs = [:]
         deviceIDs = [:]
-        unitIDs = [:]
-        lastType = nil
-        lastSource = nil
         lastRevision = nil
-        lastUnit = nil
     }
 
     static let insertSampleSQL = """
@@ -307,35 +300,25 @@ public final class SampleStore: @unchecked Sendable {
     // MARK: Interning
 
     private func intern(type identifier: String, _ db: Connection) throws -> Int64 {
-        let key = ExactString(identifier)
-        if let last = lastType, last.0 == key { return last.1 }
-        let code =
-            try typeCodes[key]
-            ?? internRow(
+        try typeCodes.id(for: identifier) {
+            try Self.internRow(
                 select: "SELECT code FROM types WHERE identifier = ?",
                 insert: "INSERT INTO types (identifier) VALUES (?)",
                 [identifier],
                 db
             )
-        typeCodes[key] = code
-        lastType = (key, code)
-        return code
+        }
     }
 
     private func intern(source bundleIdentifier: String, _ db: Connection) throws -> Int64 {
-        let key = ExactString(bundleIdentifier)
-        if let last = lastSource, last.0 == key { return last.1 }
-        let id =
-            try sourceIDs[key]
-            ?? internRow(
+        try sourceIDs.id(for: bundleIdentifier) {
+            try Self.internRow(
                 select: "SELECT id FROM sources WHERE bundle_id = ?",
                 insert: "INSERT INTO sources (bundle_id) VALUES (?)",
                 [bundleIdentifier],
                 db
             )
-        sourceIDs[key] = id
-        lastSource = (key, id)
-        return id
+        }
     }
 
     private func intern(revision: SourceRevision, sourceID: Int64, _ db: Connection) throws -> Int64 {
@@ -357,7 +340,7 @@ public final class SampleStore: @unchecked Sendable {
             id = cached
         } else {
             let identity = String(decoding: try HealthJSON.encode(revision), as: UTF8.self)
-            id = try internRow(
+            id = try Self.internRow(
                 select: "SELECT id FROM revisions WHERE identity = ?",
                 insert:
                     "INSERT INTO revisions (identity, source_id, name, version, product_type, os_version) VALUES (?, ?, ?, ?, ?, ?)",
@@ -380,7 +363,7 @@ public final class SampleStore: @unchecked Sendable {
         ])
         if let id = deviceIDs[key] { return id }
         let identity = String(decoding: try HealthJSON.encode(device), as: UTF8.self)
-        let id = try internRow(
+        let id = try Self.internRow(
             select: "SELECT id FROM devices WHERE identity = ?",
             insert: """
                 INSERT INTO devices (identity, name, manufacturer, model, hardware_version, firmware_version,
@@ -398,23 +381,18 @@ public final class SampleStore: @unchecked Sendable {
     }
 
     private func intern(unit: String, _ db: Connection) throws -> Int64 {
-        let key = ExactString(unit)
-        if let last = lastUnit, last.0 == key { return last.1 }
-        let id =
-            try unitIDs[key]
-            ?? internRow(
+        try unitIDs.id(for: unit) {
+            try Self.internRow(
                 select: "SELECT id FROM units WHERE unit = ?",
                 insert: "INSERT INTO units (unit) VALUES (?)",
                 [unit],
                 db
             )
-        unitIDs[key] = id
-        lastUnit = (key, id)
-        return id
+        }
     }
 
     /// The id of the row whose first value is `arguments[0]`, inserting it when absent.
-    private func internRow(
+    private static func internRow(
         select: String,
         insert: String,
         _ arguments: [any DatabaseValueConvertible],

@@ -12,6 +12,15 @@ struct AuditEntryTests {
             #expect(try AuditEntry(decoding: bytes) == entry)
             #expect(try AuditEntry(decoding: bytes).encoded() == bytes)
         }
+        // The log numbers what it appends and reads it back in order.
+        let fixture = try AuditLogFixture(count: 30, checkpointSizes: [])
+        let expected = (0..<30).map { index -> AuditEntry in
+            var entry = AuditLogFixture.entry(index)
+            entry.sequence = UInt64(index)
+            return entry
+        }
+        #expect(try fixture.log.entries() == expected)
+        #expect(try fixture.log.entries(from: 25) == Array(expected[25...]))
         // Types are kept sorted by bytes and without repeats; time to the millisecond.
         let entry = AuditEntry(
             time: Date(timeIntervalSince1970: 1.2345678),
