@@ -15,7 +15,8 @@ public final class Database: @unchecked Sendable {
     public let path: String
 
     /// Opens the database at `path` with a raw 32-byte key, configures it (DESIGN.md 6) and checks
-    /// every page's authentication code. Creates the file when `create` is true.
+    /// every page's authentication code, and that the write-ahead log lost no committed frame.
+    /// Creates the file when `create` is true.
     public init(path: String, key: SecureBytes, create: Bool, verifyPages: Bool = true) throws(StoreError) {
         try Self.refusePlainSQLite()
         let exists = FileManager.default.fileExists(atPath: path)
@@ -27,6 +28,7 @@ public final class Database: @unchecked Sendable {
         }
         if exists {
             try Self.checkFileShape(path)
+            if verifyPages { try WriteAheadLog.check(databasePath: path) }
         }
         self.path = path
         let hadLog = FileManager.default.fileExists(atPath: path + "-wal")

@@ -13,6 +13,10 @@ public import VaultCrypto
 public final class Vault: @unchecked Sendable {
     public static let databaseFileName = "vault.db"
     public static let auditPublicKeyFileName = "audit-key.pub"
+    /// The files a create moves into a target directory, before the key file.
+    static let stagedFileNames = [
+        databaseFileName, databaseFileName + "-wal", databaseFileName + "-shm", auditPublicKeyFileName,
+    ]
 
     public let directory: URL
     public let vaultID: UUID
@@ -36,7 +40,8 @@ public final class Vault: @unchecked Sendable {
     /// The vault is built whole in a hidden sibling directory (`.<name>.creating-<random>`) and
     /// renamed into place, so `directory` is either untouched or a complete vault: a failed or
     /// interrupted create leaves no half-made vault, and of two concurrent creates one wins and
-    /// the other reports `vaultExists` without touching the winner's files.
+    /// the other reports `vaultExists` without touching the winner's files. Staging directories a
+    /// killed create left behind (no running create holds their lock) are removed first.
     public static func create(
         at directory: URL,
         passphrase: SecureBytes,
@@ -55,14 +60,17 @@ public final class Vault: @unchecked Sendable {
     ) throws(StoreError) -> Vault {
         VaultFiles.restrictUmask()
         let directory = directory.standardizedFileURL
+        VaultFiles.removeAbandonedStaging(for: directory)
         try VaultFiles.checkCreatable(directory)
         let name = ".\(directory.lastPathComponent).creating-\(UUID().uuidString)"
         let beside = directory.deletingLastPathComponent().appendingPathComponent(name)
         var staging = beside
         var inside = !stageBeside
+        var stagingLock: StagingLock?
+        defer { stagingLock?.release() }
         if stageBeside {
             do {
-                try VaultFiles.createDirectory(beside)
+                stagingLock = try VaultFiles.createStaging(beside)
             } catch {
                 guard VaultFiles.isEmptyDirectory(directory) else { throw error }
                 inside = true
@@ -72,7 +80,7 @@ public final class Vault: @unchecked Sendable {
             // Inside the target: its files are moved in one by one, the key file last, so the
             // directory becomes a vault (one that opens) only when everything is there.
             staging = directory.appendingPathComponent(".creating-\(UUID().uuidString)")
-            try VaultFiles.createDirectory(staging)
+            stagingLock = try VaultFiles.createStaging(staging)
         }
         let databaseKey = SecureBytes.random(count: 32)
         defer { databaseKey.wipe() }

@@ -1,5 +1,20 @@
 import Foundation
 
+/// The `flock` a create holds on its staging directory; released by `release()` or when the
+/// value goes.
+final class StagingLock {
+    private var fd: Int32
+
+    init(fd: Int32) { self.fd = fd }
+
+    func release() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    deinit { release() }
+}
+
 /// File-system steps with the permissions and durability the vault needs: a 0700 directory,
 /// 0600 files, and atomic replacement flushed to disk.
 enum VaultFiles {
@@ -48,6 +63,59 @@ enum VaultFiles {
         }
         syncDirectory(target)
         rmdir(staging.path)
+    }
+
+    /// Creates a staging directory, 0700, and holds an exclusive `flock` on it until the returned
+    /// lock is released: a staging directory nobody holds is one a crashed create left behind.
+    /// The directory is made and locked under another name and then renamed, so that no other
+    /// create ever sees it under its staging name unlocked.
+    static func createStaging(_ url: URL) throws(StoreError) -> StagingLock {
+        let preparing = url.deletingLastPathComponent().appendingPathComponent(".preparing-\(UUID().uuidString)")
+        try createDirectory(preparing)
+        let fd = open(preparing.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0, rename(preparing.path, url.path) == 0 else {
+            let message = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            rmdir(preparing.path)
+            throw .io("cannot create \(url.path): \(message)")
+        }
+        return StagingLock(fd: fd)
+    }
+
+    /// Removes what an interrupted create of `target` left behind: staging directories beside it
+    /// (`.<name>.creating-*`) or inside it (`.creating-*`) that no running create holds, and, when
+    /// such a directory was inside a target that has no key file yet, the vault files the create
+    /// had already moved in (the target never became a vault: the key file is moved last).
+    static func removeAbandonedStaging(for target: URL) {
+        let parent = target.deletingLastPathComponent()
+        let prefix = ".\(target.lastPathComponent).creating-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        where name.hasPrefix(prefix) {
+            removeIfAbandoned(parent.appendingPathComponent(name))
+        }
+        let inside = (try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? []
+        guard !inside.contains(Keyring.fileName) else { return }
+        var removedInside = false
+        for name in inside where name.hasPrefix(".creating-") {
+            removedInside = removeIfAbandoned(target.appendingPathComponent(name)) || removedInside
+        }
+        guard removedInside,
+            (try? FileManager.default.contentsOfDirectory(atPath: target.path))?
+                .allSatisfy({ $0.hasPrefix(".creating-") || Vault.stagedFileNames.contains($0) }) == true
+        else { return }
+        for name in Vault.stagedFileNames {
+            unlink(target.appendingPathComponent(name).path)
+        }
+    }
+
+    /// Removes the staging directory `url` when no create holds its lock.
+    @discardableResult
+    private static func removeIfAbandoned(_ url: URL) -> Bool {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
+        return (try? FileManager.default.removeItem(at: url)) != nil
     }
 
     /// Creates a new directory, 0700.

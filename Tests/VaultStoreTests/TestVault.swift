@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import Testing
 import VaultCrypto
 
 @testable import VaultStore
@@ -85,4 +86,46 @@ func which(_ program: String) -> String? {
         if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
     return nil
+}
+
+extension TestVault {
+    /// Opens the vault expecting a failure, and checks that the failed open changed no file.
+    func expectOpenFails(
+        with expected: String,
+        containing text: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let before = try files()
+        var message = ""
+        let name = storeError {
+            do {
+                try reopen()
+            } catch {
+                message = "\(error)"
+                throw error
+            }
+        }
+        #expect(name == expected, sourceLocation: sourceLocation)
+        if let text {
+            #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
+        }
+        // The -shm file is SQLite's shared-memory index of the -wal, rebuilt by whoever opens it:
+        // not data, so only its presence is compared.
+        func data(_ files: [(String, Data)]) -> [Data] { files.filter { !$0.0.hasSuffix("-shm") }.map(\.1) }
+        let after = try files()
+        #expect(before.map(\.0) == after.map(\.0), sourceLocation: sourceLocation)
+        #expect(data(before) == data(after), "a failed open changed a file", sourceLocation: sourceLocation)
+    }
+}
+
+/// The case name of the StoreError `body` throws, or a note that it threw something else.
+func storeError(_ body: () throws -> Void) -> String {
+    do {
+        try body()
+        return "no error"
+    } catch let error as StoreError {
+        return error.caseName
+    } catch {
+        return "not a StoreError: \(error)"
+    }
 }

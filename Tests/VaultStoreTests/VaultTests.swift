@@ -13,18 +13,6 @@ struct VaultTests {
         .quantity(try Fixtures.quantity(.stepCount, value, metadata: metadata))
     }
 
-    /// The case name of the StoreError `body` throws, or a note that it threw something else.
-    func storeError(_ body: () throws -> Void) -> String {
-        do {
-            try body()
-            return "no error"
-        } catch let error as StoreError {
-            return error.caseName
-        } catch {
-            return "not a StoreError: \(error)"
-        }
-    }
-
     @Test func createdVaultReopensWithItsPassphraseAndKeepsItsData() throws {
         let test = try TestVault()
         let sample = try steps()
@@ -199,35 +187,6 @@ struct VaultTests {
         #expect(wrongKey.contains("file is not a database"))
     }
 
-    /// Opens the vault expecting a failure, and checks that the failed open changed no file.
-    func expectOpenFails(
-        _ test: TestVault,
-        with expected: String,
-        containing text: String? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let before = try test.files()
-        var message = ""
-        let name = storeError {
-            do {
-                try test.reopen()
-            } catch {
-                message = "\(error)"
-                throw error
-            }
-        }
-        #expect(name == expected, sourceLocation: sourceLocation)
-        if let text {
-            #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
-        }
-        // The -shm file is SQLite's shared-memory index of the -wal, rebuilt by whoever opens it:
-        // not data, so only its presence is compared.
-        func data(_ files: [(String, Data)]) -> [Data] { files.filter { !$0.0.hasSuffix("-shm") }.map(\.1) }
-        let after = try test.files()
-        #expect(before.map(\.0) == after.map(\.0), sourceLocation: sourceLocation)
-        #expect(data(before) == data(after), "a failed open changed a file", sourceLocation: sourceLocation)
-    }
-
     @Test func damageGivesItsOwnClearErrorAndLosesNothing() throws {
         let test = try TestVault()
         let samples = try (0..<50).map { _ in try steps() }
@@ -239,12 +198,12 @@ struct VaultTests {
 
         // Missing key file.
         try FileManager.default.moveItem(at: keyringURL, to: test.directory.appendingPathComponent("keyring.moved"))
-        try expectOpenFails(test, with: "missingKeyFile")
+        try test.expectOpenFails(with: "missingKeyFile")
         try FileManager.default.moveItem(at: test.directory.appendingPathComponent("keyring.moved"), to: keyringURL)
 
         // Damaged key file: not one at all, or one flipped byte in a wrapped key.
         try Data("{\"format\": 1}".utf8).write(to: keyringURL)
-        try expectOpenFails(test, with: "damagedKeyFile")
+        try test.expectOpenFails(with: "damagedKeyFile")
         var keyringText = String(decoding: keyring, as: UTF8.self)
         let ciphertext = try #require(keyringText.range(of: "\"ciphertext\" : \""))
         let target = try #require(
@@ -252,7 +211,7 @@ struct VaultTests {
         )
         keyringText.replaceSubrange(target...target, with: keyringText[target] == "A" ? "B" : "A")
         try Data(keyringText.utf8).write(to: keyringURL)
-        try expectOpenFails(test, with: "damagedKeyFile", containing: "checksum")
+        try test.expectOpenFails(with: "damagedKeyFile", containing: "checksum")
         try keyring.write(to: keyringURL)
 
         // A wrong passphrase on the intact files is still a wrong passphrase.
@@ -262,16 +221,16 @@ struct VaultTests {
 
         // Truncated database: a partial page, or a whole page missing.
         try original.prefix(original.count - 1000).write(to: test.databaseURL)
-        try expectOpenFails(test, with: "damagedDatabase")
+        try test.expectOpenFails(with: "damagedDatabase")
         try original.prefix(original.count - 4096).write(to: test.databaseURL)
-        try expectOpenFails(test, with: "damagedDatabase")
+        try test.expectOpenFails(with: "damagedDatabase")
 
         // One flipped byte in a page: the first page (which holds the header), or another.
         for offset in [100, 4096 + 1500, original.count - 2000] {
             var flipped = original
             flipped[offset] ^= 0x20
             try flipped.write(to: test.databaseURL)
-            try expectOpenFails(test, with: "damagedDatabase")
+            try test.expectOpenFails(with: "damagedDatabase")
         }
 
         // Restored, everything is there.
@@ -293,7 +252,7 @@ struct VaultTests {
         var damaged = try Data(contentsOf: copy.databaseURL)
         damaged[4096 + 700] ^= 0x01
         try damaged.write(to: copy.databaseURL)
-        try expectOpenFails(copy, with: "damagedDatabase")
+        try copy.expectOpenFails(with: "damagedDatabase")
     }
 
     @Test func creatingOverAnExistingVaultIsRefused() throws {
@@ -418,6 +377,63 @@ extension VaultTests {
             )
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).isEmpty)
+    }
+
+    /// A staging directory as a create killed half way leaves it: wrapped keys and a database.
+    func abandonedStaging(at url: URL) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        for name in ["vault.db", "keyring.json"] {
+            try Data("left by a crash".utf8).write(to: url.appendingPathComponent(name))
+        }
+    }
+
+    @Test func aCreateCleansUpWhatAnInterruptedCreateLeftAndNothingInUse() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("hv-abandoned-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let directory = parent.appendingPathComponent("vault")
+        // Beside the target: one abandoned, one a running create still holds (its flock).
+        let abandoned = parent.appendingPathComponent(".vault.creating-\(UUID().uuidString)")
+        let running = parent.appendingPathComponent(".vault.creating-\(UUID().uuidString)")
+        let otherTarget = parent.appendingPathComponent(".other.creating-\(UUID().uuidString)")
+        for url in [abandoned, running, otherTarget] { try abandonedStaging(at: url) }
+        let held = open(running.path, O_RDONLY | O_DIRECTORY)
+        #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        defer { close(held) }
+        let vault = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "x"), parameters: .minimumForTesting)
+        vault.lock()
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: running.appendingPathComponent("keyring.json").path))
+        #expect(FileManager.default.fileExists(atPath: otherTarget.path))
+
+        // Inside the target (the mount-point path), killed while moving files in: the key file,
+        // moved last, is not there, so the target never became a vault and is made one now.
+        let inside = parent.appendingPathComponent("mounted")
+        try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: false)
+        try abandonedStaging(at: inside.appendingPathComponent(".creating-\(UUID().uuidString)"))
+        for name in ["vault.db", "audit-key.pub"] {
+            try Data("moved in before the crash".utf8).write(to: inside.appendingPathComponent(name))
+        }
+        let second = try Vault.create(at: inside, passphrase: SecureBytes(utf8: "y"), parameters: .minimumForTesting)
+        second.lock()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: inside.path).sorted()
+                == ["audit-key.pub", "keyring.json", "vault.db"]
+        )
+        _ = try Vault.open(at: inside, passphrase: SecureBytes(utf8: "y"))
+
+        // A directory holding anything else is not a half-made vault: nothing is removed.
+        let foreign = parent.appendingPathComponent("foreign")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: false)
+        try abandonedStaging(at: foreign.appendingPathComponent(".creating-\(UUID().uuidString)"))
+        try Data("the owner's".utf8).write(to: foreign.appendingPathComponent("vault.db"))
+        try Data("the owner's".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+        #expect(
+            storeError {
+                _ = try Vault.create(at: foreign, passphrase: SecureBytes(utf8: "z"), parameters: .minimumForTesting)
+            } == "vaultExists"
+        )
+        #expect(try Data(contentsOf: foreign.appendingPathComponent("vault.db")) == Data("the owner's".utf8))
     }
 
     @Test func ofTwoConcurrentCreatesOneWinsAndTheOtherTouchesNothing() async throws {
