@@ -20,9 +20,10 @@ let package = Package(
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // SQLCipher 4 only: never link plain libsqlite3 as well (DESIGN.md decision 2).
         .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
-        .target(name: "VaultStore", dependencies: ["HealthModel", "VaultCrypto", "CSQLCipher"]),
         // The signed audit log and its verifier: libsodium only, never SQLCipher (DESIGN.md).
         .target(name: "AuditLog", dependencies: ["VaultCrypto"]),
+        // The store keeps the audit log in its database, appended in the access's transaction.
+        .target(name: "VaultStore", dependencies: ["HealthModel", "VaultCrypto", "AuditLog", "CSQLCipher"]),
         // Fixtures and random model values shared by the test targets.
         .target(
             name: "HealthModelTestSupport",
@@ -41,7 +42,7 @@ let package = Package(
         .testTarget(
             name: "VaultStoreTests",
             dependencies: [
-                "VaultStore", "HealthModelTestSupport",
+                "VaultStore", "AuditLog", "HealthModelTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

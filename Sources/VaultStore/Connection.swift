@@ -180,15 +180,29 @@ public final class Connection {
     public var changes: Int { SQLite.changes(handle) }
     public var lastInsertRowID: Int64 { SQLite.lastInsertRowID(handle) }
 
+    private var rollbackHandlers: [() -> Void] = []
+
+    /// Registers `handler` to run if the current transaction rolls back (after the rollback,
+    /// before the transaction's caller sees the error): state derived from the transaction, such
+    /// as cached row ids it minted, is dropped before any other transaction can run.
+    public func onRollback(_ handler: @escaping () -> Void) {
+        rollbackHandlers.append(handler)
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        rollbackHandlers = []
         do {
             let result = try body()
             try execute("COMMIT")
+            rollbackHandlers = []
             return result
         } catch {
             try? execute("ROLLBACK")
+            let handlers = rollbackHandlers
+            rollbackHandlers = []
+            for handler in handlers { handler() }
             throw error
         }
     }

@@ -143,18 +143,14 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` in one immediate write transaction; everything it does commits or nothing does.
-    /// `onRollback` runs, still under the writer lock, when the transaction did not commit: state
-    /// derived from the transaction (cached row ids) is dropped before any other write can run.
-    public func write<T>(_ body: (Connection) throws -> T, onRollback: () -> Void = {}) throws -> T {
+    /// Several stores' writes (a save and its audit entry) share one transaction by taking the
+    /// connection `body` is given; each registers with ``Connection/onRollback(_:)`` what it must
+    /// forget if the transaction does not commit.
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         writerLock.lock()
         defer { writerLock.unlock() }
         guard let writer else { throw StoreError.locked }
-        do {
-            return try writer.transaction(immediate: true) { try body(writer) }
-        } catch {
-            onRollback()
-            throw error
-        }
+        return try writer.transaction(immediate: true) { try body(writer) }
     }
 
     /// Runs `body` in one read transaction: it sees a single consistent snapshot.

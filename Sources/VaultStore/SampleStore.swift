@@ -38,29 +38,33 @@ public final class SampleStore: @unchecked Sendable {
     /// the correlation's own source.
     @discardableResult
     public func save(_ samples: [Sample]) throws -> SaveOutcome {
+        try database.write { try save(samples, in: $0) }
+    }
+
+    /// ``save(_:)`` inside the write transaction `db` of this store's database, so that other
+    /// writes (the access's audit entry) commit with it or not at all.
+    @discardableResult
+    public func save(_ samples: [Sample], in db: Connection) throws -> SaveOutcome {
         try Self.checkBatch(samples)
         let superseded = Self.supersededSyncVersions(samples)
+        // A rolled-back transaction may have minted the ids these caches hold.
+        db.onRollback { [self] in clearCaches() }
         do {
-            return try database.write { db in
-                var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
-                var outcome = SaveOutcome(ignored: superseded.count)
-                let insertSample = try db.statement(Self.insertSampleSQL)
-                for index in samples.indices where superseded.isEmpty || !superseded.contains(index) {
-                    try save(
-                        samples[index],
-                        parent: nil,
-                        in: db,
-                        insertSample: insertSample,
-                        sequence: &sequence,
-                        outcome: &outcome
-                    )
-                }
-                try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
-                return outcome
-            } onRollback: {
-                // A rolled-back transaction may have minted the ids these caches hold.
-                clearCaches()
+            var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
+            var outcome = SaveOutcome(ignored: superseded.count)
+            let insertSample = try db.statement(Self.insertSampleSQL)
+            for index in samples.indices where superseded.isEmpty || !superseded.contains(index) {
+                try save(
+                    samples[index],
+                    parent: nil,
+                    in: db,
+                    insertSample: insertSample,
+                    sequence: &sequence,
+                    outcome: &outcome
+                )
             }
+            try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
+            return outcome
         } catch {
             if let error = error as? DatabaseError, error.resultCode == .constraint,
                 error.message.contains("samples.uuid")
@@ -411,46 +415,55 @@ public final class SampleStore: @unchecked Sendable {
     @discardableResult
     public func delete(uuids: [UUID], scope: DeleteScope) throws -> Int {
         guard !uuids.isEmpty else { return 0 }
-        return try database.write { db in
-            var sql = """
-                SELECT s.id, s.parent_id FROM samples s
-                WHERE s.uuid IN (SELECT unhex(value) FROM json_each(?))
-                """
-            var arguments: [any DatabaseValueConvertible] = [
-                PredicateCompiler.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") })
-            ]
-            if case .app(let bundleIdentifier) = scope {
-                sql += " AND s.source_id = (SELECT id FROM sources WHERE bundle_id = ?)"
-                arguments.append(bundleIdentifier)
-            }
-            let ids = try db.rows(sql, arguments).map { $0[1].int64 ?? $0[0].int64! }
-            return try deleteAndRecord(ids: ids, in: db)
+        return try database.write { try delete(uuids: uuids, scope: scope, in: $0) }
+    }
+
+    /// ``delete(uuids:scope:)`` inside the write transaction `db`.
+    @discardableResult
+    public func delete(uuids: [UUID], scope: DeleteScope, in db: Connection) throws -> Int {
+        guard !uuids.isEmpty else { return 0 }
+        var sql = """
+            SELECT s.id, s.parent_id FROM samples s
+            WHERE s.uuid IN (SELECT unhex(value) FROM json_each(?))
+            """
+        var arguments: [any DatabaseValueConvertible] = [
+            PredicateCompiler.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") })
+        ]
+        if case .app(let bundleIdentifier) = scope {
+            sql += " AND s.source_id = (SELECT id FROM sources WHERE bundle_id = ?)"
+            arguments.append(bundleIdentifier)
         }
+        let ids = try db.rows(sql, arguments).map { $0[1].int64 ?? $0[0].int64! }
+        return try deleteAndRecord(ids: ids, in: db)
     }
 
     /// Deletes the samples of a type that match a predicate, within the scope; returns the count.
     @discardableResult
     public func delete(matching query: SampleTypePredicate, scope: DeleteScope) throws -> Int {
+        try database.write { try delete(matching: query, scope: scope, in: $0) }
+    }
+
+    /// ``delete(matching:scope:)`` inside the write transaction `db`.
+    @discardableResult
+    public func delete(matching query: SampleTypePredicate, scope: DeleteScope, in db: Connection) throws -> Int {
         try query.validate()
         let readScope: ReadScope =
             switch scope {
             case .owner: .owner
             case .app(let bundleIdentifier): .app(bundleIdentifier, readableTypes: [])
             }
-        return try database.write { db in
-            guard
-                let branch = try branch(
-                    for: query,
-                    scope: readScope,
-                    columns: SQLFragment("s.id, s.parent_id"),
-                    db
-                )
-            else {
-                return 0
-            }
-            let ids = try db.rows(branch.sql, branch.arguments).map { $0[1].int64 ?? $0[0].int64! }
-            return try deleteAndRecord(ids: ids, in: db)
+        guard
+            let branch = try branch(
+                for: query,
+                scope: readScope,
+                columns: SQLFragment("s.id, s.parent_id"),
+                db
+            )
+        else {
+            return 0
         }
+        let ids = try db.rows(branch.sql, branch.arguments).map { $0[1].int64 ?? $0[0].int64! }
+        return try deleteAndRecord(ids: ids, in: db)
     }
 
     private func deleteAndRecord(ids: [Int64], in db: Connection) throws -> Int {

@@ -129,7 +129,39 @@ public enum Schema {
                 """,
                 "INSERT INTO counters (name, value) VALUES ('change_sequence', 0)",
             ]
-        )
+        ),
+        // The audit log (docs/AUDIT_LOG.md): entries in their canonical encoding, every complete
+        // subtree hash (for proofs), the compact range (the tree's right edge, so an append
+        // hashes O(log n) and never rereads the log), and the signed checkpoints. Entries and
+        // nodes can be appended, never changed or removed.
+        Migration(
+            version: 2,
+            statements: [
+                "CREATE TABLE audit_entries (sequence INTEGER PRIMARY KEY, entry BLOB NOT NULL)",
+                """
+                CREATE TABLE audit_nodes (
+                    level INTEGER NOT NULL,
+                    idx INTEGER NOT NULL,
+                    hash BLOB NOT NULL,
+                    PRIMARY KEY (level, idx)) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE audit_range (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    size INTEGER NOT NULL,
+                    hashes BLOB NOT NULL)
+                """,
+                "CREATE TABLE audit_checkpoints (size INTEGER PRIMARY KEY, note TEXT NOT NULL)",
+            ]
+                + ["audit_entries", "audit_nodes", "audit_checkpoints"].flatMap { table in
+                    ["UPDATE", "DELETE"].map { operation in
+                        """
+                        CREATE TRIGGER \(table)_no_\(operation.lowercased()) BEFORE \(operation) ON \(table)
+                        BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END
+                        """
+                    }
+                }
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

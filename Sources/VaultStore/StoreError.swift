@@ -11,6 +11,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case damagedKeyFile(String)
     /// The database file is missing, truncated, or fails its page authentication.
     case damagedDatabase(String)
+    /// The database is older than the last checkpoint the vault signed, or from another history.
+    case rolledBack(String)
+    /// `audit-checkpoint.note` does not verify with the vault's audit key.
+    case damagedCheckpointFile(String)
     /// The directory already holds a vault (on create) or holds no vault (on open).
     case vaultExists(String)
     case notAVault(String)
@@ -43,6 +47,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .missingKeyFile(let message): message
         case .damagedKeyFile(let message): message
         case .damagedDatabase(let message): message
+        case .rolledBack(let message): message
+        case .damagedCheckpointFile(let message): message
         case .vaultExists(let message): message
         case .notAVault(let message): message
         case .newerSchema(let message): message

@@ -1,3 +1,4 @@
+import AuditLog
 public import Foundation
 public import VaultCrypto
 
@@ -139,7 +140,7 @@ public final class Vault: @unchecked Sendable {
         )
         try keyring.write(to: staging)
         try VaultFiles.writeAtomically(
-            Data((publicKeyLine(signingKey.publicKey, vaultID: vaultID) + "\n").utf8),
+            Data((VerifierKey(name: logName(vaultID), publicKey: signingKey.publicKey).description + "\n").utf8),
             to: staging.appendingPathComponent(auditPublicKeyFileName)
         )
     }
@@ -167,6 +168,11 @@ public final class Vault: @unchecked Sendable {
         } catch {
             throw damage(error)
         }
+        try checkAgainstLatestCheckpoint(
+            directory: directory,
+            verifierKey: VerifierKey(name: logName(keyring.vaultID), publicKey: signingKey.publicKey),
+            database: database
+        )
         return Vault(directory: directory, vaultID: keyring.vaultID, signingKey: signingKey, database: database)
     }
 
@@ -234,8 +240,11 @@ public final class Vault: @unchecked Sendable {
         return database == nil
     }
 
-    /// Wipes the keys from memory and closes the database; the vault must be opened again.
+    /// Signs an audit checkpoint (``signAuditCheckpoint()``; a caller that must know it was
+    /// signed calls that first), then wipes the keys from memory and closes the database; the
+    /// vault must be opened again.
     public func lock() {
+        if !isLocked { _ = try? signAuditCheckpoint() }
         lockState.lock()
         defer { lockState.unlock() }
         signingKey?.secretKey.wipe()
@@ -246,15 +255,5 @@ public final class Vault: @unchecked Sendable {
 
     deinit {
         lock()
-    }
-
-    /// The audit public key in the C2SP signed-note verifier-key form:
-    /// `healthvault/<vault id>+<key hash, 8 hex>+<base64(0x01 ‖ public key)>`.
-    static func publicKeyLine(_ key: Ed25519.PublicKey, vaultID: UUID) -> String {
-        let name = "healthvault/\(vaultID.uuidString.lowercased())"
-        let keyBytes: [UInt8] = [0x01] + key.rawRepresentation
-        let hash = SHA256.hash(data: Array(name.utf8) + [0x0A] + keyBytes)
-        let hashHex = hash.prefix(4).map { String(format: "%02x", $0) }.joined()
-        return "\(name)+\(hashHex)+\(Data(keyBytes).base64EncodedString())"
     }
 }

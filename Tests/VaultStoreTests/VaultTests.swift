@@ -305,6 +305,8 @@ extension StoreError {
         case .missingKeyFile: "missingKeyFile"
         case .damagedKeyFile: "damagedKeyFile"
         case .damagedDatabase: "damagedDatabase"
+        case .rolledBack: "rolledBack"
+        case .damagedCheckpointFile: "damagedCheckpointFile"
         case .vaultExists: "vaultExists"
         case .notAVault: "notAVault"
         case .newerSchema: "newerSchema"
@@ -360,7 +362,7 @@ extension VaultTests {
         vault.lock()
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-                == ["audit-key.pub", "keyring.json", "vault.db"]
+                == ["audit-checkpoint.note", "audit-key.pub", "keyring.json", "vault.db"]
         )
         #expect(try stagingLeftovers(of: directory).isEmpty)
         _ = try Vault.open(at: directory, passphrase: SecureBytes(utf8: "x"))
@@ -418,7 +420,7 @@ extension VaultTests {
         second.lock()
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: inside.path).sorted()
-                == ["audit-key.pub", "keyring.json", "vault.db"]
+                == ["audit-checkpoint.note", "audit-key.pub", "keyring.json", "vault.db"]
         )
         _ = try Vault.open(at: inside, passphrase: SecureBytes(utf8: "y"))
 

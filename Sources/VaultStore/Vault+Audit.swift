@@ -1,0 +1,153 @@
+public import AuditLog
+public import Foundation
+import VaultCrypto
+
+/// The vault's audit log: kept in the database, appended inside the transaction of the access it
+/// records, checkpointed with the vault's Ed25519 audit key on every export and on lock.
+extension Vault {
+    /// `audit-checkpoint.note`: the latest signed checkpoint, also kept outside the database, so
+    /// that opening the vault catches a database rolled back to an older copy (DESIGN.md 7).
+    public static let latestCheckpointFileName = "audit-checkpoint.note"
+
+    /// The log's origin and signer name: `healthvault/<vault id, lowercase>`.
+    static func logName(_ vaultID: UUID) -> String {
+        "healthvault/\(vaultID.uuidString.lowercased())"
+    }
+
+    /// The audit public key as a C2SP verifier key; `audit-key.pub` holds it.
+    public var verifierKey: VerifierKey {
+        VerifierKey(name: Self.logName(vaultID), publicKey: auditPublicKey)
+    }
+
+    /// The audit log over `db`, a transaction of this vault's database: an entry appended through
+    /// it commits with whatever else that transaction does, or not at all.
+    public func auditLog(in db: Connection) -> AuditLog<DatabaseAuditStorage> {
+        AuditLog(storage: DatabaseAuditStorage(db), verifierKey: verifierKey)
+    }
+
+    /// Signs a checkpoint of the log as it is now, with the store's change counter and state
+    /// digest, stores it in the database and in `audit-checkpoint.note`. Signing again with
+    /// nothing changed returns the latest checkpoint. Refuses (`AuditLogError.inconsistent`) a
+    /// checkpoint that would contradict the latest one.
+    @discardableResult
+    public func signAuditCheckpoint() throws -> SignedCheckpoint {
+        let key = try auditSigningKey()
+        let signed = try db().write { db in
+            let state = try Self.storeState(db)
+            return try auditLog(in: db).signCheckpoint(
+                with: key,
+                storeChangeCounter: state.counter,
+                storeDigest: state.digest
+            )
+        }
+        try VaultFiles.writeAtomically(
+            Data(signed.text.utf8),
+            to: directory.appendingPathComponent(Self.latestCheckpointFileName)
+        )
+        return signed
+    }
+
+    /// Signs a checkpoint and writes the whole log, with every checkpoint and the verifier key, as
+    /// an export directory (docs/AUDIT_LOG.md) that an auditor verifies offline. Returns the
+    /// checkpoint the export ends with.
+    @discardableResult
+    public func exportAuditLog(to exportDirectory: URL) throws -> SignedCheckpoint {
+        let signed = try signAuditCheckpoint()
+        // Read in one snapshot; entries appended after the signature are left for the next export.
+        let export = try db().read { db in
+            let log = auditLog(in: db)
+            var entries: [[UInt8]] = []
+            entries.reserveCapacity(Int(signed.checkpoint.size))
+            try log.storage.entries(from: 0, to: signed.checkpoint.size) { entries.append($0) }
+            let checkpoints = try log.storage.checkpoints().filter { $0.checkpoint.size <= signed.checkpoint.size }
+            return AuditExport(
+                verifierKeyLine: verifierKey.description,
+                entries: entries,
+                leafHashes: entries.map { Merkle.leafHash($0) },
+                checkpoints: checkpoints.map(\.text)
+            )
+        }
+        try export.write(to: exportDirectory)
+        return signed
+    }
+
+    /// The store's change counter and a digest of its state: SHA-256 of
+    /// `"healthvault store state 1" ‖ 0x00 ‖` the change counter, the number of samples, the
+    /// highest sample row id and the number of tombstones (each 8 bytes, big-endian) `‖` SHA-256
+    /// of the characteristics (each type and value, length-prefixed, in type order).
+    static func storeState(_ db: Connection) throws -> (counter: UInt64, digest: [UInt8]) {
+        let counter = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
+        let samples = try db.rows("SELECT count(*), coalesce(max(id), 0) FROM samples").first
+        let tombstones = try db.scalarInt("SELECT count(*) FROM tombstones") ?? 0
+        var characteristics: [UInt8] = []
+        for row in try db.rows("SELECT type, value FROM characteristics ORDER BY type") {
+            for field in [row[0].string ?? "", row[1].string ?? ""] {
+                characteristics += bigEndian(UInt64(field.utf8.count)) + Array(field.utf8)
+            }
+        }
+        var input = Array("healthvault store state 1".utf8) + [0]
+        for value in [counter, samples?[0].int64 ?? 0, samples?[1].int64 ?? 0, tombstones] {
+            input += bigEndian(UInt64(value))
+        }
+        input += SHA256.hash(data: characteristics)
+        return (UInt64(counter), SHA256.hash(data: input))
+    }
+
+    private static func bigEndian(_ value: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+
+    /// Checks the database against the latest checkpoint kept outside it: the log must extend
+    /// that checkpoint's tree and the store's counter must not have gone back (at an unchanged
+    /// counter, the state digest must be the same). A database restored from an older copy, or
+    /// one from another history, fails with `rolledBack`.
+    static func checkAgainstLatestCheckpoint(
+        directory: URL,
+        verifierKey: VerifierKey,
+        database: Database
+    ) throws(StoreError) {
+        let url = directory.appendingPathComponent(latestCheckpointFileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return }
+        let signed: SignedCheckpoint
+        do {
+            signed = try SignedCheckpoint(text: String(decoding: data, as: UTF8.self))
+            try signed.verify(with: verifierKey)
+        } catch {
+            throw .damagedCheckpointFile(
+                "\(url.path) is not a checkpoint this vault signed (\(error)); it was altered or damaged"
+            )
+        }
+        let checkpoint = signed.checkpoint
+        let problem: String?
+        do {
+            problem = try database.read { db -> String? in
+                let storage = DatabaseAuditStorage(db)
+                let range = try storage.compactRange()
+                guard range.size >= checkpoint.size else {
+                    return "its audit log has \(range.size) entries, the checkpoint signed at lock \(checkpoint.size)"
+                }
+                let root =
+                    range.size == checkpoint.size ? range.root : try Merkle.root(size: checkpoint.size, nodes: storage)
+                guard root == checkpoint.rootHash else {
+                    return "its audit log does not extend the one checkpointed at \(checkpoint.size) entries"
+                }
+                let state = try storeState(db)
+                guard state.counter >= checkpoint.storeChangeCounter else {
+                    return "its change counter is \(state.counter), the checkpoint's \(checkpoint.storeChangeCounter)"
+                }
+                guard state.counter > checkpoint.storeChangeCounter || state.digest == checkpoint.storeDigest else {
+                    return "its state differs from the checkpoint's at the same change counter"
+                }
+                return nil
+            }
+        } catch {
+            throw .damagedDatabase("the audit log in the database cannot be read: \(error)")
+        }
+        if let problem {
+            throw .rolledBack(
+                "the database is older than, or diverges from, the last checkpoint this vault signed (\(url.path)): "
+                    + problem + ". It was restored from an older copy or replaced; restore the latest backup"
+            )
+        }
+    }
+}
