@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "HealthModel", package: "HealthVault"),
                 .product(name: "VaultCrypto", package: "HealthVault"),
                 .product(name: "VaultStore", package: "HealthVault"),
+                .product(name: "AuditLog", package: "HealthVault"),
             ],
             path: "StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

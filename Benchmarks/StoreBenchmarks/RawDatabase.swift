@@ -94,3 +94,26 @@ final class RawDatabase {
 enum BenchError: Error {
     case sqlite(String)
 }
+
+extension RawDatabase {
+    /// Inserts audit entries as bare blobs (no tree, no range) in one transaction: the floor an
+    /// audit append is measured against.
+    func insertAuditEntries(_ entries: [[UInt8]], from start: Int) throws {
+        var statement: OpaquePointer?
+        let sql = "INSERT INTO audit_entries (sequence, entry) VALUES (?, ?)"
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw BenchError.sqlite(String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        try exec("BEGIN IMMEDIATE")
+        for (offset, entry) in entries.enumerated() {
+            sqlite3_bind_int64(statement, 1, Int64(start + offset))
+            entry.withUnsafeBytes { _ = sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), nil) }
+            guard sqlite3_step(statement) == SQLITE_DONE else {
+                throw BenchError.sqlite(String(cString: sqlite3_errmsg(handle)))
+            }
+            sqlite3_reset(statement)
+        }
+        try exec("COMMIT")
+    }
+}

@@ -97,6 +97,8 @@ let benchmarks: @Sendable () -> Void = {
     } teardown: {
         empty = nil
     }
+
+    auditBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.
