@@ -92,6 +92,9 @@ extension AuditEntry {
         let operation = Operation(rawValue: try reader.string())
         guard operation.isWellFormed else { throw AuditLogError(.malformedEntry, "the entry's operation is malformed") }
         let typeCount = try reader.uint16()
+        guard typeCount <= Self.maximumTypeCount else {
+            throw AuditLogError(.malformedEntry, "the entry names more than \(Self.maximumTypeCount) types")
+        }
         var types: [String] = []
         for _ in 0..<typeCount {
             let type = try reader.string()

@@ -73,7 +73,22 @@ struct AuditEntryTests {
         var invalid = bytes
         invalid[invalid.count - 1] = 0xFF
         cases.append(("invalid UTF-8", invalid))
-        #expect(cases.count == 7)
+        // 513 distinct types in order: well formed, but more than an entry may name.
+        let manyTypes = (0..<513).map { String(format: "t%04d", $0) }
+        let many = AuditEntry(
+            time: .now,
+            actor: .owner,
+            operation: .save,
+            types: Array(manyTypes.prefix(512)),
+            outcome: .ok
+        )
+        var tooMany = try many.encoded()
+        let countOffset = 1 + 8 + 8 + 1 + 2 + 2 + "save".utf8.count
+        #expect(tooMany[countOffset..<countOffset + 2] == [0x02, 0x00])
+        tooMany[countOffset + 1] = 0x01
+        tooMany.insert(contentsOf: [0, 5] + Array(manyTypes[512].utf8), at: countOffset + 2 + 512 * 7)
+        cases.append(("513 types", tooMany))
+        #expect(cases.count == 8)
         for (name, bytes) in cases {
             #expect(throws: AuditLogError.self, "\(name)") { try AuditEntry(decoding: bytes) }
         }
