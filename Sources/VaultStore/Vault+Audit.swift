@@ -29,10 +29,15 @@ extension Vault {
     /// digest, stores it in the database and in `audit-checkpoint.note`. Signing again with
     /// nothing changed returns the latest checkpoint. Refuses (`AuditLogError.inconsistent`) a
     /// checkpoint that would contradict the latest one.
+    ///
+    /// With `recording`, that entry (numbered and timed by the log) is appended first, in the same
+    /// transaction: the lock and the export record themselves, so their checkpoint always covers a
+    /// log that grew, and a change the log did not record cannot leave it unsignable.
     @discardableResult
-    public func signAuditCheckpoint() throws -> SignedCheckpoint {
+    public func signAuditCheckpoint(recording entry: AuditEntry? = nil) throws -> SignedCheckpoint {
         let key = try auditSigningKey()
         let signed = try db().write { db in
+            if let entry { try auditLog(in: db).append(entry) }
             let state = try Self.storeState(db)
             return try auditLog(in: db).signCheckpoint(
                 with: key,
@@ -47,12 +52,14 @@ extension Vault {
         return signed
     }
 
-    /// Signs a checkpoint and writes the whole log, with every checkpoint and the verifier key, as
-    /// an export directory (docs/AUDIT_LOG.md) that an auditor verifies offline. Returns the
-    /// checkpoint the export ends with.
+    /// Records the export (`audit.export` by `actor`), signs a checkpoint and writes the whole log,
+    /// with every checkpoint and the verifier key, as an export directory (docs/AUDIT_LOG.md) that
+    /// an auditor verifies offline. Returns the checkpoint the export ends with.
     @discardableResult
-    public func exportAuditLog(to exportDirectory: URL) throws -> SignedCheckpoint {
-        let signed = try signAuditCheckpoint()
+    public func exportAuditLog(to exportDirectory: URL, actor: AuditEntry.Actor = .owner) throws -> SignedCheckpoint {
+        let signed = try signAuditCheckpoint(
+            recording: AuditEntry(time: Date(), actor: actor, operation: .auditExport, outcome: .ok)
+        )
         // Read in one snapshot; entries appended after the signature are left for the next export.
         let export = try db().read { db in
             let log = auditLog(in: db)
@@ -98,9 +105,11 @@ extension Vault {
     }
 
     /// Checks the database against the latest checkpoint kept outside it: the log must extend
-    /// that checkpoint's tree and the store's counter must not have gone back (at an unchanged
-    /// counter, the state digest must be the same). A database restored from an older copy, or
-    /// one from another history, fails with `rolledBack`.
+    /// that checkpoint's tree and the store's counter must not have gone back. A database
+    /// restored from an older copy (every lock appends an entry, so any copy older than the last
+    /// lock has a shorter log), or one from another history, fails with `rolledBack`. The state
+    /// digest is not compared: a change the log did not record (a crash before the lock) may
+    /// legitimately have moved it.
     static func checkAgainstLatestCheckpoint(
         directory: URL,
         verifierKey: VerifierKey,
@@ -134,9 +143,6 @@ extension Vault {
                 let state = try storeState(db)
                 guard state.counter >= checkpoint.storeChangeCounter else {
                     return "its change counter is \(state.counter), the checkpoint's \(checkpoint.storeChangeCounter)"
-                }
-                guard state.counter > checkpoint.storeChangeCounter || state.digest == checkpoint.storeDigest else {
-                    return "its state differs from the checkpoint's at the same change counter"
                 }
                 return nil
             }

@@ -240,11 +240,16 @@ public final class Vault: @unchecked Sendable {
         return database == nil
     }
 
-    /// Signs an audit checkpoint (``signAuditCheckpoint()``; a caller that must know it was
-    /// signed calls that first), then wipes the keys from memory and closes the database; the
-    /// vault must be opened again.
+    /// Records the lock in the audit log (`vault.lock` by the system) and signs a checkpoint
+    /// (``signAuditCheckpoint(recording:)``: a caller that must know it was signed calls that
+    /// first), then wipes the keys from memory and closes the database; the vault must be opened
+    /// again.
     public func lock() {
-        if !isLocked { _ = try? signAuditCheckpoint() }
+        if !isLocked {
+            _ = try? signAuditCheckpoint(
+                recording: AuditEntry(time: Date(), actor: .system, operation: .lock, outcome: .ok)
+            )
+        }
         lockState.lock()
         defer { lockState.unlock() }
         signingKey?.secretKey.wipe()

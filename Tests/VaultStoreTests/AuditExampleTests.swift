@@ -104,14 +104,15 @@ import VaultCrypto
     @Test func theShippedExampleVerifiesWithTheShippedKey() throws {
         let report = AuditVerifier.verify(directory: Self.exportURL, trustedKey: try key())
         #expect(report.verdict == .verified, "\(report.summary)")
-        #expect(report.entryCount == 5)
-        #expect(report.latestCheckpoint?.checkpoint.size == 5)
-        // Its entries are the ones above, in order, numbered.
+        #expect(report.entryCount == 6)
+        #expect(report.latestCheckpoint?.checkpoint.size == 6)
+        // Its entries are the ones above, in order, numbered, and then the export itself.
         let (export, _) = try AuditExport.read(from: Self.exportURL)
         let decoded = try export.entries.map { try AuditEntry(decoding: $0) }
         var expected = Self.exampleEntries()
         for index in expected.indices { expected[index].sequence = UInt64(index) }
-        #expect(decoded == expected)
+        #expect(Array(decoded.prefix(5)) == expected)
+        #expect(decoded.last.map { [$0.operation.rawValue, $0.actor.description] } == ["audit.export", "owner"])
         // And one flipped byte is caught, so the example is not verified by accident.
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("hv-example-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: copy) }
@@ -143,10 +144,16 @@ import VaultCrypto
                 hex(Merkle.root(leafHashes: ArraySlice(export.entries.prefix(2).map { Merkle.leafHash($0) })))
             )
         )
+        #expect(
+            document.contains(
+                hex(Merkle.root(leafHashes: ArraySlice(export.entries.prefix(5).map { Merkle.leafHash($0) })))
+            )
+        )
         #expect(document.contains(hex(Merkle.root(leafHashes: ArraySlice(export.entries.map { Merkle.leafHash($0) })))))
+        for entry in export.entries { #expect(document.contains(hex(Merkle.leafHash(entry)))) }
         // The checkpoint at size 5 and the key, as printed.
         let note = try String(
-            contentsOf: Self.exportURL.appendingPathComponent("checkpoints/00000000000000000005.note"),
+            contentsOf: Self.exportURL.appendingPathComponent("checkpoints/00000000000000000006.note"),
             encoding: .utf8
         )
         #expect(document.contains(note))

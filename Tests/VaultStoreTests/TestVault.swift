@@ -53,9 +53,9 @@ final class TestVault {
     }
 
     /// The raw database key, unwrapped from the key file (for interop checks only).
-    func rawDatabaseKeyHex() throws -> String {
+    func rawDatabaseKeyHex(passphrase: String = TestVault.passphrase) throws -> String {
         let keyring = try Keyring.read(from: directory)
-        let (key, _) = try keyring.unwrap(passphrase: SecureBytes(utf8: Self.passphrase))
+        let (key, _) = try keyring.unwrap(passphrase: SecureBytes(utf8: passphrase))
         return key.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
     }
 }

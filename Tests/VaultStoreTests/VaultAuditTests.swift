@@ -90,6 +90,14 @@ struct VaultAuditTests {
         }
         try test.reopen()
         let reopened = try #require(test.vault)
+        // Closing recorded the lock: the reference takes the same entry.
+        let recorded = try reopened.db().read { try reopened.auditLog(in: $0).entries(from: UInt64(roots.count)) }
+        #expect(recorded.map(\.operation) == [.lock])
+        #expect(recorded.map(\.actor) == [.system])
+        for entry in recorded {
+            try reference.append(entry)
+            roots.append(try reference.rootHash())
+        }
         try reopened.db().read { db in
             let log = reopened.auditLog(in: db)
             let storage = log.storage
@@ -158,14 +166,17 @@ struct VaultAuditTests {
         let exportURL = test.directory.appendingPathExtension("export")
         defer { try? FileManager.default.removeItem(at: exportURL) }
         let signed = try vault.exportAuditLog(to: exportURL)
-        #expect(signed.checkpoint.size == 3)
+        // Each lock and the export recorded themselves: save, lock, save, lock, save, export.
+        #expect(signed.checkpoint.size == 6)
         #expect(signed.checkpoint.storeChangeCounter == 3)
-        // Checkpoints at sizes 1 and 2 (the locks) and 3 (the export).
+        let operations = try vault.db().read { try vault.auditLog(in: $0).entries().map(\.operation) }
+        #expect(operations == [.save, .lock, .save, .lock, .save, .auditExport])
+        // Checkpoints at sizes 2 and 4 (the locks) and 6 (the export).
         let keyLine = try String(contentsOf: test.directory.appendingPathComponent("audit-key.pub"), encoding: .utf8)
         let trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .newlines))
         let report = AuditVerifier.verify(directory: exportURL, trustedKey: trusted)
         #expect(report.verdict == .verified, "\(report.summary)")
-        #expect(report.entryCount == 3)
+        #expect(report.entryCount == 6)
         let (export, _) = try AuditExport.read(from: exportURL)
         #expect(export.checkpoints.count == 3)
         // The note beside the database is the latest checkpoint.
@@ -182,7 +193,26 @@ struct VaultAuditTests {
         try vault.exportAuditLog(to: later)
         let again = AuditVerifier.verify(directory: later, trustedKey: trusted, previousCheckpoint: signed.text)
         #expect(again.verdict == .verified, "\(again.summary)")
-        #expect(again.entryCount == 4)
+        #expect(again.entryCount == 8)
+    }
+
+    @Test func changesTheLogDidNotRecordNeverLeaveTheVaultUnopenable() throws {
+        // Until the engine records every access, a change can reach the store with no entry (a
+        // characteristic changes the state digest but not the counter). The lock records itself,
+        // so its checkpoint is always signable and the note always current.
+        let test = try TestVault()
+        for value in [BloodType.oNegative, .aPositive, .bNegative] {
+            try test.store.setCharacteristic(.bloodType(value))
+            test.close()
+            try test.reopen()
+        }
+        #expect(try test.store.characteristic(.bloodType) == .bloodType(.bNegative))
+        // And a crash after such a change, before any lock (a copy of the running vault).
+        try test.store.setCharacteristic(.bloodType(.abPositive))
+        let crashed = try TestVault(create: false)
+        try FileManager.default.copyItem(at: test.directory, to: crashed.directory)
+        try crashed.reopen()
+        #expect(try crashed.store.characteristic(.bloodType) == .bloodType(.abPositive))
     }
 
     @Test func aDatabaseRolledBackBehindItsLastCheckpointIsRefused() throws {
@@ -216,8 +246,9 @@ struct VaultAuditTests {
         test.close()
 
         // A checkpoint note that does not verify (altered, or another vault's) is its own error.
-        var altered = String(decoding: note, as: UTF8.self)
-        altered = altered.replacingOccurrences(of: "\n2\n", with: "\n1\n")
+        var lines = String(decoding: note, as: UTF8.self).components(separatedBy: "\n")
+        lines[1] = String(try #require(Int(lines[1])) - 1)  // the signed size
+        let altered = lines.joined(separator: "\n")
         try Data(altered.utf8).write(to: test.directory.appendingPathComponent("audit-checkpoint.note"))
         try test.expectOpenFails(with: "damagedCheckpointFile")
         let other = try TestVault()

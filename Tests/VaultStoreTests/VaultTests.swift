@@ -57,15 +57,22 @@ struct VaultTests {
         let sample = try steps()
         try test.store.save([sample])
         test.close()
-        let before = try Data(contentsOf: test.databaseURL)
         try test.reopen()
+        // The database files and key, before and after: untouched (closing would write the lock's
+        // audit entry, so they are compared while open).
+        func database() throws -> [Data] {
+            try test.files().filter { $0.0.hasPrefix("vault.db") && !$0.0.hasSuffix("-shm") }.map(\.1)
+        }
+        let before = try database()
+        let keyBefore = try test.rawDatabaseKeyHex()
         try test.vault!.changePassphrase(
             from: SecureBytes(utf8: TestVault.passphrase),
             to: SecureBytes(utf8: "new passphrase"),
             parameters: .minimumForTesting
         )
+        #expect(try database() == before)
         test.close()
-        #expect(try Data(contentsOf: test.databaseURL) == before)
+        #expect(try test.rawDatabaseKeyHex(passphrase: "new passphrase") == keyBefore)
         #expect(storeError { try test.reopen() } == "wrongPassphrase")
         try test.reopen(passphrase: "new passphrase")
         #expect(try test.store.sample(uuid: sample.uuid, scope: .owner) == sample)
