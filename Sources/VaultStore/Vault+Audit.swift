@@ -30,7 +30,7 @@ extension Vault {
     /// nothing changed returns the latest checkpoint. Refuses (`AuditLogError.inconsistent`) a
     /// checkpoint that would contradict the latest one.
     ///
-    /// With `recording`, that entry (numbered and timed by the log) is appended first, in the same
+    /// With `recording`, that entry (numbered by the log) is appended first, in the same
     /// transaction: the lock and the export record themselves, so their checkpoint always covers a
     /// log that grew, and a change the log did not record cannot leave it unsignable.
     @discardableResult
