@@ -28,12 +28,13 @@ public final class Database: @unchecked Sendable {
         }
         if exists {
             try Self.checkFileShape(path)
-            if verifyPages { try WriteAheadLog.check(databasePath: path) }
+            if verifyPages { try WriteAheadLog.check(databasePath: path, openElsewhere: Self.isOpen(path)) }
         }
         self.path = path
         let hadLog = FileManager.default.fileExists(atPath: path + "-wal")
         do {
             (writer, reader) = try Self.openConnections(path: path, key: key, verifyPages: verifyPages)
+            Self.register(path)
         } catch {
             // The connections are closed now, without a checkpoint (they never fold the log into a
             // database that failed its checks). Remove the empty log files the attempt created.
@@ -125,6 +126,30 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    // The databases open in this process (SQLite's file locks do not show a process its own).
+    private static let openPathsLock = NSLock()
+    nonisolated(unsafe) private static var openPaths: [String: Int] = [:]
+
+    private static func key(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
+    static func isOpen(_ path: String) -> Bool {
+        openPathsLock.withLock { openPaths[key(path), default: 0] > 0 }
+    }
+
+    private static func register(_ path: String) {
+        openPathsLock.withLock { openPaths[key(path), default: 0] += 1 }
+    }
+
+    private static func unregister(_ path: String) {
+        openPathsLock.withLock {
+            let name = key(path)
+            openPaths[name, default: 0] -= 1
+            if openPaths[name, default: 0] <= 0 { openPaths[name] = nil }
+        }
+    }
+
     /// Refuses to run when plain libsqlite3 is loaded next to SQLCipher: two SQLite copies in one
     /// process bind symbols to the wrong one (DESIGN.md decision 2).
     static func refusePlainSQLite() throws(StoreError) {
@@ -180,8 +205,9 @@ public final class Database: @unchecked Sendable {
         if let writer {
             try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             SQLite.allowCheckpointOnClose(writer.handle)
+            self.writer = nil
+            Self.unregister(path)
         }
-        writer = nil
         writerLock.unlock()
     }
 

@@ -73,7 +73,11 @@ enum VaultFiles {
         let preparing = url.deletingLastPathComponent().appendingPathComponent(".preparing-\(UUID().uuidString)")
         try createDirectory(preparing)
         let fd = open(preparing.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0, rename(preparing.path, url.path) == 0 else {
+        // A file system without flock on directories (NFS: EBADF) goes on unlocked: nothing there
+        // can take the lock either, so no other create ever removes this directory.
+        let locked =
+            fd >= 0 && (flock(fd, LOCK_EX | LOCK_NB) == 0 || [EBADF, ENOLCK, EOPNOTSUPP, EINVAL].contains(errno))
+        guard locked, rename(preparing.path, url.path) == 0 else {
             let message = String(cString: strerror(errno))
             if fd >= 0 { close(fd) }
             rmdir(preparing.path)
@@ -83,7 +87,8 @@ enum VaultFiles {
     }
 
     /// Removes what an interrupted create of `target` left behind: staging directories beside it
-    /// (`.<name>.creating-*`) or inside it (`.creating-*`) that no running create holds, and, when
+    /// (`.<name>.creating-*`) or inside it (`.creating-*`, and `.preparing-*`, which would keep the
+    /// target from being empty) that no running create holds, and, when
     /// such a directory was inside a target that has no key file yet, the vault files the create
     /// had already moved in (the target never became a vault: the key file is moved last).
     static func removeAbandonedStaging(for target: URL) {
@@ -96,12 +101,14 @@ enum VaultFiles {
         let inside = (try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? []
         guard !inside.contains(Keyring.fileName) else { return }
         var removedInside = false
-        for name in inside where name.hasPrefix(".creating-") {
+        for name in inside where name.hasPrefix(".creating-") || name.hasPrefix(".preparing-") {
             removedInside = removeIfAbandoned(target.appendingPathComponent(name)) || removedInside
         }
+        // Only when no staging directory is left (none that a running create still holds) and
+        // every other file is one a create moves in.
         guard removedInside,
             (try? FileManager.default.contentsOfDirectory(atPath: target.path))?
-                .allSatisfy({ $0.hasPrefix(".creating-") || Vault.stagedFileNames.contains($0) }) == true
+                .allSatisfy({ Vault.stagedFileNames.contains($0) }) == true
         else { return }
         for name in Vault.stagedFileNames {
             unlink(target.appendingPathComponent(name).path)

@@ -27,19 +27,23 @@ enum WriteAheadLog {
     static let frameHeaderSize = 24
 
     /// Throws `damagedDatabase` when the log beside `databasePath` has lost committed frames.
-    static func check(databasePath: String) throws(StoreError) {
+    ///
+    /// Skipped while another connection has the database open (in this process, or in another
+    /// one, which holds SQLite's shared lock on the wal-index): its files are live, and SQLite
+    /// will not rebuild the index from the log.
+    static func check(databasePath: String, openElsewhere: Bool) throws(StoreError) {
+        guard !openElsewhere, !isOpenInAnotherProcess(shmPath: databasePath + "-shm") else { return }
         // The index first, then the log: the log is never older than the index read before it.
+        // Plain reads, not a mapping: a log truncated under a mapping would kill the process.
         let index = WALIndexHeader(shmPath: databasePath + "-shm")
-        guard let log = try? Data(contentsOf: URL(fileURLWithPath: databasePath + "-wal"), options: .alwaysMapped)
-        else {
-            if let index, index.mxFrame > index.nBackfill {
-                throw lost("the write-ahead log \(databasePath)-wal is missing")
-            }
-            return
-        }
+        guard let log = try? Data(contentsOf: URL(fileURLWithPath: databasePath + "-wal")) else { return }
         let scan = log.withUnsafeBytes { WALScan(log: $0) }
-        if let index, index.mxFrame > max(scan.committedFrames, index.nBackfill),
-            scan.headerValid == false || index.salt == scan.salt
+        // The index is evidence only for the same generation of the log (its salts). Frames it
+        // counts as committed that cannot be read are lost, unless none can be read and all were
+        // already copied into the database: SQLite then reads the database alone, which is whole.
+        // With some readable, it would lay their older page versions over the database.
+        if let index, index.salt == scan.salt, index.mxFrame > scan.committedFrames,
+            scan.committedFrames > 0 || index.mxFrame > index.nBackfill
         {
             throw lost(
                 "the write-ahead log \(databasePath)-wal is damaged: \(scan.committedFrames) of \(index.mxFrame) committed frames are readable"
@@ -47,9 +51,24 @@ enum WriteAheadLog {
         }
         if let frame = scan.committedFrameAfterDamage {
             throw lost(
-                "the write-ahead log \(databasePath)-wal is damaged at frame \(scan.firstBadFrame); a transaction committed after it (frame \(frame)) would be lost"
+                "the write-ahead log \(databasePath)-wal is damaged at frame \(scan.firstBadFrame ?? 0); a transaction committed after it (frame \(frame)) would be lost"
             )
         }
+    }
+
+    /// Whether a process other than this one holds SQLite's "DMS" lock on the wal-index (byte
+    /// 128 of `-shm`, which every connection using the index holds shared).
+    static func isOpenInAnotherProcess(shmPath: String) -> Bool {
+        let fd = open(shmPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
     }
 
     private static func lost(_ message: String) -> StoreError {
@@ -92,10 +111,23 @@ struct WALScan {
     init(log: UnsafeRawBufferPointer) {
         guard log.count >= WriteAheadLog.headerSize else { return }
         let magic = WriteAheadLog.word(log, 0, bigEndian: true)
-        let pageSize = Int(WriteAheadLog.word(log, 8, bigEndian: true))
-        guard magic & 0xFFFF_FFFE == 0x377F_0682, pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0
-        else { return }
-        let bigEndian = magic & 1 == 1
+        let storedPageSize = Int(WriteAheadLog.word(log, 8, bigEndian: true))
+        let shapeValid =
+            magic & 0xFFFF_FFFE == 0x377F_0682 && storedPageSize >= 512 && storedPageSize <= 65536
+            && storedPageSize & (storedPageSize - 1) == 0
+        guard shapeValid else {
+            // A damaged magic number or page size: SQLite ignores the whole log. Look for
+            // committed frames as the vault writes them (4096-byte pages), in either byte order.
+            for bigEndian in [false, true] {
+                self = WALScan(log: log, pageSize: 4096, bigEndian: bigEndian, headerValid: false)
+                if committedFrameAfterDamage != nil { return }
+            }
+            return
+        }
+        self = WALScan(log: log, pageSize: storedPageSize, bigEndian: magic & 1 == 1, headerValid: true)
+    }
+
+    private init(log: UnsafeRawBufferPointer, pageSize: Int, bigEndian: Bool, headerValid shapeValid: Bool) {
         let header = UnsafeRawBufferPointer(rebasing: log[0..<WriteAheadLog.headerSize])
         let stored = (WriteAheadLog.word(log, 24, bigEndian: true), WriteAheadLog.word(log, 28, bigEndian: true))
         salt = log.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
@@ -104,7 +136,7 @@ struct WALScan {
             bigEndian: bigEndian,
             seed: (0, 0)
         )
-        headerValid = headerSum == stored && WriteAheadLog.word(log, 4, bigEndian: true) == 3_007_000
+        headerValid = shapeValid && headerSum == stored && WriteAheadLog.word(log, 4, bigEndian: true) == 3_007_000
 
         let frameSize = WriteAheadLog.frameHeaderSize + pageSize
         let frames = (log.count - WriteAheadLog.headerSize) / frameSize

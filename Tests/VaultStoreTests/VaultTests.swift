@@ -431,6 +431,29 @@ extension VaultTests {
         )
         _ = try Vault.open(at: inside, passphrase: SecureBytes(utf8: "y"))
 
+        // A create still running inside a target (its staging directory locked, files moved in)
+        // beside an abandoned one: only the abandoned directory goes; the running create's files stay.
+        let busy = parent.appendingPathComponent("busy")
+        try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: false)
+        let runningInside = busy.appendingPathComponent(".creating-\(UUID().uuidString)")
+        let abandonedInside = busy.appendingPathComponent(".creating-\(UUID().uuidString)")
+        for url in [runningInside, abandonedInside] { try abandonedStaging(at: url) }
+        let heldInside = open(runningInside.path, O_RDONLY | O_DIRECTORY)
+        #expect(heldInside >= 0 && flock(heldInside, LOCK_EX | LOCK_NB) == 0)
+        defer { close(heldInside) }
+        for name in ["vault.db", "audit-key.pub"] {
+            try Data("moved in by the running create".utf8).write(to: busy.appendingPathComponent(name))
+        }
+        #expect(
+            storeError {
+                _ = try Vault.create(at: busy, passphrase: SecureBytes(utf8: "w"), parameters: .minimumForTesting)
+            } == "vaultExists"
+        )
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: busy.path).sorted()
+                == [runningInside.lastPathComponent, "audit-key.pub", "vault.db"].sorted()
+        )
+
         // A directory holding anything else is not a half-made vault: nothing is removed.
         let foreign = parent.appendingPathComponent("foreign")
         try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: false)

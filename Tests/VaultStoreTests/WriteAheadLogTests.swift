@@ -14,7 +14,10 @@ struct WriteAheadLogTests {
     /// A vault with `batches` batches saved one transaction each. After each batch the test takes
     /// a copy of the live directory (its -wal and -shm included, as a backup of a running vault
     /// or a crash leaves them). Returns the copies, the batches and the log's length after each.
-    func liveCopies(batches: Int) throws -> (copies: [TestVault], batches: [[Sample]], logLengths: [Int]) {
+    func liveCopies(
+        batches: Int,
+        checkpointAtEnd: Bool = false
+    ) throws -> (copies: [TestVault], batches: [[Sample]], logLengths: [Int]) {
         let test = try TestVault()
         var copies: [TestVault] = []
         var saved: [[Sample]] = []
@@ -31,6 +34,12 @@ struct WriteAheadLogTests {
             }
             try test.store.save(batch)
             saved.append(batch)
+            if checkpointAtEnd, index == batches - 1 {
+                // Every frame copied into the database (as an automatic checkpoint does); the
+                // log stays until the next write.
+                let busy = try test.vault!.db().withWriter { try $0.rows("PRAGMA wal_checkpoint(PASSIVE)") }
+                #expect(busy.first?[0].int64 == 0)
+            }
             let copy = try TestVault(create: false)
             try FileManager.default.copyItem(at: test.directory, to: copy.directory)
             copies.append(copy)
@@ -71,11 +80,14 @@ struct WriteAheadLogTests {
         #expect(firstBatchFrames >= 2)
         // In a page of the first batch, in the second batch's first frame header (its checksum),
         // in the log header (its checkpoint sequence), and in the last batch's commit frame.
+        // Then the log header's magic number and page size, which make SQLite ignore the log.
         let offsets = [
             WriteAheadLog.headerSize + Self.frameSize + 3000,
             lengths[0] + 17,
             12,
             lengths[2] - 100,
+            1,
+            10,
         ]
         for withIndex in [true, false] {
             for offset in offsets {
@@ -101,10 +113,37 @@ struct WriteAheadLogTests {
         }
     }
 
-    @Test func aMissingLogWithCommittedFramesIsDamage() throws {
-        let (copies, _, _) = try liveCopies(batches: 1)
-        try FileManager.default.removeItem(at: copies[0].walURL)
-        try copies[0].expectOpenFails(with: "damagedDatabase", containing: "missing")
+    @Test func afterACheckpointDamageToTheLogIsStillDamage() throws {
+        // Every frame is already in the database (nBackfill = mxFrame), but SQLite rebuilds the
+        // index on open and would lay the readable frames' older pages over the newer database.
+        let (copies, batches, lengths) = try liveCopies(batches: 3, checkpointAtEnd: true)
+        let copy = copies[2]
+        let index = try #require(WALIndexHeader(shmPath: copy.shmURL.path))
+        #expect(index.nBackfill == index.mxFrame)
+        let log = try Data(contentsOf: copy.walURL)
+        var damaged = log
+        damaged[lengths[1] + WriteAheadLog.frameHeaderSize + 500] ^= 0x10
+        try damaged.write(to: copy.walURL)
+        try copy.expectOpenFails(with: "damagedDatabase", containing: "write-ahead log")
+        try log.write(to: copy.walURL)
+        try copy.reopen()
+        for sample in batches.joined() {
+            #expect(try copy.store.sample(uuid: sample.uuid, scope: .owner) == sample)
+        }
+    }
+
+    @Test func aMissingOrEmptyLogIsNotEvidenceAgainstACheckpointedDatabase() throws {
+        // A stale index (never synced) beside a log that is gone or empty, with everything in
+        // the database: it opens whole. A missing log is not treated as proof of loss.
+        for empty in [false, true] {
+            let (copies, batches, _) = try liveCopies(batches: 2, checkpointAtEnd: true)
+            let copy = copies[1]
+            if empty { try Data().write(to: copy.walURL) } else { try FileManager.default.removeItem(at: copy.walURL) }
+            try copy.reopen()
+            for sample in batches.joined() {
+                #expect(try copy.store.sample(uuid: sample.uuid, scope: .owner) == sample)
+            }
+        }
     }
 
     @Test func aTornLastTransactionIsNotDamageAndLosesOnlyItself() throws {
