@@ -160,3 +160,55 @@ import VaultCrypto
         #expect(document.contains(try key().description))
     }
 }
+
+/// `scripts/audit-verify.py`, a verifier written in Python from docs/AUDIT_LOG.md alone, agrees
+/// with the Swift verifier on a real vault's export, intact and tampered.
+@Suite struct IndependentVerifierTests {
+    static let script = AuditExampleTests.checkout.appendingPathComponent("scripts/audit-verify.py").path
+
+    func verify(_ export: URL, key: URL) throws -> (Int32, String) {
+        try run(which("python3") ?? "/usr/bin/python3", [Self.script, export.path, "--key", key.path])
+    }
+
+    @Test(.enabled(if: which("python3") != nil, "python3 is not installed"))
+    func thePythonVerifierAgreesWithTheSwiftOne() throws {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        for index in 0..<40 {
+            let entry = AuditEntry(
+                time: Date(timeIntervalSince1970: 1_795_338_000 + Double(index)),
+                actor: index % 5 == 0 ? .owner : .app("org.example.app\(index % 3)"),
+                operation: [.save, .querySample, .delete][index % 3],
+                types: index % 2 == 0 ? ["HKQuantityTypeIdentifierStepCount"] : [],
+                objectCount: UInt64(index),
+                outcome: index % 7 == 0 ? .deniedServedEmpty : .ok,
+                requestID: "r\(index)"
+            )
+            try vault.db().write { try vault.auditLog(in: $0).append(entry) }
+            if index % 13 == 12 { try vault.signAuditCheckpoint() }
+        }
+        let export = test.directory.appendingPathExtension("export")
+        defer { try? FileManager.default.removeItem(at: export) }
+        try vault.exportAuditLog(to: export)
+        let key = test.directory.appendingPathComponent("audit-key.pub")
+        let (status, output) = try verify(export, key: key)
+        #expect(status == 0, "\(output)")
+        #expect(AuditVerifier.verify(directory: export).verdict.exitCode == 0)
+        // The shipped example too.
+        #expect(try verify(AuditExampleTests.exportURL, key: AuditExampleTests.keyURL).0 == 0)
+        // One flipped byte in an entry, or a checkpoint's signature: both verifiers say tampered.
+        let entries = export.appendingPathComponent("entries.bin")
+        let original = try Data(contentsOf: entries)
+        for offset in [10, original.count / 2, original.count - 2] {
+            var flipped = original
+            flipped[offset] ^= 0x40
+            try flipped.write(to: entries)
+            #expect(try verify(export, key: key).0 == 1, "offset \(offset)")
+            #expect(AuditVerifier.verify(directory: export).verdict.exitCode == 1)
+        }
+        try original.write(to: entries)
+        // Another vault's key: tampered (wrong key), for both.
+        let other = try TestVault()
+        #expect(try verify(export, key: other.directory.appendingPathComponent("audit-key.pub")).0 == 1)
+    }
+}

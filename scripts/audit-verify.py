@@ -1,0 +1,616 @@
+#!/usr/bin/env python3
+"""Offline verifier for HealthVault audit-log exports, written from docs/AUDIT_LOG.md alone (no
+look at the Swift sources): the proof that the document is enough to implement a verifier.
+It checks Ed25519 as RFC 8032 with canonical S and points, but (unlike libsodium) does not refuse
+small-order points: a difference that matters only for keys an attacker chose, not for a vault key.
+
+Usage: scripts/audit-verify.py EXPORT_DIR [--key KEYFILE] [--previous CHECKPOINT_NOTE_FILE]
+Exit 0 verified, 1 tampered (fault kind + first bad entry when known), 2 could not read.
+Standard library only; Ed25519 verification follows RFC 8032 section 6.
+"""
+import argparse
+import base64
+import binascii
+import hashlib
+import os
+import re
+import sys
+
+# ---------------------------------------------------------------- Ed25519 (RFC 8032, 6)
+_p = 2 ** 255 - 19
+_q = 2 ** 252 + 27742317777372353535851937790883648493
+
+
+def _inv(x):
+    return pow(x, _p - 2, _p)
+
+
+_d = -121665 * _inv(121666) % _p
+_sqrt_m1 = pow(2, (_p - 1) // 4, _p)
+
+
+def _add(P, Q):
+    A, B = (P[1] - P[0]) * (Q[1] - Q[0]) % _p, (P[1] + P[0]) * (Q[1] + Q[0]) % _p
+    C, D = 2 * P[3] * Q[3] * _d % _p, 2 * P[2] * Q[2] % _p
+    E, F, G, H = B - A, D - C, D + C, B + A
+    return (E * F, G * H, F * G, E * H)
+
+
+def _mul(s, P):
+    Q = (0, 1, 1, 0)
+    while s > 0:
+        if s & 1:
+            Q = _add(Q, P)
+        P = _add(P, P)
+        s >>= 1
+    return Q
+
+
+def _equal(P, Q):
+    return (P[0] * Q[2] - Q[0] * P[2]) % _p == 0 and (P[1] * Q[2] - Q[1] * P[2]) % _p == 0
+
+
+def _recover_x(y, sign):
+    if y >= _p:
+        return None
+    x2 = (y * y - 1) * _inv(_d * y * y + 1)
+    if x2 == 0:
+        return None if sign else 0
+    x = pow(x2, (_p + 3) // 8, _p)
+    if (x * x - x2) % _p != 0:
+        x = x * _sqrt_m1 % _p
+    if (x * x - x2) % _p != 0:
+        return None
+    if (x & 1) != sign:
+        x = _p - x
+    return x
+
+
+_gy = 4 * _inv(5) % _p
+_gx = _recover_x(_gy, 0)
+_G = (_gx, _gy, 1, _gx * _gy % _p)
+
+
+def _decompress(s):
+    if len(s) != 32:
+        return None
+    y = int.from_bytes(s, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    x = _recover_x(y, sign)
+    if x is None:
+        return None
+    return (x, y, 1, x * y % _p)
+
+
+def ed25519_verify(public, msg, sig):
+    if len(public) != 32 or len(sig) != 64:
+        return False
+    A = _decompress(public)
+    if A is None:
+        return False
+    R = _decompress(sig[:32])
+    if R is None:
+        return False
+    s = int.from_bytes(sig[32:], "little")
+    if s >= _q:
+        return False
+    h = int.from_bytes(hashlib.sha512(sig[:32] + public + msg).digest(), "little") % _q
+    return _equal(_mul(s, _G), _add(R, _mul(h, A)))
+
+
+# ---------------------------------------------------------------- results
+class Fault(Exception):
+    """Verdict 1: tampered."""
+
+    def __init__(self, kind, seq=None, detail=""):
+        super().__init__(kind)
+        self.kind, self.seq, self.detail = kind, seq, detail
+
+
+class Unreadable(Exception):
+    """Verdict 2: could not read."""
+
+
+# ---------------------------------------------------------------- base64 / decimals
+def b64_strict(text, nbytes=None):
+    """Standard alphabet, padding required, canonical (re-encodes to the same text)."""
+    if not re.fullmatch(r"[A-Za-z0-9+/]*={0,2}", text) or len(text) % 4:
+        return None
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if base64.b64encode(raw).decode("ascii") != text:
+        return None
+    if nbytes is not None and len(raw) != nbytes:
+        return None
+    return raw
+
+
+def decimal_strict(text, limit=2 ** 64 - 1):
+    if not re.fullmatch(r"0|[1-9][0-9]*", text):
+        return None
+    v = int(text)
+    return v if v <= limit else None
+
+
+# ---------------------------------------------------------------- verifier key
+class VerifierKey:
+    def __init__(self, name, keyhash, public):
+        self.name, self.keyhash, self.public = name, keyhash, public
+
+    def __eq__(self, other):
+        return (self.name, self.keyhash, self.public) == (other.name, other.keyhash, other.public)
+
+
+def key_hash(name, public):
+    return hashlib.sha256(name.encode("utf-8") + b"\n\x01" + public).digest()[:4]
+
+
+def parse_vkey(data, require_newline=True):
+    """<name>+<8 lowercase hex>+<base64(0x01 || 32-byte key)>, one line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if text.endswith("\n"):
+        text = text[:-1]
+    elif require_newline:
+        return None
+    if "\n" in text or "\r" in text:
+        return None
+    # The base64 part may itself contain '+': split at the first two '+' (C2SP: a key
+    # name never contains '+').
+    parts = text.split("+", 2)
+    if len(parts) != 3:
+        return None
+    name, hexhash, b64 = parts
+    if not name or any(c.isspace() for c in name):
+        return None
+    if not re.fullmatch(r"[0-9a-f]{8}", hexhash):
+        return None
+    raw = b64_strict(b64, 33)
+    if raw is None or raw[0] != 0x01:
+        return None
+    public = raw[1:]
+    if key_hash(name, public) != bytes.fromhex(hexhash):
+        return None
+    return VerifierKey(name, bytes.fromhex(hexhash), public)
+
+
+# ---------------------------------------------------------------- checkpoints
+EM_DASH = "\u2014"
+ORIGIN_RE = re.compile(r"healthvault/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+class Checkpoint:
+    def __init__(self, raw, body, origin, size, root, counter, digest, sigs):
+        self.raw, self.body, self.origin = raw, body, origin
+        self.size, self.root, self.counter, self.digest = size, root, counter, digest
+        self.sigs = sigs  # list of (name, keyhash, sigbytes)
+
+
+def parse_note(raw):
+    """Return a Checkpoint or None if the note is not exactly in the documented form."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text.endswith("\n") or "\r" in text:
+        return None
+    lines = text[:-1].split("\n")
+    if len(lines) < 6 or lines[4] != "":
+        return None
+    origin, size_s, root_s, store_s = lines[0:4]
+    if not ORIGIN_RE.fullmatch(origin):
+        return None
+    size = decimal_strict(size_s)
+    if size is None:
+        return None
+    root = b64_strict(root_s, 32) if len(root_s) == 44 else None
+    if root is None:
+        return None
+    sp = store_s.split(" ")
+    if len(sp) != 3 or sp[0] != "store":
+        return None
+    counter = decimal_strict(sp[1])
+    digest = b64_strict(sp[2], 32) if len(sp[2]) == 44 else None
+    if counter is None or digest is None:
+        return None
+    sigs = []
+    for line in lines[5:]:
+        if not line.startswith(EM_DASH + " "):
+            return None
+        rest = line[2:].split(" ")
+        if len(rest) != 2 or not rest[0]:
+            return None
+        blob = b64_strict(rest[1])
+        if blob is None or len(blob) < 5:
+            return None
+        sigs.append((rest[0], blob[:4], blob[4:]))
+    body = "\n".join(lines[0:4]).encode("utf-8") + b"\n"
+    return Checkpoint(raw, body, origin, size, root, counter, digest, sigs)
+
+
+def verify_note(cp, key, label):
+    """Step 3 checks for one parsed note, in the document's order."""
+    mine = [s for s in cp.sigs if s[0] == key.name and s[1] == key.keyhash]
+    if not mine:
+        raise Fault("wrong-key", None, f"{label}: no signature line by {key.name}+{key.keyhash.hex()}")
+    if not any(len(s[2]) == 64 and ed25519_verify(key.public, cp.body, s[2]) for s in mine):
+        raise Fault("bad-signature", None, f"{label}: signature does not verify")
+    if cp.origin != key.name:
+        raise Fault("wrong-key", None, f"{label}: origin {cp.origin} is not the key's name")
+
+
+# ---------------------------------------------------------------- entries
+OUTCOMES = {0: "ok", 1: "denied", 2: "denied-served-empty", 3: "error"}
+OPERATION_RE = re.compile(rb"[a-z][a-z0-9.\-]{0,63}")
+
+
+class DecodeError(Exception):
+    pass
+
+
+def decode_entry(b):
+    """Strict decoding of an entry encoding (version 1). Returns a dict or raises DecodeError."""
+    pos = 0
+
+    def take(n):
+        nonlocal pos
+        if pos + n > len(b):
+            raise DecodeError("field cut short")
+        out = b[pos:pos + n]
+        pos += n
+        return out
+
+    def u(n):
+        return int.from_bytes(take(n), "big")
+
+    def s():
+        n = u(2)
+        if n > 1024:
+            raise DecodeError("str longer than 1024 bytes")
+        raw = take(n)
+        try:
+            raw.decode("utf-8", errors="strict")
+        except UnicodeDecodeError:
+            raise DecodeError("str not valid UTF-8")
+        return raw
+
+    if take(1) != b"\x01":
+        raise DecodeError("unknown encoding version")
+    seq = u(8)
+    time = int.from_bytes(take(8), "big", signed=True)
+    kind = u(1)
+    actor = s()
+    if kind in (0, 1):
+        if actor:
+            raise DecodeError("actor id not empty for system/owner")
+    elif kind == 2:
+        if not actor:
+            raise DecodeError("empty app id")
+    else:
+        raise DecodeError("unknown actor kind")
+    op = s()
+    if not OPERATION_RE.fullmatch(op):
+        raise DecodeError("malformed operation")
+    t = u(2)
+    if t > 512:
+        raise DecodeError("more than 512 types")
+    types = []
+    for _ in range(t):
+        ty = s()
+        if not ty:
+            raise DecodeError("empty type")
+        if types and not types[-1] < ty:  # bytes compare: byte by byte, shorter prefix first
+            raise DecodeError("types repeated or out of order")
+        types.append(ty)
+    count = u(8)
+    outcome = u(1)
+    if outcome not in OUTCOMES:
+        raise DecodeError("unknown outcome")
+    request = s()
+    if pos != len(b):
+        raise DecodeError("bytes after the last field")
+    return {
+        "sequence": seq, "time": time,
+        "actor": {0: "system", 1: "owner"}.get(kind) or actor.decode(),
+        "operation": op.decode(), "types": [x.decode() for x in types],
+        "objectCount": count, "outcome": OUTCOMES[outcome], "requestID": request.decode(),
+    }
+
+
+def split_entries(data):
+    """Returns (entries, broken_at): broken_at is the index of a broken length prefix or None."""
+    entries, pos = [], 0
+    while pos < len(data):
+        if pos + 4 > len(data):
+            return entries, len(entries)
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        if pos + 4 + n > len(data):
+            return entries, len(entries)
+        entries.append(data[pos + 4:pos + 4 + n])
+        pos += 4 + n
+    return entries, None
+
+
+# ---------------------------------------------------------------- Merkle tree (RFC 6962 2.1)
+def leaf_hash(entry):
+    return hashlib.sha256(b"\x00" + entry).digest()
+
+
+def node_hash(l, r):
+    return hashlib.sha256(b"\x01" + l + r).digest()
+
+
+def mth(leaves):
+    n = len(leaves)
+    if n == 0:
+        return hashlib.sha256(b"").digest()
+    if n == 1:
+        return leaves[0]
+    k = 1
+    while k * 2 < n:
+        k *= 2
+    return node_hash(mth(leaves[:k]), mth(leaves[k:]))
+
+
+class RootsAt:
+    """Incremental tree (compact range); root(size) for sizes reached so far."""
+
+    def __init__(self, wanted):
+        self.wanted, self.roots, self.stack, self.n = set(wanted), {}, [], 0
+        if 0 in self.wanted:
+            self.roots[0] = mth([])
+
+    def push(self, leaf):
+        self.n += 1
+        h, size = leaf, 1
+        while self.stack and self.stack[-1][1] == size:
+            h = node_hash(self.stack.pop()[0], h)
+            size *= 2
+        self.stack.append((h, size))
+        if self.n in self.wanted:
+            r = self.stack[-1][0]
+            for hh, _ in reversed(self.stack[:-1]):
+                r = node_hash(hh, r)
+            self.roots[self.n] = r
+
+
+def roots_for(leaves, sizes):
+    ra = RootsAt(sizes)
+    for lf in leaves:
+        ra.push(lf)
+    return ra.roots
+
+
+# ---------------------------------------------------------------- naming the first bad entry
+def name_with_leaves(E, A, broken_at):
+    """E: hashes of the framed entries (a broken frame counts as a foreign entry);
+    A: authentic leaf hashes (length = last checkpoint size)."""
+    N, m = len(A), len(E)
+    i = 0
+    while i < min(m, N) and E[i] == A[i]:
+        i += 1
+    if i == min(m, N):
+        if broken_at is not None and i == broken_at:
+            return ("modified", i, "broken length prefix")
+        if m < N:
+            return ("truncated", i, "entries end early")
+        if m > N:
+            return ("inserted", N, "entries after the last checkpoint")
+        return None
+    if broken_at is not None and i == broken_at:
+        return ("modified", i, "broken length prefix")
+    where_in_A = [j for j, a in enumerate(A) if a == E[i]]
+    if not where_in_A:
+        if i + 1 < m and E[i + 1] == A[i]:
+            return ("inserted", i, "this entry is not in the log, the next one is")
+        return ("modified", i, "the bytes differ")
+    j = where_in_A[0] if where_in_A[0] != i else where_in_A[-1]
+    if j < i:  # entries before i are authentic, so this is a second copy
+        return ("inserted", i, f"a repeat of entry {j}")
+    if A[i] in E[i + 1:]:
+        return ("reordered", i, f"entry {i} found at position {E.index(A[i], i + 1)}")
+    return ("missing", i, f"the authentic leaf {j} is here")
+
+
+def name_with_sequences(entries, broken_at, decoded, errors, N, cps, roots):
+    m = len(entries)
+    seqs = [d["sequence"] if d is not None else None for d in decoded]
+    first = None
+    seen = set()
+    for i in range(m + (1 if broken_at is not None else 0)):
+        if broken_at is not None and i == broken_at:
+            first = ("modified", i, "broken length prefix")
+            break
+        if decoded[i] is None:
+            first = ("modified", i, f"does not decode: {errors[i]}")
+            break
+        sq = seqs[i]
+        if i >= N:
+            first = ("inserted", i, "entry after the last checkpoint")
+            break
+        if sq != i:
+            if sq in seen or sq < i:
+                first = ("inserted", i, f"repeats sequence {sq}") if sq in seen else \
+                    ("reordered", i, f"carries sequence {sq}")
+            elif i in seqs[i + 1:]:
+                first = ("reordered", i, f"carries sequence {sq}; {i} appears later")
+            else:
+                first = ("missing", i, f"gap: sequence {sq} at position {i}")
+            break
+        seen.add(sq)
+    if first is None and m < N:
+        first = ("truncated", m, "entries end early")
+    # first checkpoint span whose root fails
+    prev = 0
+    for cp in cps:
+        if cp.size in roots and roots[cp.size] != cp.root:
+            if first is None or first[1] >= cp.size:
+                return ("modified", prev, f"root at size {cp.size} does not match (span {prev}..{cp.size - 1})")
+            break
+        prev = cp.size
+    return first
+
+
+# ---------------------------------------------------------------- the verification
+def read_file(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise Unreadable(f"{path}: {e.strerror or e}")
+
+
+def verify(export, key_path=None, previous_path=None):
+    warnings = []
+    # 1. Read
+    if not os.path.isdir(export):
+        raise Unreadable(f"{export}: not a directory")
+    if read_file(os.path.join(export, "FORMAT")) != b"healthvault-audit-export 1\n":
+        raise Unreadable("FORMAT is not exactly 'healthvault-audit-export 1\\n'")
+    vkey_raw = read_file(os.path.join(export, "key.vkey"))
+    entries_raw = read_file(os.path.join(export, "entries.bin"))
+    leaves_raw = read_file(os.path.join(export, "leaves.bin"))
+    cpdir = os.path.join(export, "checkpoints")
+    try:
+        names = sorted(os.listdir(cpdir))
+    except OSError as e:
+        raise Unreadable(f"{cpdir}: {e.strerror or e}")
+    note_files = []
+    for n in names:
+        if not re.fullmatch(r"[0-9]{20}\.note", n):
+            raise Unreadable(f"checkpoints/{n}: not a checkpoint file name")
+        note_files.append((n, read_file(os.path.join(cpdir, n))))
+    if not note_files:
+        raise Unreadable("checkpoints/: no checkpoint (an export always holds the one signed for it)")
+    trusted = None
+    if key_path is not None:
+        trusted = parse_vkey(read_file(key_path), require_newline=False)
+        if trusted is None:
+            raise Unreadable(f"{key_path}: not a verifier key")
+    export_key = parse_vkey(vkey_raw)
+    if trusted is None and export_key is None:
+        raise Unreadable("key.vkey does not parse")
+    prev_raw = read_file(previous_path) if previous_path is not None else None
+
+    # 2. Key
+    if trusted is not None and (export_key is None or export_key != trusted):
+        raise Fault("wrong-key", None, "key.vkey is not the trusted key")
+    key = trusted or export_key
+
+    # 3. Checkpoints
+    cps = []
+    for n, raw in note_files:
+        cp = parse_note(raw)
+        if cp is None:
+            raise Fault("bad-signature", None, f"checkpoints/{n}: not a well-formed signed checkpoint")
+        verify_note(cp, key, f"checkpoints/{n}")
+        if int(n[:20]) != cp.size:
+            warnings.append(f"checkpoints/{n} holds the checkpoint of size {cp.size}")
+        cps.append(cp)
+    cps.sort(key=lambda c: c.size)
+    uniq = []
+    for cp in cps:
+        if uniq and uniq[-1].size == cp.size:
+            if uniq[-1].body != cp.body:
+                raise Fault("forked", None, f"two different checkpoints of size {cp.size}")
+            continue
+        if uniq and cp.counter < uniq[-1].counter:
+            raise Fault("forked", None,
+                        f"store counter goes down: {uniq[-1].counter} at size {uniq[-1].size}, "
+                        f"{cp.counter} at size {cp.size}")
+        uniq.append(cp)
+    cps = uniq
+    last = cps[-1]
+
+    # 4. The earlier checkpoint
+    prev = None
+    if prev_raw is not None:
+        prev = parse_note(prev_raw)
+        if prev is None:
+            raise Unreadable(f"{previous_path}: not a signed checkpoint")
+        verify_note(prev, key, "earlier checkpoint")
+
+    # 5. Entries
+    entries, broken_at = split_entries(entries_raw)
+    E = [leaf_hash(e) for e in entries]
+    sizes = {c.size for c in cps} | ({prev.size} if prev else set())
+    roots = roots_for(E, sizes)
+    decoded, decoded_err = [], {}
+    for i, e in enumerate(entries):
+        try:
+            decoded.append(decode_entry(e))
+        except DecodeError as ex:
+            decoded.append(None)
+            decoded_err[i] = str(ex)
+    N = last.size
+    ok = (broken_at is None and len(entries) == N
+          and all(roots.get(c.size) == c.root for c in cps)
+          and all(d is not None and d["sequence"] == i for i, d in enumerate(decoded)))
+    leaves_authentic = None
+    if len(leaves_raw) % 32 == 0 and len(leaves_raw) // 32 >= N:
+        L = [leaves_raw[i:i + 32] for i in range(0, len(leaves_raw), 32)][:N]
+        lroots = roots_for(L, {c.size for c in cps})
+        if all(lroots.get(c.size) == c.root for c in cps):
+            leaves_authentic = L
+    if not ok:
+        named = None
+        if leaves_authentic is not None:
+            Eb = E + ([hashlib.sha256(b"broken" + entries_raw).digest()] if broken_at is not None else [])
+            named = name_with_leaves(Eb, leaves_authentic, broken_at)
+            if named is None:  # hashes all authentic, yet decoding/numbering fails
+                for i, d in enumerate(decoded):
+                    if d is None or d["sequence"] != i:
+                        named = ("modified", i, "signed entry does not decode or is misnumbered")
+                        break
+        if named is None:
+            named = name_with_sequences(entries, broken_at, decoded, decoded_err, N, cps, roots)
+        if named is None:
+            named = ("modified", None, "a root does not match")
+        raise Fault(*named)
+
+    # 6. Against the earlier checkpoint
+    if prev is not None:
+        if prev.size > N:
+            raise Fault("truncated", N, f"the earlier checkpoint has size {prev.size}, this export {N}")
+        if roots.get(prev.size) != prev.root:
+            raise Fault("forked", None, f"the root at size {prev.size} is not the earlier checkpoint's")
+        if last.counter < prev.counter:
+            raise Fault("forked", None,
+                        f"store counter {last.counter} is below the earlier checkpoint's {prev.counter}")
+
+    # 7. leaves.bin
+    if leaves_raw != b"".join(E):
+        warnings.append("leaves.bin differs from the entries' hashes")
+    return last, len(entries), key, warnings
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="Verify a HealthVault audit-log export offline.")
+    ap.add_argument("export_dir")
+    ap.add_argument("--key", help="the auditor's own copy of the verifier key (trusted)")
+    ap.add_argument("--previous", help="a signed checkpoint kept from an earlier verification")
+    args = ap.parse_args(argv)
+    try:
+        last, n, key, warnings = verify(args.export_dir, args.key, args.previous)
+    except Unreadable as e:
+        print(f"could not read: {e}")
+        return 2
+    except Fault as f:
+        where = f" at entry {f.seq}" if f.seq is not None else ""
+        print(f"tampered: {f.kind}{where}" + (f" ({f.detail})" if f.detail else ""))
+        return 1
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    print(f"verified: {n} entries, checkpoint size {last.size}, root {base64.b64encode(last.root).decode()}, "
+          f"store {last.counter}, key {key.name}+{key.keyhash.hex()}; keep "
+          f"checkpoints/{last.size:020d}.note")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
