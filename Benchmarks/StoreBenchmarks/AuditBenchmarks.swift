@@ -34,16 +34,20 @@ func makeEntries(_ count: Int, offset: Int = 0) -> [AuditEntry] {
     }
 }
 
+/// Appends `entries` to the vault's log in one transaction.
+func append(_ entries: [AuditEntry], to vault: TemporaryVault) throws {
+    try vault.vault.db().write { db in
+        let log = vault.vault.auditLog(in: db)
+        for entry in entries { try log.append(entry) }
+    }
+}
+
 /// A vault whose log holds `count` entries, with a checkpoint signed every `count / 10`.
 func vaultWithLog(_ count: Int) throws -> TemporaryVault {
     let vault = try TemporaryVault()
     let chunk = max(count / 10, 1)
     for start in stride(from: 0, to: count, by: chunk) {
-        let entries = makeEntries(min(chunk, count - start), offset: start)
-        try vault.vault.db().write { db in
-            let log = vault.vault.auditLog(in: db)
-            for entry in entries { try log.append(entry) }
-        }
+        try append(makeEntries(min(chunk, count - start), offset: start), to: vault)
         try vault.vault.signAuditCheckpoint()
     }
     return vault
@@ -62,10 +66,7 @@ func auditBenchmarks() {
     Benchmark("Audit append 1k: empty log", configuration: appendConfiguration) { benchmark in
         let entries = makeEntries(auditBatch)
         benchmark.startMeasurement()
-        try small!.vault.db().write { db in
-            let log = small!.vault.auditLog(in: db)
-            for entry in entries { try log.append(entry) }
-        }
+        try append(entries, to: small!)
         benchmark.stopMeasurement()
     } setup: {
         small = try TemporaryVault()
@@ -77,10 +78,7 @@ func auditBenchmarks() {
     Benchmark("Audit append 1k: 1M-entry log", configuration: appendConfiguration) { benchmark in
         let entries = makeEntries(auditBatch, offset: largeLog)
         benchmark.startMeasurement()
-        try large!.vault.db().write { db in
-            let log = large!.vault.auditLog(in: db)
-            for entry in entries { try log.append(entry) }
-        }
+        try append(entries, to: large!)
         benchmark.stopMeasurement()
     } setup: {
         large = try vaultWithLog(largeLog)

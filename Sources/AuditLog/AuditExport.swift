@@ -31,9 +31,9 @@ public struct AuditExport: Sendable {
         var leaves: [MerkleHash] = []
         entries.reserveCapacity(Int(size))
         leaves.reserveCapacity(Int(size))
-        for sequence in 0..<size {
-            entries.append(try log.storage.entry(at: sequence))
-            leaves.append(try log.storage.node(level: 0, index: sequence))
+        try log.storage.forEachEntry(upTo: size) { entry, leaf in
+            entries.append(entry)
+            leaves.append(leaf)
         }
         self.init(
             verifierKeyLine: log.verifierKey.description,

@@ -14,6 +14,20 @@ public protocol AuditStorage: MerkleNodeSource {
     func saveCheckpoint(_ checkpoint: SignedCheckpoint) throws
     /// The signed checkpoints, by increasing size.
     func checkpoints() throws -> [SignedCheckpoint]
+    /// The entries `0..<size` in order, each with its leaf hash as stored. A storage that can
+    /// read them in one pass implements it; the default reads them one by one.
+    func forEachEntry(upTo size: UInt64, _ body: (_ entry: [UInt8], _ leafHash: MerkleHash) throws -> Void) throws
+}
+
+extension AuditStorage {
+    public func forEachEntry(
+        upTo size: UInt64,
+        _ body: (_ entry: [UInt8], _ leafHash: MerkleHash) throws -> Void
+    ) throws {
+        for sequence in 0..<size {
+            try body(try entry(at: sequence), try node(level: 0, index: sequence))
+        }
+    }
 }
 
 /// An audit log kept in memory.

@@ -57,17 +57,30 @@ public struct DatabaseAuditStorage: AuditStorage {
         return bytes
     }
 
-    /// The entries with sequence numbers in `start..<end`, in order, read in one pass.
-    public func entries(from start: UInt64, to end: UInt64, body: ([UInt8]) throws -> Void) throws {
+    /// One pass over the entries and their stored leaves (level-0 nodes).
+    public func forEachEntry(
+        upTo size: UInt64,
+        _ body: (_ entry: [UInt8], _ leafHash: MerkleHash) throws -> Void
+    ) throws {
         let statement = try db.statement(
-            "SELECT entry FROM audit_entries WHERE sequence >= ? AND sequence < ? ORDER BY sequence"
+            """
+            SELECT e.entry, n.hash FROM audit_entries e
+            LEFT JOIN audit_nodes n ON n.level = 0 AND n.idx = e.sequence
+            WHERE e.sequence < ? ORDER BY e.sequence
+            """
         )
-        try statement.bind([Int64(start), Int64(clamping: end)])
+        try statement.bind([Int64(clamping: size)])
+        var expected: UInt64 = 0
         while try statement.step() {
-            guard let bytes = statement.value(at: 0).bytes else {
-                throw AuditLogError(.corrupt, "a stored audit entry is not a blob")
+            guard let entry = statement.value(at: 0).bytes, let leaf = statement.value(at: 1).bytes, leaf.count == 32
+            else {
+                throw AuditLogError(.corrupt, "stored audit entry \(expected) or its leaf hash is missing or malformed")
             }
-            try body(bytes)
+            try body(entry, leaf)
+            expected += 1
+        }
+        guard expected == size else {
+            throw AuditLogError(.corrupt, "the stored audit log has \(expected) entries, not \(size)")
         }
     }
 

@@ -60,20 +60,8 @@ extension Vault {
         let signed = try signAuditCheckpoint(
             recording: AuditEntry(time: Date(), actor: actor, operation: .auditExport, outcome: .ok)
         )
-        // Read in one snapshot; entries appended after the signature are left for the next export.
-        let export = try db().read { db in
-            let log = auditLog(in: db)
-            var entries: [[UInt8]] = []
-            entries.reserveCapacity(Int(signed.checkpoint.size))
-            try log.storage.entries(from: 0, to: signed.checkpoint.size) { entries.append($0) }
-            let checkpoints = try log.storage.checkpoints().filter { $0.checkpoint.size <= signed.checkpoint.size }
-            return AuditExport(
-                verifierKeyLine: verifierKey.description,
-                entries: entries,
-                leafHashes: entries.map { Merkle.leafHash($0) },
-                checkpoints: checkpoints.map(\.text)
-            )
-        }
+        // One snapshot, taken after the signature: the entries up to the latest checkpoint.
+        let export = try db().read { try AuditExport(log: auditLog(in: $0)) }
         try export.write(to: exportDirectory)
         return signed
     }
@@ -83,7 +71,7 @@ extension Vault {
     /// highest sample row id and the number of tombstones (each 8 bytes, big-endian) `‖` SHA-256
     /// of the characteristics (each type and value, length-prefixed, in type order).
     static func storeState(_ db: Connection) throws -> (counter: UInt64, digest: [UInt8]) {
-        let counter = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
+        let counter = try changeCounter(db)
         let samples = try db.rows("SELECT count(*), coalesce(max(id), 0) FROM samples").first
         let tombstones = try db.scalarInt("SELECT count(*) FROM tombstones") ?? 0
         var characteristics: [UInt8] = []
@@ -93,11 +81,15 @@ extension Vault {
             }
         }
         var input = Array("healthvault store state 1".utf8) + [0]
-        for value in [counter, samples?[0].int64 ?? 0, samples?[1].int64 ?? 0, tombstones] {
-            input += bigEndian(UInt64(value))
+        for value in [counter, UInt64(samples?[0].int64 ?? 0), UInt64(samples?[1].int64 ?? 0), UInt64(tombstones)] {
+            input += bigEndian(value)
         }
         input += SHA256.hash(data: characteristics)
-        return (UInt64(counter), SHA256.hash(data: input))
+        return (counter, SHA256.hash(data: input))
+    }
+
+    static func changeCounter(_ db: Connection) throws -> UInt64 {
+        UInt64(try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0)
     }
 
     private static func bigEndian(_ value: UInt64) -> [UInt8] {
@@ -140,9 +132,9 @@ extension Vault {
                 guard root == checkpoint.rootHash else {
                     return "its audit log does not extend the one checkpointed at \(checkpoint.size) entries"
                 }
-                let state = try storeState(db)
-                guard state.counter >= checkpoint.storeChangeCounter else {
-                    return "its change counter is \(state.counter), the checkpoint's \(checkpoint.storeChangeCounter)"
+                let counter = try changeCounter(db)
+                guard counter >= checkpoint.storeChangeCounter else {
+                    return "its change counter is \(counter), the checkpoint's \(checkpoint.storeChangeCounter)"
                 }
                 return nil
             }

@@ -177,8 +177,14 @@ struct VaultAuditTests {
         let report = AuditVerifier.verify(directory: exportURL, trustedKey: trusted)
         #expect(report.verdict == .verified, "\(report.summary)")
         #expect(report.entryCount == 6)
+        #expect(report.warnings.isEmpty)
         let (export, _) = try AuditExport.read(from: exportURL)
         #expect(export.checkpoints.count == 3)
+        // leaves.bin holds the leaf hashes as the vault stored them.
+        let stored = try vault.db().read { db in
+            try (0..<6).map { try DatabaseAuditStorage(db).node(level: 0, index: UInt64($0)) }
+        }
+        #expect(export.leafHashes == stored)
         // The note beside the database is the latest checkpoint.
         let note = try String(
             contentsOf: test.directory.appendingPathComponent("audit-checkpoint.note"),
