@@ -202,6 +202,27 @@ struct VaultAuditTests {
         #expect(again.entryCount == 8)
     }
 
+    @Test func theVaultNeverSignsTwoCheckpointsThatContradictEachOther() throws {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        try vault.db().write { try vault.auditLog(in: $0).append(entry(.save)) }
+        let first = try vault.signAuditCheckpoint()
+        // Nothing changed: the same checkpoint, not a second one.
+        #expect(try vault.signAuditCheckpoint() == first)
+        // The store changed but the log did not: a second checkpoint at the same size would
+        // contradict the first, so it is refused, and the note stays the first.
+        try test.store.setCharacteristic(.bloodType(.oPositive))
+        #expect(throws: AuditLogError.self) { try vault.signAuditCheckpoint() }
+        let note = try String(
+            contentsOf: test.directory.appendingPathComponent("audit-checkpoint.note"),
+            encoding: .utf8
+        )
+        #expect(note == first.text)
+        // Recorded, it is signable.
+        let second = try vault.signAuditCheckpoint(recording: entry(.save))
+        #expect(second.checkpoint.size == 2)
+    }
+
     @Test func changesTheLogDidNotRecordNeverLeaveTheVaultUnopenable() throws {
         // Until the engine records every access, a change can reach the store with no entry (a
         // characteristic changes the state digest but not the counter). The lock records itself,
