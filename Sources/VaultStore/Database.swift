@@ -1,17 +1,23 @@
 import Foundation
 public import VaultCrypto
 
-/// The vault's database: one writer connection and one reader connection over SQLCipher in WAL
-/// mode, each used by one thread at a time, as GRDB's `DatabasePool` with `read { }` and
-/// `write { }` (a write is one immediate transaction; a read sees one consistent snapshot).
+/// The vault's database: one writer connection and a few reader connections over SQLCipher in
+/// WAL mode, each used by one thread at a time, as GRDB's `DatabasePool` with `read { }` and
+/// `write { }` (a write is one immediate transaction; a read sees one consistent snapshot, and
+/// reads run side by side with each other and with the write).
 ///
 /// Calls block the calling thread: callers on an event loop hand them to a thread pool.
 public final class Database: @unchecked Sendable {
-    // Each connection is only touched while its lock is held.
+    /// How many reads can run at once.
+    public static let readerCount = 4
+    // The writer is only touched while its lock is held; a reader only by the thread that took
+    // it from `idleReaders` (under `readers`).
     private var writer: Connection?
-    private var reader: Connection?
     private let writerLock = NSLock()
-    private let readerLock = NSLock()
+    private var idleReaders: [Connection] = []
+    private var readersOut = 0
+    private var isClosed = false
+    private let readers = NSCondition()
     public let path: String
 
     /// Opens the database at `path` with a raw 32-byte key, configures it (DESIGN.md 6) and checks
@@ -33,7 +39,7 @@ public final class Database: @unchecked Sendable {
         self.path = path
         let hadLog = FileManager.default.fileExists(atPath: path + "-wal")
         do {
-            (writer, reader) = try Self.openConnections(path: path, key: key, verifyPages: verifyPages)
+            (writer, idleReaders) = try Self.openConnections(path: path, key: key, verifyPages: verifyPages)
             Self.register(path)
         } catch {
             // The connections are closed now, without a checkpoint (they never fold the log into a
@@ -47,7 +53,7 @@ public final class Database: @unchecked Sendable {
         path: String,
         key: SecureBytes,
         verifyPages: Bool
-    ) throws(StoreError) -> (Connection, Connection) {
+    ) throws(StoreError) -> (Connection, [Connection]) {
         let writer = try Connection(path: path, key: key)
         if verifyPages {
             try Self.verifyPages(writer)
@@ -60,14 +66,18 @@ public final class Database: @unchecked Sendable {
         } catch {
             throw StoreError(error)
         }
-        let reader = try Connection(path: path, key: key)
-        do {
-            try reader.execute("PRAGMA cache_size = -16384")
-            try Self.configure(reader)
-        } catch {
-            throw StoreError(error)
+        var readers: [Connection] = []
+        for _ in 0..<readerCount {
+            let reader = try Connection(path: path, key: key)
+            do {
+                try reader.execute("PRAGMA cache_size = -16384")
+                try Self.configure(reader)
+            } catch {
+                throw StoreError(error)
+            }
+            readers.append(reader)
         }
-        return (writer, reader)
+        return (writer, readers)
     }
 
     /// Removes `<path>-wal` when it is empty, and `<path>-shm` with it.
@@ -179,11 +189,33 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` in one read transaction: it sees a single consistent snapshot.
+    /// Waits while every reader is busy.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        readerLock.lock()
-        defer { readerLock.unlock() }
-        guard let reader else { throw StoreError.locked }
+        let reader = try checkOutReader()
+        defer { checkIn(reader) }
         return try reader.transaction(immediate: false) { try body(reader) }
+    }
+
+    private func checkOutReader() throws(StoreError) -> Connection {
+        readers.lock()
+        defer { readers.unlock() }
+        while true {
+            if isClosed { throw .locked }
+            if let reader = idleReaders.popLast() {
+                readersOut += 1
+                return reader
+            }
+            readers.wait()
+        }
+    }
+
+    private func checkIn(_ reader: Connection) {
+        readers.lock()
+        defer { readers.unlock() }
+        readersOut -= 1
+        // After close the connection is dropped (and closed) here.
+        if !isClosed { idleReaders.append(reader) }
+        readers.broadcast()
     }
 
     /// Runs `body` on the writer outside any transaction (migrations, maintenance).
@@ -196,11 +228,15 @@ public final class Database: @unchecked Sendable {
 
     /// Closes both connections; SQLCipher wipes its copy of the key. Later calls throw `locked`.
     public func close() {
-        // The reader first, so the writer is the last connection: closed with checkpointing
-        // allowed, it folds the WAL into the database and removes the -wal and -shm files.
-        readerLock.lock()
-        reader = nil
-        readerLock.unlock()
+        // The readers first (waiting for reads under way), so the writer is the last connection:
+        // closed with checkpointing allowed, it folds the WAL into the database and removes the
+        // -wal and -shm files.
+        readers.lock()
+        isClosed = true
+        idleReaders = []
+        readers.broadcast()
+        while readersOut > 0 { readers.wait() }
+        readers.unlock()
         writerLock.lock()
         if let writer {
             try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -53,3 +53,18 @@ public struct SaveOutcome: Hashable, Sendable {
         self.ignored = ignored
     }
 }
+
+/// What a delete would remove or removed: how many samples (correlation members included), and
+/// which apps' samples of which types.
+public struct Deletion: Hashable, Sendable {
+    public var count: Int
+    /// For each type, the app ids (sources) whose samples of it go.
+    public var sources: [SampleType: Set<String>]
+
+    public init(count: Int, sources: [SampleType: Set<String>]) {
+        self.count = count
+        self.sources = sources
+    }
+
+    public var types: Set<SampleType> { Set(sources.keys) }
+}

@@ -6,73 +6,80 @@ extension SampleStore {
     /// SQL, hidden rows never read (each restricted type goes through the (type, source, start)
     /// index, so its cost does not grow with other apps' data).
     public func samples(matching query: SampleQueryDescriptor, scope: ReadScope) throws -> [Sample] {
+        try database.read { try samples(matching: query, scope: scope, in: $0) }
+    }
+
+    /// ``samples(matching:scope:)`` inside the transaction `db` (a read or a write of this store's
+    /// database), so the caller's grants and the query see one snapshot.
+    public func samples(matching query: SampleQueryDescriptor, scope: ReadScope, in db: Connection) throws -> [Sample] {
         try query.validate()
-        return try database.read { db in
-            // One branch per type: a type named twice is one OR, so no sample comes back twice.
-            var merged: [(SampleType, SamplePredicate?)] = []
-            for typed in query.predicates {
-                if let index = merged.firstIndex(where: { $0.0 == typed.sampleType }) {
-                    merged[index].1 = merged[index].1.flatMap { first in typed.predicate.map { .or([first, $0]) } }
-                } else {
-                    merged.append((typed.sampleType, typed.predicate))
-                }
+        // One branch per type: a type named twice is one OR, so no sample comes back twice.
+        var merged: [(SampleType, SamplePredicate?)] = []
+        for typed in query.predicates {
+            if let index = merged.firstIndex(where: { $0.0 == typed.sampleType }) {
+                merged[index].1 = merged[index].1.flatMap { first in typed.predicate.map { .or([first, $0]) } }
+            } else {
+                merged.append((typed.sampleType, typed.predicate))
             }
-            var branches: [SQLFragment] = []
-            for (type, predicate) in merged {
-                var columns = SQLFragment("s.id, s.uuid, s.start_date, s.end_date, ")
-                let sortValue = Self.sortValue(of: type)
-                columns.sql += sortValue.sql + " AS sort_value"
-                columns.arguments += sortValue.arguments
-                if let branch = try branch(
-                    for: SampleTypePredicate(type, predicate: predicate),
-                    scope: scope,
-                    columns: columns,
-                    db
-                ) {
-                    branches.append(branch)
-                }
-            }
-            guard !branches.isEmpty else { return [] }
-            var sql =
-                "SELECT id FROM (" + branches.map(\.sql).joined(separator: " UNION ALL ") + ") ORDER BY "
-                + (query.sortDescriptors.map(Self.orderTerm) + ["uuid", "id"]).joined(separator: ", ")
-            var arguments = branches.flatMap(\.arguments)
-            if query.limit > 0 {
-                sql += " LIMIT ?"
-                arguments.append(.integer(Int64(query.limit)))
-            }
-            let ids = try db.rows(sql, arguments).map { $0[0].int64! }
-            return try load(ids: ids, scope: scope, db)
         }
+        var branches: [SQLFragment] = []
+        for (type, predicate) in merged {
+            var columns = SQLFragment("s.id, s.uuid, s.start_date, s.end_date, ")
+            let sortValue = Self.sortValue(of: type)
+            columns.sql += sortValue.sql + " AS sort_value"
+            columns.arguments += sortValue.arguments
+            if let branch = try branch(
+                for: SampleTypePredicate(type, predicate: predicate),
+                scope: scope,
+                columns: columns,
+                db
+            ) {
+                branches.append(branch)
+            }
+        }
+        guard !branches.isEmpty else { return [] }
+        var sql =
+            "SELECT id FROM (" + branches.map(\.sql).joined(separator: " UNION ALL ") + ") ORDER BY "
+            + (query.sortDescriptors.map(Self.orderTerm) + ["uuid", "id"]).joined(separator: ", ")
+        var arguments = branches.flatMap(\.arguments)
+        if query.limit > 0 {
+            sql += " LIMIT ?"
+            arguments.append(.integer(Int64(query.limit)))
+        }
+        let ids = try db.rows(sql, arguments).map { $0[0].int64! }
+        return try load(ids: ids, scope: scope, db)
     }
 
     /// One sample by UUID, if the scope may see it; an invisible sample is answered exactly like an
     /// unknown UUID. UUIDs are unique per source: when two visible sources hold the same UUID, the
     /// one stored first is returned.
     public func sample(uuid: UUID, scope: ReadScope) throws -> Sample? {
-        try database.read { db in
-            let rows = try db.rows(
-                """
-                SELECT s.id, t.identifier, src.bundle_id FROM samples s
-                JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id WHERE s.uuid = ?
-                ORDER BY s.id
-                """,
-                [DatabaseValue.blob(uuid.bytes)]
-            )
-            for row in rows {
-                guard let identifier = row[1].string, let type = try? SampleType(identifier: identifier) else {
-                    continue
-                }
-                if case .ownSamples(let own) = scope.access(to: type), !ExactString.equal(row[2].string, own) {
-                    continue
-                }
-                // A correlation none of whose objects the scope may read is not visible either.
-                if let sample = try load(ids: [row[0].int64!], scope: scope, db).first {
-                    return sample
-                }
+        try database.read { try sample(uuid: uuid, scope: scope, in: $0) }
+    }
+
+    /// ``sample(uuid:scope:)`` inside the transaction `db`.
+    public func sample(uuid: UUID, scope: ReadScope, in db: Connection) throws -> Sample? {
+        let rows = try db.rows(
+            """
+            SELECT s.id, t.identifier, src.bundle_id FROM samples s
+            JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id WHERE s.uuid = ?
+            ORDER BY s.id
+            """,
+            [DatabaseValue.blob(uuid.bytes)]
+        )
+        for row in rows {
+            guard let identifier = row[1].string, let type = try? SampleType(identifier: identifier) else {
+                continue
             }
-            return nil
+            if case .ownSamples(let own) = scope.access(to: type), !ExactString.equal(row[2].string, own) {
+                continue
+            }
+            // A correlation none of whose objects the scope may read is not visible either.
+            if let sample = try load(ids: [row[0].int64!], scope: scope, db).first {
+                return sample
+            }
         }
+        return nil
     }
 
     // MARK: Building queries

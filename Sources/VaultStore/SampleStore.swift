@@ -421,7 +421,12 @@ public final class SampleStore: @unchecked Sendable {
     /// ``delete(uuids:scope:)`` inside the write transaction `db`.
     @discardableResult
     public func delete(uuids: [UUID], scope: DeleteScope, in db: Connection) throws -> Int {
-        guard !uuids.isEmpty else { return 0 }
+        try deleteAndRecord(ids: topLevelIDs(uuids: uuids, scope: scope, db), in: db).count
+    }
+
+    /// The top-level samples (a member's correlation) with these UUIDs in `scope`.
+    private func topLevelIDs(uuids: [UUID], scope: DeleteScope, _ db: Connection) throws -> [Int64] {
+        guard !uuids.isEmpty else { return [] }
         var sql = """
             SELECT s.id, s.parent_id FROM samples s
             WHERE s.uuid IN (SELECT unhex(value) FROM json_each(?))
@@ -433,8 +438,7 @@ public final class SampleStore: @unchecked Sendable {
             sql += " AND s.source_id = (SELECT id FROM sources WHERE bundle_id = ?)"
             arguments.append(bundleIdentifier)
         }
-        let ids = try db.rows(sql, arguments).map { $0[1].int64 ?? $0[0].int64! }
-        return try deleteAndRecord(ids: ids, in: db)
+        return try db.rows(sql, arguments).map { $0[1].int64 ?? $0[0].int64! }
     }
 
     /// Deletes the samples of a type that match a predicate, within the scope; returns the count.
@@ -446,6 +450,17 @@ public final class SampleStore: @unchecked Sendable {
     /// ``delete(matching:scope:)`` inside the write transaction `db`.
     @discardableResult
     public func delete(matching query: SampleTypePredicate, scope: DeleteScope, in db: Connection) throws -> Int {
+        try deleteAndRecord(ids: topLevelIDs(matching: query, scope: scope, db), in: db).count
+    }
+
+    /// The top-level samples matching `query` in `scope`.
+    private func topLevelIDs(
+        matching query: SampleTypePredicate,
+        scope: DeleteScope,
+        _ db: Connection
+    ) throws
+        -> [Int64]
+    {
         try query.validate()
         let readScope: ReadScope =
             switch scope {
@@ -460,29 +475,58 @@ public final class SampleStore: @unchecked Sendable {
                 db
             )
         else {
-            return 0
+            return []
         }
-        let ids = try db.rows(branch.sql, branch.arguments).map { $0[1].int64 ?? $0[0].int64! }
-        return try deleteAndRecord(ids: ids, in: db)
+        return try db.rows(branch.sql, branch.arguments).map { $0[1].int64 ?? $0[0].int64! }
     }
 
-    private func deleteAndRecord(ids: [Int64], in db: Connection) throws -> Int {
-        guard !ids.isEmpty else { return 0 }
+    /// The samples that deleting these UUIDs would delete in `scope` (members included): how many,
+    /// and of which types, without deleting them.
+    public func deletion(uuids: [UUID], scope: DeleteScope, in db: Connection) throws -> Deletion {
+        try doomed(ids: topLevelIDs(uuids: uuids, scope: scope, db), db).deletion
+    }
+
+    /// The samples that ``delete(matching:scope:in:)`` would delete, without deleting them.
+    public func deletion(matching query: SampleTypePredicate, scope: DeleteScope, in db: Connection) throws -> Deletion
+    {
+        try doomed(ids: topLevelIDs(matching: query, scope: scope, db), db).deletion
+    }
+
+    private func deleteAndRecord(ids: [Int64], in db: Connection) throws -> Deletion {
+        guard !ids.isEmpty else { return Deletion(count: 0, sources: [:]) }
         var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
-        let count = try delete(ids: Array(Set(ids)), in: db, sequence: &sequence)
+        let deletion = try delete(ids: Array(Set(ids)), in: db, sequence: &sequence)
         try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
-        return count
+        return deletion
+    }
+
+    /// The rows of top-level samples `ids` and their members: id, uuid, type code, source id and
+    /// type identifier, in id order.
+    private func doomed(ids: [Int64], _ db: Connection) throws -> (rows: [VaultStore.Row], deletion: Deletion) {
+        guard !ids.isEmpty else { return ([], Deletion(count: 0, sources: [:])) }
+        let list = "(SELECT value FROM json_each(?))"
+        let json = "[" + Set(ids).sorted().map(String.init).joined(separator: ",") + "]"
+        let rows = try db.rows(
+            """
+            SELECT s.id, s.uuid, s.type, s.source_id, t.identifier, src.bundle_id FROM samples s
+            JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id
+            WHERE s.id IN \(list) OR s.parent_id IN \(list) ORDER BY s.id
+            """,
+            [json, json]
+        )
+        var sources: [SampleType: Set<String>] = [:]
+        for row in rows {
+            guard let type = try? SampleType(identifier: row[4].string ?? ""), let source = row[5].string else {
+                continue
+            }
+            sources[type, default: []].insert(source)
+        }
+        return (rows, Deletion(count: rows.count, sources: sources))
     }
 
     /// Deletes top-level samples with their members, leaving a tombstone for each.
-    @discardableResult
-    private func delete(ids: [Int64], in db: Connection, sequence: inout Int64) throws -> Int {
-        let list = "(SELECT value FROM json_each(?))"
-        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        let doomed = try db.rows(
-            "SELECT id, uuid, type, source_id FROM samples WHERE id IN \(list) OR parent_id IN \(list) ORDER BY id",
-            [json, json]
-        )
+    private func delete(ids: [Int64], in db: Connection, sequence: inout Int64) throws -> Deletion {
+        let (doomed, deletion) = try doomed(ids: ids, db)
         let now = Date().timeIntervalSinceReferenceDate
         for row in doomed {
             sequence += 1
@@ -490,8 +534,11 @@ public final class SampleStore: @unchecked Sendable {
                 "INSERT INTO tombstones (uuid, type, source_id, seq, deleted_at) VALUES (?, ?, ?, ?, ?)"
             ).execute([row[1], row[2], row[3], sequence, now])
         }
-        try db.execute("DELETE FROM samples WHERE id IN \(list)", [json])
-        return doomed.count
+        try db.execute(
+            "DELETE FROM samples WHERE id IN (SELECT value FROM json_each(?))",
+            ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+        )
+        return deletion
     }
 
     /// The latest change sequence: it grows with every insert and deletion.
@@ -502,25 +549,37 @@ public final class SampleStore: @unchecked Sendable {
     // MARK: Characteristics
 
     public func setCharacteristic(_ value: CharacteristicValue) throws {
+        try database.write { try setCharacteristic(value, in: $0) }
+    }
+
+    /// ``setCharacteristic(_:)`` inside the write transaction `db`.
+    public func setCharacteristic(_ value: CharacteristicValue, in db: Connection) throws {
         let json = String(decoding: try HealthJSON.encode(value), as: UTF8.self)
-        try database.write { db in
-            try db.execute(
-                "INSERT INTO characteristics (type, value) VALUES (?, ?) ON CONFLICT(type) DO UPDATE SET value = excluded.value",
-                [value.type.rawValue, json]
-            )
-        }
+        try db.execute(
+            "INSERT INTO characteristics (type, value) VALUES (?, ?) ON CONFLICT(type) DO UPDATE SET value = excluded.value",
+            [value.type.rawValue, json]
+        )
     }
 
     public func characteristic(_ type: CharacteristicTypeIdentifier) throws -> CharacteristicValue? {
-        let json = try database.read {
-            try $0.scalarText("SELECT value FROM characteristics WHERE type = ?", [type.rawValue])
+        try database.read { try characteristic(type, in: $0) }
+    }
+
+    /// ``characteristic(_:)`` inside the transaction `db`.
+    public func characteristic(_ type: CharacteristicTypeIdentifier, in db: Connection) throws -> CharacteristicValue? {
+        guard let json = try db.scalarText("SELECT value FROM characteristics WHERE type = ?", [type.rawValue]) else {
+            return nil
         }
-        guard let json else { return nil }
         return try HealthJSON.decode(CharacteristicValue.self, from: Data(json.utf8))
     }
 
     public func removeCharacteristic(_ type: CharacteristicTypeIdentifier) throws {
-        try database.write { try $0.execute("DELETE FROM characteristics WHERE type = ?", [type.rawValue]) }
+        try database.write { try removeCharacteristic(type, in: $0) }
+    }
+
+    /// ``removeCharacteristic(_:)`` inside the write transaction `db`.
+    public func removeCharacteristic(_ type: CharacteristicTypeIdentifier, in db: Connection) throws {
+        try db.execute("DELETE FROM characteristics WHERE type = ?", [type.rawValue])
     }
 }
 

@@ -162,6 +162,55 @@ public enum Schema {
                     }
                 }
         ),
+        // The vault engine's apps, grants and authorization requests (docs/VAULT_FORMAT.md), and
+        // vault-wide settings (the access policy). Grants live here, in the encrypted store, never
+        // in a file an app could edit. `access` is 0 for read, 1 for share; `decision` 1 granted,
+        // 2 denied (no row: not determined).
+        Migration(
+            version: 3,
+            statements: [
+                """
+                CREATE TABLE apps (
+                    app_id TEXT PRIMARY KEY,
+                    display_name TEXT NOT NULL,
+                    public_key BLOB NOT NULL,
+                    read_purpose TEXT NOT NULL,
+                    share_purpose TEXT NOT NULL,
+                    declared_read TEXT NOT NULL,
+                    declared_share TEXT NOT NULL,
+                    enrolled_at REAL NOT NULL) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE grants (
+                    app_id TEXT NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+                    access INTEGER NOT NULL CHECK (access IN (0, 1)),
+                    type TEXT NOT NULL,
+                    decision INTEGER NOT NULL CHECK (decision IN (1, 2)),
+                    decided_at REAL NOT NULL,
+                    decided_by TEXT NOT NULL,
+                    PRIMARY KEY (app_id, access, type)) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE authorization_requests (
+                    id INTEGER PRIMARY KEY,
+                    app_id TEXT NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+                    requested_at REAL NOT NULL)
+                """,
+                """
+                CREATE TABLE authorization_request_types (
+                    request_id INTEGER NOT NULL REFERENCES authorization_requests(id) ON DELETE CASCADE,
+                    access INTEGER NOT NULL CHECK (access IN (0, 1)),
+                    type TEXT NOT NULL,
+                    PRIMARY KEY (request_id, access, type)) WITHOUT ROWID
+                """,
+                "CREATE INDEX authorization_requests_by_app ON authorization_requests(app_id)",
+                """
+                CREATE TABLE settings (
+                    name TEXT PRIMARY KEY,
+                    value TEXT NOT NULL) WITHOUT ROWID
+                """,
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }
