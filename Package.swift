@@ -10,9 +10,11 @@ let package = Package(
         .library(name: "VaultCrypto", targets: ["VaultCrypto"]),
         .library(name: "VaultStore", targets: ["VaultStore"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
+        .library(name: "VaultEngine", targets: ["VaultEngine"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1")
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         .target(name: "HealthModel"),
@@ -24,6 +26,15 @@ let package = Package(
         .target(name: "AuditLog", dependencies: ["VaultCrypto"]),
         // The store keeps the audit log in its database, appended in the access's transaction.
         .target(name: "VaultStore", dependencies: ["HealthModel", "VaultCrypto", "AuditLog", "CSQLCipher"]),
+        // The one door to the store: apps, grants, the rules of access, every access audited. Its
+        // blocking SQLCipher work runs on its own threads (NIOThreadPool), never the caller's.
+        .target(
+            name: "VaultEngine",
+            dependencies: [
+                "HealthModel", "VaultCrypto", "VaultStore", "AuditLog",
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // Fixtures and random model values shared by the test targets.
         .target(
             name: "HealthModelTestSupport",
@@ -43,6 +54,13 @@ let package = Package(
             name: "VaultStoreTests",
             dependencies: [
                 "VaultStore", "AuditLog", "HealthModelTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "VaultEngineTests",
+            dependencies: [
+                "VaultEngine", "VaultStore", "AuditLog", "VaultCrypto", "HealthModelTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,0 +1,254 @@
+import Foundation
+import HealthModel
+import VaultCrypto
+import VaultStore
+
+/// The engine's tables (apps, grants, authorization requests, settings; schema version 3) read
+/// and written inside a transaction the engine holds, so a decision and its audit entry commit
+/// together, and a query sees the grants of its own snapshot.
+enum GrantStore {
+    // MARK: Apps
+
+    static func registration(_ appID: String, _ db: Connection) throws -> AppRegistration? {
+        try db.statement(
+            """
+            SELECT app_id, display_name, public_key, read_purpose, share_purpose, declared_read, declared_share,
+                enrolled_at FROM apps WHERE app_id = ?
+            """
+        ).rows([appID]).first.map(registration)
+    }
+
+    static func registrations(_ db: Connection) throws -> [AppRegistration] {
+        try db.rows(
+            """
+            SELECT app_id, display_name, public_key, read_purpose, share_purpose, declared_read, declared_share,
+                enrolled_at FROM apps ORDER BY app_id
+            """
+        ).map(registration)
+    }
+
+    private static func registration(_ row: Row) throws -> AppRegistration {
+        AppRegistration(
+            appID: row[0].string ?? "",
+            displayName: row[1].string ?? "",
+            publicKey: try Ed25519.PublicKey(rawRepresentation: row[2].bytes ?? []),
+            readPurpose: row[3].string ?? "",
+            sharePurpose: row[4].string ?? "",
+            declaredRead: Set(identifiers(row[5].string).compactMap { try? ObjectType(identifier: $0) }),
+            declaredShare: Set(identifiers(row[6].string).compactMap { try? SampleType(identifier: $0) }),
+            enrolledAt: Date(timeIntervalSinceReferenceDate: row[7].double ?? 0)
+        )
+    }
+
+    static func insert(_ app: AppRegistration, _ db: Connection) throws {
+        try db.execute(
+            """
+            INSERT INTO apps (app_id, display_name, public_key, read_purpose, share_purpose, declared_read,
+                declared_share, enrolled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                app.appID, app.displayName, DatabaseValue.blob(app.publicKey.rawRepresentation), app.readPurpose,
+                app.sharePurpose, json(app.declaredRead.map(\.identifier)), json(app.declaredShare.map(\.identifier)),
+                app.enrolledAt.timeIntervalSinceReferenceDate,
+            ]
+        )
+    }
+
+    /// Removes the app with its grants and requests (the tables cascade); false when unknown.
+    static func remove(_ appID: String, _ db: Connection) throws -> Bool {
+        try db.execute("DELETE FROM apps WHERE app_id = ?", [appID])
+        return db.changes > 0
+    }
+
+    // MARK: Grants
+
+    static func determination(
+        _ appID: String,
+        _ access: Access,
+        _ type: ObjectType,
+        _ db: Connection
+    ) throws
+        -> Determination
+    {
+        let row = try db.statement(
+            "SELECT decision, decided_at, decided_by FROM grants WHERE app_id = ? AND access = ? AND type = ?"
+        ).rows([appID, access.rawValue, type.identifier]).first
+        return row.map { determination($0[0], $0[1], $0[2]) } ?? .notDetermined
+    }
+
+    private static func determination(
+        _ decision: DatabaseValue,
+        _ at: DatabaseValue,
+        _ by: DatabaseValue
+    )
+        -> Determination
+    {
+        let date = Date(timeIntervalSinceReferenceDate: at.double ?? 0)
+        let who = by.string ?? ""
+        return decision.int64 == 1 ? .granted(at: date, by: who) : .denied(at: date, by: who)
+    }
+
+    /// Every decision the app holds, by type.
+    static func grants(_ appID: String, _ db: Connection) throws -> [ObjectType: TypeGrant] {
+        var grants: [ObjectType: TypeGrant] = [:]
+        for row in try db.rows(
+            "SELECT access, type, decision, decided_at, decided_by FROM grants WHERE app_id = ?",
+            [appID]
+        ) {
+            guard let access = row[0].int64.flatMap({ Access(rawValue: Int($0)) }),
+                let type = try? ObjectType(identifier: row[1].string ?? "")
+            else { continue }
+            grants[type, default: TypeGrant(type: type)][access] = determination(row[2], row[3], row[4])
+        }
+        return grants
+    }
+
+    /// The types the app holds a grant for.
+    static func grantedTypes(_ appID: String, _ access: Access, _ db: Connection) throws -> Set<ObjectType> {
+        Set(
+            try db.statement("SELECT type FROM grants WHERE app_id = ? AND access = ? AND decision = 1")
+                .rows([appID, access.rawValue]).compactMap { try? ObjectType(identifier: $0[0].string ?? "") }
+        )
+    }
+
+    static func decide(
+        _ appID: String,
+        _ access: Access,
+        _ types: [ObjectType],
+        granted: Bool,
+        at date: Date,
+        by who: String,
+        _ db: Connection
+    ) throws {
+        let statement = try db.statement(
+            """
+            INSERT INTO grants (app_id, access, type, decision, decided_at, decided_by) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, access, type) DO UPDATE SET decision = excluded.decision,
+                decided_at = excluded.decided_at, decided_by = excluded.decided_by
+            """
+        )
+        for type in types {
+            try statement.execute([
+                appID, access.rawValue, type.identifier, granted ? 1 : 2, date.timeIntervalSinceReferenceDate, who,
+            ])
+        }
+    }
+
+    // MARK: Requests
+
+    /// The types the app asked for, without a decision yet, for `access`.
+    static func pendingTypes(_ appID: String, _ access: Access, _ db: Connection) throws -> Set<ObjectType> {
+        Set(
+            try db.statement(
+                """
+                SELECT rt.type FROM authorization_request_types rt JOIN authorization_requests r ON r.id = rt.request_id
+                WHERE r.app_id = ? AND rt.access = ? AND NOT EXISTS (SELECT 1 FROM grants g
+                    WHERE g.app_id = r.app_id AND g.access = rt.access AND g.type = rt.type)
+                """
+            ).rows([appID, access.rawValue]).compactMap { try? ObjectType(identifier: $0[0].string ?? "") }
+        )
+    }
+
+    /// Records a request for the types given (already filtered to undecided, not pending ones);
+    /// returns its number, or nil when there is nothing to add.
+    static func addRequest(
+        _ appID: String,
+        types: [Access: [ObjectType]],
+        at date: Date,
+        _ db: Connection
+    ) throws -> Int64? {
+        guard types.values.contains(where: { !$0.isEmpty }) else { return nil }
+        try db.execute(
+            "INSERT INTO authorization_requests (app_id, requested_at) VALUES (?, ?)",
+            [appID, date.timeIntervalSinceReferenceDate]
+        )
+        let id = db.lastInsertRowID
+        let statement = try db.statement(
+            "INSERT INTO authorization_request_types (request_id, access, type) VALUES (?, ?, ?)"
+        )
+        for (access, list) in types {
+            for type in list { try statement.execute([id, access.rawValue, type.identifier]) }
+        }
+        return id
+    }
+
+    /// Requests with at least one type still undecided (only those types), oldest first; of one
+    /// app, or of every app.
+    static func pendingRequests(
+        of appID: String?,
+        id: Int64? = nil,
+        _ db: Connection
+    ) throws
+        -> [AuthorizationRequest]
+    {
+        var sql = """
+            SELECT r.id, r.app_id, r.requested_at, rt.access, rt.type FROM authorization_requests r
+            JOIN authorization_request_types rt ON rt.request_id = r.id
+            WHERE NOT EXISTS (SELECT 1 FROM grants g WHERE g.app_id = r.app_id AND g.access = rt.access AND g.type = rt.type)
+            """
+        var arguments: [any DatabaseValueConvertible] = []
+        if let appID {
+            sql += " AND r.app_id = ?"
+            arguments.append(appID)
+        }
+        if let id {
+            sql += " AND r.id = ?"
+            arguments.append(id)
+        }
+        var requests: [AuthorizationRequest] = []
+        for row in try db.rows(sql + " ORDER BY r.id, rt.access, rt.type", arguments) {
+            guard let id = row[0].int64, let access = row[3].int64.flatMap({ Access(rawValue: Int($0)) }),
+                let type = try? ObjectType(identifier: row[4].string ?? "")
+            else { continue }
+            if requests.last?.id != id {
+                requests.append(
+                    AuthorizationRequest(
+                        id: id,
+                        appID: row[1].string ?? "",
+                        requestedAt: Date(timeIntervalSinceReferenceDate: row[2].double ?? 0),
+                        read: [],
+                        share: []
+                    )
+                )
+            }
+            if access == .read {
+                requests[requests.count - 1].read.append(type)
+            } else {
+                requests[requests.count - 1].share.append(type)
+            }
+        }
+        return requests
+    }
+
+    static func requestExists(_ id: Int64, _ db: Connection) throws -> String? {
+        try db.scalarText("SELECT app_id FROM authorization_requests WHERE id = ?", [id])
+    }
+
+    // MARK: Settings
+
+    static func policy(_ db: Connection) throws -> VaultPolicy {
+        guard let json = try db.scalarText("SELECT value FROM settings WHERE name = 'policy'") else {
+            return .standard
+        }
+        return try VaultPolicy(json: Data(json.utf8), file: "the vault's stored policy")
+    }
+
+    static func setPolicy(_ policy: VaultPolicy, _ db: Connection) throws {
+        try db.execute(
+            "INSERT INTO settings (name, value) VALUES ('policy', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            [String(decoding: policy.jsonData(), as: UTF8.self)]
+        )
+    }
+
+    // MARK: Helpers
+
+    private static func json(_ identifiers: [String]) -> String {
+        let sorted = identifiers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return String(decoding: (try? JSONEncoder().encode(sorted)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    private static func identifiers(_ json: String?) -> [String] {
+        guard let json, let list = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return [] }
+        return list
+    }
+}

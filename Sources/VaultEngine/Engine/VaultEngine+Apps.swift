@@ -1,0 +1,105 @@
+public import AuditLog
+public import Foundation
+public import HealthModel
+public import VaultCrypto
+import VaultStore
+
+extension VaultEngine {
+    /// Enrolls an app: it can then connect with its key and ask for what it declared. Refused
+    /// (`invalidArgument`, naming the field): a malformed registration, a declaration the vault's
+    /// policy forbids, an app id already enrolled. Returns the registration as stored.
+    @discardableResult
+    public func enroll(_ registration: AppRegistration) async throws -> AppRegistration {
+        try await perform { [self] in
+            try audited(.owner, .appEnroll, types: [], requestID: registration.appID) {
+                try database.write { db in
+                    try registration.validate(policy: GrantStore.policy(db))
+                    guard try GrantStore.registration(registration.appID, db) == nil else {
+                        throw HealthError.invalidArgument(
+                            "\(registration.appID) is already enrolled; remove it first to enroll it again",
+                            field: "appID"
+                        )
+                    }
+                    var stored = registration
+                    // Whole milliseconds, as the audit entry that records it.
+                    stored.enrolledAt = Date(
+                        timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000
+                    )
+                    try GrantStore.insert(stored, db)
+                    let declared = Set(registration.declaredRead).union(registration.declaredShare.map(ObjectType.init))
+                    try append(
+                        entry(.owner, .appEnroll, types: declared.sortedIdentifiers, requestID: registration.appID),
+                        in: db
+                    )
+                    return stored
+                }
+            }
+        }
+    }
+
+    /// Enrolls an app from its manifest (`policies/apps/<id>.json`) with `publicKey`, or the key
+    /// the manifest carries. Problems with the manifest are `PolicyError`s naming its file and key.
+    @discardableResult
+    public func enroll(manifest: AppManifest, publicKey: Ed25519.PublicKey? = nil) async throws -> AppRegistration {
+        guard let key = publicKey ?? manifest.publicKey else {
+            throw PolicyError(
+                file: manifest.file,
+                key: "publicKey",
+                problem: "is missing, and no key was given: generate one for the app and enroll with it"
+            )
+        }
+        do {
+            return try await enroll(manifest.registration(publicKey: key))
+        } catch let error as HealthError where error.code == .invalidArgument {
+            throw PolicyError(file: manifest.file, key: error.field, problem: error.message)
+        }
+    }
+
+    /// Removes an app with its grants and pending requests: it can no longer connect, and its
+    /// next request is refused. The samples it saved stay in the vault (they are the owner's);
+    /// the owner deletes them separately if wanted.
+    public func removeApp(_ appID: String) async throws {
+        try await perform { [self] in
+            try audited(.owner, .appRemove, types: [], requestID: appID) {
+                try database.write { db in
+                    guard try GrantStore.remove(appID, db) else {
+                        throw HealthError.invalidArgument("no app \(appID) is enrolled", field: "app")
+                    }
+                    try append(entry(.owner, .appRemove, requestID: appID), in: db)
+                }
+            }
+        }
+        observers.finish(appID: appID)
+    }
+
+    /// Every enrolled app, by app id.
+    public func apps() async throws -> [AppRegistration] {
+        try await perform { [self] in try database.read { try GrantStore.registrations($0) } }
+    }
+
+    /// One enrolled app, or nil (the daemon looks up an app's key here when it connects).
+    public func app(_ appID: String) async throws -> AppRegistration? {
+        try await perform { [self] in try database.read { try GrantStore.registration(appID, $0) } }
+    }
+
+    /// What the owner sees of an app: its purposes and key, both permissions for every type it
+    /// declared or holds a decision for (with when and by whom), and its pending requests.
+    public func grants(of appID: String) async throws -> AppGrants {
+        try await perform { [self] in
+            try database.read { db in
+                guard let app = try GrantStore.registration(appID, db) else {
+                    throw HealthError.invalidArgument("no app \(appID) is enrolled", field: "app")
+                }
+                var grants = try GrantStore.grants(appID, db)
+                for type in app.declaredRead.union(app.declaredShare.map(ObjectType.init)) where grants[type] == nil {
+                    grants[type] = TypeGrant(type: type)
+                }
+                return AppGrants(
+                    app: app,
+                    grants: grants.values.sorted { VaultPolicy.identifierOrder($0.type, $1.type) },
+                    pendingRequests: try GrantStore.pendingRequests(of: appID, db)
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,285 @@
+public import AuditLog
+public import Foundation
+public import HealthModel
+import VaultStore
+
+extension AuditEntry.Operation {
+    // The owner's decisions, one operation per access, so the log alone answers "could this app
+    // read that type then?". Actor `owner`; the request id is the app the decision is about.
+    public static let authorizationGrantRead = Self(rawValue: "authorization.grant-read")
+    public static let authorizationGrantShare = Self(rawValue: "authorization.grant-share")
+    public static let authorizationDenyRead = Self(rawValue: "authorization.deny-read")
+    public static let authorizationDenyShare = Self(rawValue: "authorization.deny-share")
+    public static let authorizationRevokeRead = Self(rawValue: "authorization.revoke-read")
+    public static let authorizationRevokeShare = Self(rawValue: "authorization.revoke-share")
+    /// The owner replaced the vault's access policy.
+    public static let policySet = Self(rawValue: "policy.set")
+}
+
+/// What the owner does to a permission.
+public enum Decision: Hashable, Sendable, CustomStringConvertible {
+    case grant
+    case deny
+    /// Withdraws a grant: the permission becomes denied, from the app's next request on.
+    case revoke
+
+    public var description: String {
+        switch self {
+        case .grant: "grant"
+        case .deny: "deny"
+        case .revoke: "revoke"
+        }
+    }
+
+    func operation(_ access: Access) -> AuditEntry.Operation {
+        switch (self, access) {
+        case (.grant, .read): .authorizationGrantRead
+        case (.grant, .share): .authorizationGrantShare
+        case (.deny, .read): .authorizationDenyRead
+        case (.deny, .share): .authorizationDenyShare
+        case (.revoke, .read): .authorizationRevokeRead
+        case (.revoke, .share): .authorizationRevokeShare
+        }
+    }
+}
+
+extension VaultEngine {
+    // MARK: The app's side
+
+    /// Asks the owner for access, as HealthKit's `requestAuthorization(toShare:read:)`: the types
+    /// not yet decided (nor already waiting) become a pending request the owner sees. It returns
+    /// once the request is recorded, not when the owner decides, and says nothing about decisions.
+    ///
+    /// Refused with `invalidArgument`: no types at all, a type the app's manifest does not
+    /// declare, a type no app may share, a correlation type (ask for its member types).
+    public func requestAuthorization(
+        toShare share: Set<SampleType>,
+        read: Set<ObjectType>,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws {
+        let appID = try Self.appID(of: caller)
+        let types = Set(share.map(ObjectType.init)).union(read)
+        try await perform { [self] in
+            try audited(caller, .authorizationRequest, types: types.sortedIdentifiers, requestID: requestID) {
+                guard !types.isEmpty else {
+                    throw HealthError.invalidArgument("ask for at least one type to share or read", field: "read")
+                }
+                try database.write { db in
+                    let app = try requireApp(appID, db)
+                    try GrantStore.policy(db).checkRequest(toShare: share, read: read, fieldPrefix: "")
+                    let undeclared =
+                        share.subtracting(app.declaredShare).map { "share \($0)" }.sorted()
+                        + read.subtracting(app.declaredRead).map { "read \($0)" }.sorted()
+                    guard undeclared.isEmpty else {
+                        throw HealthError.invalidArgument(
+                            "\(appID)'s manifest does not declare \(undeclared.joined(separator: ", ")); "
+                                + "the owner enrolls it again with a manifest that does"
+                        )
+                    }
+                    var asked: [Access: [ObjectType]] = [:]
+                    for (access, wanted) in [(Access.share, Set(share.map(ObjectType.init))), (.read, read)] {
+                        let decided = Set(
+                            try GrantStore.grants(appID, db).values.filter { $0[access].isDetermined }.map(\.type)
+                        )
+                        let pending = try GrantStore.pendingTypes(appID, access, db)
+                        asked[access] = wanted.subtracting(decided).subtracting(pending).sorted(
+                            by: VaultPolicy.identifierOrder
+                        )
+                    }
+                    _ = try GrantStore.addRequest(appID, types: asked, at: Date(), db)
+                    try append(
+                        entry(caller, .authorizationRequest, types: types.sortedIdentifiers, requestID: requestID),
+                        in: db
+                    )
+                }
+            }
+        }
+    }
+
+    /// HealthKit's `getRequestStatusForAuthorization(toShare:read:)`: `unnecessary` when the owner
+    /// has decided every one of these permissions (whatever the decisions), else `shouldRequest`.
+    public func authorizationRequestStatus(
+        toShare share: Set<SampleType>,
+        read: Set<ObjectType>,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> AuthorizationRequestStatus {
+        let appID = try Self.appID(of: caller)
+        let types = Set(share.map(ObjectType.init)).union(read)
+        return try await perform { [self] in
+            try audited(caller, .authorizationStatus, types: types.sortedIdentifiers, requestID: requestID) {
+                let status = try database.read { db -> AuthorizationRequestStatus in
+                    _ = try requireApp(appID, db)
+                    let grants = try GrantStore.grants(appID, db)
+                    let undecided =
+                        share.contains { !(grants[ObjectType($0)]?.share.isDetermined ?? false) }
+                        || read.contains { !(grants[$0]?.read.isDetermined ?? false) }
+                    return undecided ? .shouldRequest : .unnecessary
+                }
+                try record(entry(caller, .authorizationStatus, types: types.sortedIdentifiers, requestID: requestID))
+                return status
+            }
+        }
+    }
+
+    /// HealthKit's `authorizationStatus(for:)`: whether the app may share the type. It never
+    /// tells anything about reading.
+    public func authorizationStatus(
+        for type: ObjectType,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws
+        -> AuthorizationStatus
+    {
+        let appID = try Self.appID(of: caller)
+        return try await perform { [self] in
+            try audited(caller, .authorizationStatus, types: [type.identifier], requestID: requestID) {
+                let status = try database.read { db -> AuthorizationStatus in
+                    _ = try requireApp(appID, db)
+                    switch try GrantStore.determination(appID, .share, type, db) {
+                    case .notDetermined: return .notDetermined
+                    case .granted: return .sharingAuthorized
+                    case .denied: return .sharingDenied
+                    }
+                }
+                try record(entry(caller, .authorizationStatus, types: [type.identifier], requestID: requestID))
+                return status
+            }
+        }
+    }
+
+    static func appID(of caller: Caller) throws(HealthError) -> String {
+        guard case .app(let appID) = caller else {
+            throw HealthError.invalidArgument("only an app asks for authorization; the owner decides")
+        }
+        return appID
+    }
+
+    // MARK: The owner's side
+
+    /// The requests still waiting for the owner, oldest first (of one app, or of all).
+    public func pendingRequests(of appID: String? = nil) async throws -> [AuthorizationRequest] {
+        try await perform { [self] in try database.read { try GrantStore.pendingRequests(of: appID, $0) } }
+    }
+
+    /// Grants, denies or revokes one permission of an app for each of `types`, recorded as one
+    /// audit entry. Refused: an unknown app, a type the app's manifest does not declare for this
+    /// access, sharing a type the policy reserves, a correlation type.
+    public func decide(
+        _ decision: Decision,
+        _ access: Access,
+        of types: Set<ObjectType>,
+        for appID: String
+    ) async throws {
+        try await perform { [self] in
+            let operation = decision.operation(access)
+            try audited(.owner, operation, types: types.sortedIdentifiers, requestID: appID) {
+                guard !types.isEmpty else {
+                    throw HealthError.invalidArgument("name at least one type", field: "types")
+                }
+                try database.write { db in
+                    let app = try GrantStore.registration(appID, db)
+                    guard let app else {
+                        throw HealthError.invalidArgument("no app \(appID) is enrolled", field: "app")
+                    }
+                    if decision == .grant {
+                        try checkGrantable(types, access, for: app, policy: GrantStore.policy(db))
+                    }
+                    try GrantStore.decide(
+                        appID,
+                        access,
+                        types.sorted(by: VaultPolicy.identifierOrder),
+                        granted: decision == .grant,
+                        at: Date(),
+                        by: Caller.owner.description,
+                        db
+                    )
+                    try append(entry(.owner, operation, types: types.sortedIdentifiers, requestID: appID), in: db)
+                }
+            }
+        }
+    }
+
+    /// Only what the app declared, and nothing the policy forbids, can be granted.
+    private func checkGrantable(
+        _ types: Set<ObjectType>,
+        _ access: Access,
+        for app: AppRegistration,
+        policy: VaultPolicy
+    )
+        throws
+    {
+        let share = access == .share ? Set(types.compactMap(\.sampleType)) : []
+        if access == .share, let type = types.first(where: { $0.sampleType == nil }) {
+            throw HealthError.invalidArgument(
+                "\(type) is not a sample type; only samples can be shared",
+                field: "types"
+            )
+        }
+        try policy.checkRequest(toShare: share, read: access == .read ? types : [], fieldPrefix: "")
+        let declared: Set<ObjectType> =
+            access == .read ? app.declaredRead : Set(app.declaredShare.map(ObjectType.init))
+        let undeclared = types.subtracting(declared)
+        guard undeclared.isEmpty else {
+            throw HealthError.invalidArgument(
+                "\(app.appID)'s manifest does not declare \(access == .read ? "reading" : "sharing") "
+                    + undeclared.sortedIdentifiers.joined(separator: ", "),
+                field: "types"
+            )
+        }
+    }
+
+    /// Approves a whole pending request: every type in it gets the permission asked for, except
+    /// types the policy keeps for an explicit decision, which stay pending. Returns the request
+    /// as it stands afterwards (what still waits), or nil when nothing does.
+    @discardableResult
+    public func approveRequest(_ id: Int64) async throws -> AuthorizationRequest? {
+        try await decideRequest(id, .grant)
+    }
+
+    /// Denies every type still pending in a request.
+    public func denyRequest(_ id: Int64) async throws {
+        _ = try await decideRequest(id, .deny)
+    }
+
+    private func decideRequest(_ id: Int64, _ decision: Decision) async throws -> AuthorizationRequest? {
+        let request = try await perform { [self] in
+            try database.read { db -> AuthorizationRequest in
+                guard let appID = try GrantStore.requestExists(id, db) else {
+                    throw HealthError.invalidArgument("there is no request \(id)", field: "request")
+                }
+                return try GrantStore.pendingRequests(of: appID, id: id, db).first
+                    ?? AuthorizationRequest(id: id, appID: appID, requestedAt: Date(), read: [], share: [])
+            }
+        }
+        guard !request.read.isEmpty || !request.share.isEmpty else {
+            throw HealthError.invalidArgument("request \(id) has nothing left to decide", field: "request")
+        }
+        let explicit = decision == .grant ? try await policy().explicitDecision : []
+        for access in Access.allCases {
+            let types = Set(request[access]).subtracting(explicit)
+            if !types.isEmpty { try await decide(decision, access, of: types, for: request.appID) }
+        }
+        return try await pendingRequests(of: request.appID).first { $0.id == id }
+    }
+
+    // MARK: Policy
+
+    /// The vault's access policy (``VaultPolicy/standard`` until the owner sets one).
+    public func policy() async throws -> VaultPolicy {
+        try await perform { [self] in try database.read { try GrantStore.policy($0) } }
+    }
+
+    /// Replaces the vault's access policy. Decisions already made stay as they are.
+    public func setPolicy(_ policy: VaultPolicy) async throws {
+        try await perform { [self] in
+            try audited(.owner, .policySet, types: [], requestID: "") {
+                try database.write { db in
+                    try GrantStore.setPolicy(policy, db)
+                    try append(entry(.owner, .policySet, requestID: ""), in: db)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+public import AuditLog
+public import HealthModel
+import VaultStore
+
+extension VaultEngine {
+    /// Sets one of the owner's characteristics (only the owner does).
+    public func setCharacteristic(_ value: CharacteristicValue, requestID: String = "") async throws {
+        let types = [value.type.rawValue]
+        try await perform { [self] in
+            try audited(.owner, .characteristicSet, types: types, requestID: requestID) {
+                try database.write { db in
+                    try store.setCharacteristic(value, in: db)
+                    try append(entry(.owner, .characteristicSet, types: types, count: 1, requestID: requestID), in: db)
+                }
+            }
+        }
+    }
+
+    /// Clears one of the owner's characteristics.
+    public func removeCharacteristic(_ type: CharacteristicTypeIdentifier, requestID: String = "") async throws {
+        let types = [type.rawValue]
+        try await perform { [self] in
+            try audited(.owner, .characteristicSet, types: types, requestID: requestID) {
+                try database.write { db in
+                    try store.removeCharacteristic(type, in: db)
+                    try append(entry(.owner, .characteristicSet, types: types, requestID: requestID), in: db)
+                }
+            }
+        }
+    }
+
+    /// A characteristic, for the owner or an app with a read grant for it; for any other app it
+    /// reads as not set, exactly as if the owner had never set it.
+    public func characteristic(
+        _ type: CharacteristicTypeIdentifier,
+        as caller: Caller,
+        requestID: String = ""
+    )
+        async throws -> CharacteristicValue?
+    {
+        let types = [type.rawValue]
+        return try await perform { [self] in
+            try audited(caller, .queryCharacteristic, types: types, requestID: requestID) {
+                let (value, readable) = try database.read { db -> (CharacteristicValue?, Bool) in
+                    var readable = true
+                    if case .app(let appID) = caller {
+                        _ = try requireApp(appID, db)
+                        readable = try GrantStore.determination(appID, .read, .characteristic(type), db).isGranted
+                    }
+                    // Read either way, so a refused read costs what an allowed one does.
+                    let stored = try store.characteristic(type, in: db)
+                    return (readable ? stored : nil, readable)
+                }
+                try record(
+                    entry(
+                        caller,
+                        .queryCharacteristic,
+                        types: types,
+                        count: value == nil ? 0 : 1,
+                        outcome: readable ? .ok : .deniedServedEmpty,
+                        requestID: requestID
+                    )
+                )
+                return value
+            }
+        }
+    }
+}

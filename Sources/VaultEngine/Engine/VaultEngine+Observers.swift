@@ -1,0 +1,65 @@
+public import AuditLog
+public import Foundation
+public import HealthModel
+import VaultStore
+
+extension VaultEngine {
+    /// Starts an observation of `types`: an update whenever samples of them that the caller may
+    /// see change. Visibility is decided at each change with the grants of that moment, so a
+    /// revocation stops updates from other apps' samples at once; the app's own saves and
+    /// deletes are announced as they would be to an app that may read the type but finds
+    /// nothing else there.
+    public func observe(_ types: Set<SampleType>, as caller: Caller, requestID: String = "") async throws -> Observation
+    {
+        try await perform { [self] in
+            try audited(caller, .subscribe, types: types.sortedIdentifiers, requestID: requestID) {
+                guard !types.isEmpty else {
+                    throw HealthError.invalidArgument("observe at least one type", field: "types")
+                }
+                try database.write { db in
+                    if case .app(let appID) = caller { _ = try requireApp(appID, db) }
+                    try append(entry(caller, .subscribe, types: types.sortedIdentifiers, requestID: requestID), in: db)
+                }
+                return observers.add(caller, types: types)
+            }
+        }
+    }
+
+    /// Stops an observation (its update stream ends) and records it.
+    public func stopObserving(_ observation: Observation, as caller: Caller, requestID: String = "") async throws {
+        guard observers.remove(observation.id) else { return }
+        try await perform { [self] in
+            try record(entry(caller, .unsubscribe, types: observation.types.sortedIdentifiers, requestID: requestID))
+        }
+    }
+
+    /// Tells each observer about the changes it may see: `changes` maps each changed type to the
+    /// apps whose samples of it changed.
+    func notifyObservers(_ changes: [SampleType: Set<String>]) async {
+        let observers = observers.snapshot
+        guard !observers.isEmpty, !changes.isEmpty else { return }
+        let apps = Set(
+            observers.compactMap { observer -> String? in
+                if case .app(let appID) = observer.caller { return appID }
+                return nil
+            }
+        )
+        // If the grants cannot be read, every app is taken to read nothing but its own samples.
+        let readable =
+            (try? await perform { [self] in
+                try database.read { db in
+                    try Dictionary(uniqueKeysWithValues: apps.map { ($0, try readableTypes(of: $0, db)) })
+                }
+            }) ?? [:]
+        for observer in observers {
+            let visible = observer.types.filter { type in
+                guard let sources = changes[type] else { return false }
+                switch observer.caller {
+                case .owner: return true
+                case .app(let appID): return sources.contains(appID) || readable[appID]?.contains(type) == true
+                }
+            }
+            if !visible.isEmpty { observer.continuation.yield(ObserverUpdate(types: visible)) }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+public import AuditLog
+public import Foundation
+public import HealthModel
+public import VaultStore
+
+extension VaultEngine {
+    // MARK: Saving
+
+    /// Saves a batch for an app, all or nothing: every object's type (a correlation's member
+    /// types) needs the app's share grant, else `authorizationDenied` naming the types and nothing
+    /// is saved. Every object is attributed to the calling app, whatever source it names.
+    @discardableResult
+    public func save(_ samples: [Sample], as caller: Caller, requestID: String = "") async throws -> SaveOutcome {
+        guard case .app(let appID) = caller else {
+            throw HealthError(.invalidArgument, "the owner does not save samples through the engine; an app does")
+        }
+        let types = Self.types(of: samples)
+        let (outcome, changed) = try await perform { [self] () throws -> (SaveOutcome, Set<SampleType>) in
+            try audited(caller, .save, types: types.sortedIdentifiers, requestID: requestID) {
+                guard !samples.isEmpty else {
+                    throw HealthError.invalidArgument("there is nothing to save", field: "objects")
+                }
+                guard samples.count <= Self.maximumBatchSize else {
+                    throw HealthError(
+                        .dataSizeExceeded,
+                        "a save holds at most \(Self.maximumBatchSize) objects; split the batch",
+                        field: "objects"
+                    )
+                }
+                let result = try database.write { db -> Result<SaveOutcome, HealthError> in
+                    let app = try requireApp(appID, db)
+                    let granted = try GrantStore.grantedTypes(appID, .share, db)
+                    let missing = Self.grantable(types).filter { !granted.contains(ObjectType($0)) }
+                    guard missing.isEmpty else {
+                        try append(
+                            entry(
+                                caller,
+                                .save,
+                                types: types.sortedIdentifiers,
+                                outcome: .denied,
+                                requestID: requestID
+                            ),
+                            in: db
+                        )
+                        return .failure(
+                            HealthError(
+                                .authorizationDenied,
+                                "not authorized to share \(missing.sortedIdentifiers.joined(separator: ", ")); nothing was saved"
+                            )
+                        )
+                    }
+                    let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
+                    let outcome = try store.save(attributed, in: db)
+                    try append(
+                        entry(
+                            caller,
+                            .save,
+                            types: types.sortedIdentifiers,
+                            count: outcome.saved,
+                            requestID: requestID
+                        ),
+                        in: db
+                    )
+                    return .success(outcome)
+                }
+                return (try result.get(), types)
+            }
+        }
+        await notifyObservers(Dictionary(uniqueKeysWithValues: changed.map { ($0, [appID]) }))
+        return outcome
+    }
+
+    /// The sample's revision with the app's identity as its source: the app's version, product
+    /// type and system version stay as it gave them.
+    static func revision(of sample: Sample, by app: AppRegistration) -> SourceRevision {
+        let given = sample.sourceRevision
+        return SourceRevision(
+            source: app.source,
+            version: given.version,
+            productType: given.productType,
+            operatingSystemVersion: given.operatingSystemVersion
+        )
+    }
+
+    /// Every type in a batch: the objects' and their members'.
+    static func types(of samples: [Sample]) -> Set<SampleType> {
+        var types: Set<SampleType> = []
+        for sample in samples {
+            types.insert(sample.sampleType)
+            if case .correlation(let correlation) = sample {
+                for member in correlation.objects { types.insert(member.sampleType) }
+            }
+        }
+        return types
+    }
+
+    /// The types whose grants govern saving and deleting: all but correlations, which go by
+    /// their members' types.
+    static func grantable(_ types: Set<SampleType>) -> Set<SampleType> {
+        types.filter {
+            if case .correlation = $0 { return false }
+            return true
+        }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes objects by UUID. An app deletes only samples it created (with its share grant
+    /// for their types, else `authorizationDenied`); another app's sample is answered exactly as
+    /// an unknown UUID. The owner deletes anything. Returns how many samples were deleted
+    /// (a correlation's members included).
+    @discardableResult
+    public func delete(_ uuids: [UUID], as caller: Caller, requestID: String = "") async throws -> Int {
+        try await deleting(as: caller, requestID: requestID, types: []) { [self] db, scope in
+            guard uuids.count <= Self.maximumBatchSize else {
+                throw HealthError(.dataSizeExceeded, "a delete names at most \(Self.maximumBatchSize) objects")
+            }
+            let found = try store.deletion(uuids: uuids, scope: scope, in: db)
+            return (found, found.types, { try self.store.delete(uuids: uuids, scope: scope, in: db) })
+        }
+    }
+
+    /// Deletes the caller's samples of a type that match `predicate` (the owner's: every app's),
+    /// and returns how many were deleted. An app needs its share grant for the type.
+    @discardableResult
+    public func deleteObjects(
+        of type: SampleType,
+        predicate: SamplePredicate? = nil,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> Int {
+        let query = SampleTypePredicate(type, predicate: predicate)
+        return try await deleting(as: caller, requestID: requestID, types: [type]) { [self] db, scope in
+            let found = try store.deletion(matching: query, scope: scope, in: db)
+            let governing: Set<SampleType> =
+                if case .correlation = type { found.types } else { found.types.union([type]) }
+            return (found, governing, { try self.store.delete(matching: query, scope: scope, in: db) })
+        }
+    }
+
+    /// The shared path of both deletes: `find` names the types the delete would touch in the
+    /// caller's scope (their grants decide) and how to do it.
+    private func deleting(
+        as caller: Caller,
+        requestID: String,
+        types requested: Set<SampleType>,
+        find: @escaping @Sendable (Connection, DeleteScope) throws -> (Deletion, Set<SampleType>, () throws -> Int)
+    ) async throws -> Int {
+        let (count, changed) = try await perform { [self] () throws -> (Int, [SampleType: Set<String>]) in
+            try audited(caller, .delete, types: requested.sortedIdentifiers, requestID: requestID) {
+                let result = try database.write { db -> Result<(Int, [SampleType: Set<String>]), HealthError> in
+                    var scope = DeleteScope.owner
+                    if case .app(let appID) = caller {
+                        _ = try requireApp(appID, db)
+                        scope = .app(appID)
+                    }
+                    let (found, types, delete) = try find(db, scope)
+                    if case .app(let appID) = caller {
+                        let granted = try GrantStore.grantedTypes(appID, .share, db)
+                        let missing = Self.grantable(types).filter { !granted.contains(ObjectType($0)) }
+                        guard missing.isEmpty else {
+                            try append(
+                                entry(
+                                    caller,
+                                    .delete,
+                                    types: types.sortedIdentifiers,
+                                    outcome: .denied,
+                                    requestID: requestID
+                                ),
+                                in: db
+                            )
+                            return .failure(
+                                HealthError(
+                                    .authorizationDenied,
+                                    "not authorized to share \(missing.sortedIdentifiers.joined(separator: ", ")); nothing was deleted"
+                                )
+                            )
+                        }
+                    }
+                    let count = try delete()
+                    let recorded = count > 0 ? types : requested
+                    try append(
+                        entry(caller, .delete, types: recorded.sortedIdentifiers, count: count, requestID: requestID),
+                        in: db
+                    )
+                    return .success((count, count > 0 ? found.sources : [:]))
+                }
+                return try result.get()
+            }
+        }
+        await notifyObservers(changed)
+        return count
+    }
+
+    // MARK: Reading
+
+    /// Runs a sample query in the caller's scope. Without a read grant for a type an app sees
+    /// only its own samples of it: the answer is exactly the one a vault without other apps'
+    /// data would give.
+    public func samples(
+        matching query: SampleQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws
+        -> [Sample]
+    {
+        let types = query.predicates.map(\.sampleType)
+        return try await read(.querySample, types: Set(types), as: caller, requestID: requestID) { [self] db, scope in
+            let samples = try store.samples(matching: query, scope: scope, in: db)
+            return (samples, samples.count)
+        }
+    }
+
+    /// One object by UUID, when the caller may see it; nil otherwise, exactly as for an unknown
+    /// UUID (HealthKit's `predicateForObject(with:)` query).
+    public func sample(uuid: UUID, as caller: Caller, requestID: String = "") async throws -> Sample? {
+        try await read(.querySample, types: [], as: caller, requestID: requestID) { [self] db, scope in
+            let sample = try store.sample(uuid: uuid, scope: scope, in: db)
+            return (sample, sample == nil ? 0 : 1)
+        }
+    }
+
+    /// The shared path of every read: the grants and the data from one snapshot, then the entry,
+    /// durable before the result is returned. The entry's outcome tells the auditor whether the
+    /// scope held anything back; the caller's answer never does.
+    func read<T: Sendable>(
+        _ operation: AuditEntry.Operation,
+        types: Set<SampleType>,
+        recordedTypes: [String]? = nil,
+        as caller: Caller,
+        requestID: String,
+        _ body: @escaping @Sendable (Connection, ReadScope) throws -> (T, Int)
+    ) async throws -> T {
+        let recorded = recordedTypes ?? types.sortedIdentifiers
+        return try await perform { [self] in
+            try audited(caller, operation, types: recorded, requestID: requestID) {
+                let (result, count, outcome) = try database.read { db in
+                    let scope = try scope(for: caller, db)
+                    let (result, count) = try body(db, scope)
+                    return (result, count, Self.readOutcome(scope, types))
+                }
+                try record(
+                    entry(caller, operation, types: recorded, count: count, outcome: outcome, requestID: requestID)
+                )
+                return result
+            }
+        }
+    }
+}

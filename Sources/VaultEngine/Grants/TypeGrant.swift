@@ -1,0 +1,46 @@
+public import Foundation
+public import HealthModel
+
+/// An app's two permissions for one type.
+public struct TypeGrant: Hashable, Sendable {
+    public var type: ObjectType
+    public var read: Determination
+    public var share: Determination
+
+    public init(type: ObjectType, read: Determination = .notDetermined, share: Determination = .notDetermined) {
+        self.type = type
+        self.read = read
+        self.share = share
+    }
+
+    public subscript(access: Access) -> Determination {
+        get { access == .read ? read : share }
+        set {
+            if access == .read { read = newValue } else { share = newValue }
+        }
+    }
+}
+
+/// What the owner sees of one app: its registration (purposes, key, enrolment date), every type
+/// it declared or holds a decision for with both permissions, and its pending requests.
+public struct AppGrants: Hashable, Sendable {
+    public var app: AppRegistration
+    /// By type identifier.
+    public var grants: [TypeGrant]
+    public var pendingRequests: [AuthorizationRequest]
+}
+
+/// A request an app made that still waits for the owner: the types it asked for that have no
+/// decision yet. Approving or denying it decides all of them at once (see ``VaultPolicy``).
+public struct AuthorizationRequest: Hashable, Sendable {
+    /// The vault's number for the request (the owner names it to approve or deny it).
+    public var id: Int64
+    public var appID: String
+    public var requestedAt: Date
+    /// Types still waiting for a read decision, by identifier.
+    public var read: [ObjectType]
+    /// Types still waiting for a share decision, by identifier.
+    public var share: [ObjectType]
+
+    public subscript(access: Access) -> [ObjectType] { access == .read ? read : share }
+}

@@ -1,0 +1,192 @@
+public import AuditLog
+public import Foundation
+public import HealthModel
+import NIOPosix
+public import VaultStore
+
+/// The one door to the vault: every request, from an app or from the owner, passes through it:
+/// authorize, act, record.
+///
+/// The rules it enforces (DESIGN.md, "the rules of access"): saving needs a share grant for each
+/// object's type and is stamped with the caller as its source; every read runs with the caller's
+/// visibility scope, so a read without a grant sees only the app's own samples and looks exactly
+/// like a read of an empty vault; an app deletes only what it created; characteristics are the
+/// owner's. Every access, refusals and failures included, is appended to the signed audit log:
+/// a write and its entry commit in one transaction, a read's entry is durable before its result
+/// is returned, and an access whose entry cannot be written does not happen.
+///
+/// Safe under concurrent callers: one writer and several readers (WAL). The blocking SQLCipher
+/// work runs on the engine's own threads, never on the caller's (the Swift cooperative pool or
+/// an event loop).
+public final class VaultEngine: Sendable {
+    public let vault: Vault
+    let store: SampleStore
+    let threads: NIOThreadPool
+    let observers = ObserverRegistry()
+
+    /// The most objects one save or delete may name.
+    public static let maximumBatchSize = 100_000
+
+    /// An engine over an open vault; ``shutdown()`` stops its threads.
+    public init(vault: Vault) throws {
+        self.vault = vault
+        self.store = SampleStore(database: try vault.db())
+        // A writer and every reader busy at once, and no more (more would only wait for a connection).
+        self.threads = NIOThreadPool(numberOfThreads: Database.readerCount + 1)
+        threads.start()
+    }
+
+    /// Ends every observation and stops the engine's threads once the work under way is done.
+    public func shutdown() async {
+        observers.finishAll()
+        try? await threads.shutdownGracefully()
+    }
+
+    var database: Database { store.database }
+
+    // MARK: Running
+
+    /// Runs blocking work on the engine's threads and turns whatever it throws into the error a
+    /// caller can act on.
+    func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await threads.runIfActive(body)
+        } catch {
+            throw Self.callerError(error)
+        }
+    }
+
+    static func callerError(_ error: any Error) -> any Error {
+        switch error {
+        case let error as HealthError: return error
+        case let error as PolicyError: return error
+        case let failure as AuditFailure:
+            return HealthError(
+                .databaseInaccessible,
+                "the vault could not record this access in its audit log, so it did not happen (\(failure.cause))"
+            )
+        case StoreError.locked: return HealthError(.databaseInaccessible, "the vault is locked")
+        case is NIOThreadPoolError.ThreadPoolInactive:
+            return HealthError(.databaseInaccessible, "the vault engine has shut down")
+        default: return HealthError(.unknownError, "the vault could not complete the request: \(error)")
+        }
+    }
+
+    // MARK: Recording
+
+    /// The audit log could not be written; the access it was for did not happen.
+    struct AuditFailure: Error {
+        let cause: any Error
+    }
+
+    func entry(
+        _ caller: Caller,
+        _ operation: AuditEntry.Operation,
+        types: [String] = [],
+        count: Int = 0,
+        outcome: AuditEntry.Outcome = .ok,
+        requestID: String
+    ) -> AuditEntry {
+        AuditEntry(
+            time: Date(),
+            actor: caller.actor,
+            operation: operation,
+            types: types,
+            objectCount: UInt64(max(count, 0)),
+            outcome: outcome,
+            requestID: requestID
+        )
+    }
+
+    /// Appends `entry` inside the write transaction `db`: it commits with the access or not at all.
+    func append(_ entry: AuditEntry, in db: Connection) throws {
+        do {
+            try vault.auditLog(in: db).append(entry)
+        } catch {
+            throw AuditFailure(cause: error)
+        }
+    }
+
+    /// Appends `entry` in a transaction of its own, durable when this returns (a read's entry,
+    /// written before its result leaves the engine).
+    func record(_ entry: AuditEntry) throws {
+        do {
+            try database.write { try append(entry, in: $0) }
+        } catch let failure as AuditFailure {
+            throw failure
+        } catch {
+            throw AuditFailure(cause: error)
+        }
+    }
+
+    /// Runs an access, recording a failure (bad input, an internal error) as an `error` entry.
+    /// Refusals are recorded by the access itself, with the transaction they belong to; a failure
+    /// to write the log is not recorded again.
+    func audited<T>(
+        _ caller: Caller,
+        _ operation: AuditEntry.Operation,
+        types: [String],
+        requestID: String,
+        _ body: () throws -> T
+    ) throws -> T {
+        do {
+            return try body()
+        } catch let failure as AuditFailure {
+            throw failure
+        } catch {
+            try? record(entry(caller, operation, types: types, outcome: .error, requestID: requestID))
+            throw error
+        }
+    }
+
+    // MARK: Who may see what
+
+    /// The enrolled app, or `authorizationDenied` (an app removed while connected ends here).
+    func requireApp(_ appID: String, _ db: Connection) throws -> AppRegistration {
+        guard let app = try GrantStore.registration(appID, db) else {
+            throw HealthError(.authorizationDenied, "\(appID) is not enrolled in this vault")
+        }
+        return app
+    }
+
+    /// What `caller` may read, from the grants in `db`'s snapshot: the owner everything; an app
+    /// wholly the types it holds a read grant for, and correlation types of which it may read
+    /// some member type (a correlation shows only when every object in it is readable); its own
+    /// samples of every other type.
+    func scope(for caller: Caller, _ db: Connection) throws -> ReadScope {
+        guard case .app(let appID) = caller else { return .owner }
+        _ = try requireApp(appID, db)
+        return .app(appID, readableTypes: try readableTypes(of: appID, db))
+    }
+
+    func readableTypes(of appID: String, _ db: Connection) throws -> Set<SampleType> {
+        let granted = Set(try GrantStore.grantedTypes(appID, .read, db).compactMap(\.sampleType))
+        let correlations = CorrelationTypeIdentifier.allCases.filter { correlation in
+            correlation.allowedMemberTypes.contains(where: granted.contains)
+        }
+        return granted.union(correlations.map(SampleType.correlation))
+    }
+
+    /// `deniedServedEmpty` when the scope held back any of `types` (the app saw only its own
+    /// samples of it), else `ok`: for the auditor; the app's answer is the same either way.
+    static func readOutcome(_ scope: ReadScope, _ types: some Sequence<SampleType>) -> AuditEntry.Outcome {
+        guard scope.bundleIdentifier != nil else { return .ok }
+        return types.allSatisfy(scope.readableTypes.contains) ? .ok : .deniedServedEmpty
+    }
+}
+
+extension Caller {
+    var actor: AuditEntry.Actor {
+        switch self {
+        case .owner: .owner
+        case .app(let id): .app(id)
+        }
+    }
+}
+
+extension Sequence where Element: CustomStringConvertible {
+    /// Identifiers in byte order, as the audit log and every listing give them.
+    var sortedIdentifiers: [String] {
+        map(\.description).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import Testing
+import VaultEngine
+import VaultStore
+
+/// A read the app may not make, a read not yet decided, and a granted read of a vault with no
+/// one else's data give byte-identical answers, whether other apps stored nothing or 100,000
+/// samples.
+@Suite struct DenialLooksEmptyTests {
+    static let reader = "org.example.reader"
+    static let other = "org.example.other"
+    static let start = Fixtures.start
+
+    /// The reader's own samples: the same UUIDs and dates in every vault, so its answers can be
+    /// compared byte for byte.
+    static func ownSamples() throws -> [Sample] {
+        try (0..<3).map { index in
+            .quantity(
+                try QuantitySample(
+                    uuid: UUID(uuidString: "00000000-0000-4000-8000-00000000000\(index)")!,
+                    type: .stepCount,
+                    quantity: Quantity(Double(100 + index), .count),
+                    start: start.addingTimeInterval(Double(index) * 3600),
+                    end: start.addingTimeInterval(Double(index) * 3600 + 60),
+                    sourceRevision: Fixtures.app
+                )
+            )
+        }
+    }
+
+    /// A vault where `other` stored `hidden` step samples and blood-pressure correlations, and
+    /// the reader its own three step samples.
+    static func vault(hidden: Int) async throws -> (TestEngine, [UUID]) {
+        let test = try TestEngine()
+        try await test.enroll(reader)
+        try await test.enroll(other)
+        try await test.grant(.share, .quantity(.stepCount), to: reader)
+        try await test.grant(
+            .share,
+            .quantity(.stepCount),
+            .quantity(.bloodPressureSystolic),
+            .quantity(.bloodPressureDiastolic),
+            to: other
+        )
+        try await test.engine.save(ownSamples(), as: .app(reader))
+        try await test.engine.setCharacteristic(.biologicalSex(.female))
+        var hiddenUUIDs: [UUID] = []
+        var index = 0
+        while index < hidden {
+            let count = min(10_000, hidden - index)
+            let batch = try (index..<index + count).map { offset -> Sample in
+                if offset % 100 == 0 {
+                    return .correlation(try Fixtures.bloodPressure(systolic: 110, diastolic: 70))
+                }
+                return try quantitySample(.stepCount, start: start.addingTimeInterval(Double(offset % 7200)))
+            }
+            hiddenUUIDs += batch.map(\.uuid)
+            try await test.engine.save(batch, as: .app(other))
+            index += count
+        }
+        return (test, hiddenUUIDs)
+    }
+
+    /// Every read an app can make of steps, blood pressure and a characteristic, as the bytes
+    /// the daemon would send.
+    static func answers(_ engine: VaultEngine, probing hidden: UUID?) async throws -> [Data] {
+        let caller = Caller.app(reader)
+        let queries = [
+            SampleQueryDescriptor(predicates: [SampleTypePredicate(.quantity(.stepCount))]),
+            SampleQueryDescriptor(
+                predicates: [
+                    SampleTypePredicate(
+                        .quantity(.stepCount),
+                        predicate: .samples(withStart: start, end: start.addingTimeInterval(7200))
+                    )
+                ],
+                sortDescriptors: [SampleSortDescriptor(.value, order: .descending)],
+                limit: 2
+            ),
+            SampleQueryDescriptor(predicates: [SampleTypePredicate(.correlation(.bloodPressure))]),
+            SampleQueryDescriptor(
+                predicates: [
+                    SampleTypePredicate(.quantity(.bloodPressureSystolic)),
+                    SampleTypePredicate(
+                        .quantity(.stepCount),
+                        predicate: .quantity(.greaterThan, Quantity(50, .count))
+                    ),
+                ],
+                sortDescriptors: [SampleSortDescriptor(.startDate)]
+            ),
+        ]
+        var answers: [Data] = []
+        for query in queries {
+            answers.append(try wireBytes(try await engine.samples(matching: query, as: caller)))
+        }
+        // Another app's sample by UUID is answered as an unknown UUID.
+        answers.append(try wireBytes(try await engine.sample(uuid: hidden ?? UUID(), as: caller)))
+        answers.append(try wireBytes(try await engine.characteristic(.biologicalSex, as: caller)))
+        return answers
+    }
+
+    @Test(arguments: [0, 100_000])
+    func deniedAndUndeterminedReadsLookLikeAnEmptyVault(hidden: Int) async throws {
+        // The reference: the reader may read everything, and no one else stored anything.
+        let (empty, _) = try await Self.vault(hidden: 0)
+        try await empty.engine.decide(
+            .grant,
+            .read,
+            of: [.quantity(.stepCount), .quantity(.bloodPressureSystolic), .quantity(.bloodPressureDiastolic)],
+            for: Self.reader
+        )
+        // A characteristic the owner has not set reads as not set.
+        try await empty.engine.removeCharacteristic(.biologicalSex)
+        try await empty.engine.decide(.grant, .read, of: [.characteristic(.biologicalSex)], for: Self.reader)
+        let reference = try await Self.answers(empty.engine, probing: nil)
+        let own = try HealthJSON.decode([Sample].self, from: reference[0])
+        #expect(own.count == 3, "the reader sees its own samples in every case")
+
+        let (test, hiddenUUIDs) = try await Self.vault(hidden: hidden)
+        #expect(try test.sampleCount() == 3 + hidden)
+        let probe = hiddenUUIDs.last
+        // Not determined.
+        #expect(try await Self.answers(test.engine, probing: probe) == reference)
+        // Denied.
+        try await test.engine.decide(
+            .deny,
+            .read,
+            of: [
+                .quantity(.stepCount), .quantity(.bloodPressureSystolic), .quantity(.bloodPressureDiastolic),
+                .characteristic(.biologicalSex),
+            ],
+            for: Self.reader
+        )
+        #expect(try await Self.answers(test.engine, probing: probe) == reference)
+        // Granted, then revoked: the next request is back to the denied answer.
+        try await test.engine.decide(.grant, .read, of: [.quantity(.stepCount)], for: Self.reader)
+        let granted = try await test.engine.samples(
+            matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(.quantity(.stepCount))]),
+            as: .app(Self.reader)
+        )
+        #expect(granted.count == 3 + hidden - hidden / 100)
+        try await test.engine.decide(.revoke, .read, of: [.quantity(.stepCount)], for: Self.reader)
+        #expect(try await Self.answers(test.engine, probing: probe) == reference)
+    }
+
+    @Test func deletingAnotherAppsSampleIsAnsweredAsAnUnknownUUID() async throws {
+        let (test, hidden) = try await Self.vault(hidden: 10)
+        // The reader may even read steps: deleting still touches only its own.
+        try await test.engine.decide(.grant, .read, of: [.quantity(.stepCount)], for: Self.reader)
+        let another = try wireBytes(try await test.engine.delete([hidden[1]], as: .app(Self.reader)))
+        let unknown = try wireBytes(try await test.engine.delete([UUID()], as: .app(Self.reader)))
+        #expect(another == unknown)
+        #expect(try test.sampleCount() == 13)
+        // By predicate, only its own are touched and counted.
+        #expect(
+            try await test.engine.deleteObjects(of: .quantity(.stepCount), as: .app(Self.reader)) == 3
+        )
+        #expect(try test.sampleCount() == 10)
+        // The owner deletes anything.
+        #expect(try await test.engine.delete([hidden[1]], as: .owner) == 1)
+    }
+}
