@@ -59,6 +59,7 @@ public final class VaultEngine: Sendable {
     static func callerError(_ error: any Error) -> any Error {
         switch error {
         case let error as HealthError: return error
+        case let refusal as Refusal: return refusal.error
         case let error as PolicyError: return error
         case let failure as AuditFailure:
             return HealthError(
@@ -77,6 +78,12 @@ public final class VaultEngine: Sendable {
     /// The audit log could not be written; the access it was for did not happen.
     struct AuditFailure: Error {
         let cause: any Error
+    }
+
+    /// An access refused by the rules, its `denied` entry already committed: the caller gets
+    /// `error`, and nothing more is recorded.
+    struct Refusal: Error {
+        let error: HealthError
     }
 
     func entry(
@@ -133,6 +140,8 @@ public final class VaultEngine: Sendable {
             return try body()
         } catch let failure as AuditFailure {
             throw failure
+        } catch let refusal as Refusal {
+            throw refusal
         } catch {
             try? record(entry(caller, operation, types: types, outcome: .error, requestID: requestID))
             throw error

@@ -63,7 +63,7 @@ extension VaultEngine {
                     )
                     return .success(outcome)
                 }
-                return (try result.get(), types)
+                return (try result.mapError(Refusal.init).get(), types)
             }
         }
         await notifyObservers(Dictionary(uniqueKeysWithValues: changed.map { ($0, [appID]) }))
@@ -185,7 +185,7 @@ extension VaultEngine {
                     )
                     return .success((count, count > 0 ? found.sources : [:]))
                 }
-                return try result.get()
+                return try result.mapError(Refusal.init).get()
             }
         }
         await notifyObservers(changed)

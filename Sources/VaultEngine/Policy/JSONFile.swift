@@ -60,7 +60,9 @@ struct JSONFile {
             if required { throw error(key, "is missing") }
             return nil
         }
-        guard let number = value as? NSNumber, !(value is Bool), let integer = Int(exactly: number.doubleValue)
+        // A JSON `true` reads as a number too; its class tells it apart.
+        guard let number = value as? NSNumber, !String(describing: type(of: number)).contains("Boolean"),
+            let integer = Int(exactly: number.doubleValue)
         else { throw error(key, "must be an integer") }
         return integer
     }
