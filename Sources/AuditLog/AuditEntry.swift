@@ -81,6 +81,16 @@ public struct AuditEntry: Hashable, Sendable {
         public static let authorizationGrant = Operation(rawValue: "authorization.grant")
         public static let authorizationDeny = Operation(rawValue: "authorization.deny")
         public static let authorizationRevoke = Operation(rawValue: "authorization.revoke")
+        // The owner's decisions, one operation per permission, so the log alone answers "could
+        // this app read that type then?". Actor `owner`; the request id is the app decided about.
+        public static let authorizationGrantRead = Operation(rawValue: "authorization.grant-read")
+        public static let authorizationGrantShare = Operation(rawValue: "authorization.grant-share")
+        public static let authorizationDenyRead = Operation(rawValue: "authorization.deny-read")
+        public static let authorizationDenyShare = Operation(rawValue: "authorization.deny-share")
+        public static let authorizationRevokeRead = Operation(rawValue: "authorization.revoke-read")
+        public static let authorizationRevokeShare = Operation(rawValue: "authorization.revoke-share")
+        /// The owner replaced the vault's access policy.
+        public static let policySet = Operation(rawValue: "policy.set")
         public static let appEnroll = Operation(rawValue: "app.enroll")
         public static let appRemove = Operation(rawValue: "app.remove")
         public static let save = Operation(rawValue: "save")
@@ -106,6 +116,8 @@ public struct AuditEntry: Hashable, Sendable {
         /// Every operation this version names (docs/AUDIT_LOG.md).
         public static let known: [Operation] = [
             .authorizationRequest, .authorizationStatus, .authorizationGrant, .authorizationDeny, .authorizationRevoke,
+            .authorizationGrantRead, .authorizationGrantShare, .authorizationDenyRead, .authorizationDenyShare,
+            .authorizationRevokeRead, .authorizationRevokeShare, .policySet,
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .characteristicSet,
             .subscribe, .unsubscribe, .authenticationFailure, .unlock, .lock, .passphraseChange, .import, .export,

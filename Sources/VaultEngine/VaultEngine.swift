@@ -126,9 +126,10 @@ public final class VaultEngine: Sendable {
         }
     }
 
-    /// Runs an access, recording a failure (bad input, an internal error) as an `error` entry.
-    /// Refusals are recorded by the access itself, with the transaction they belong to; a failure
-    /// to write the log is not recorded again.
+    /// Runs an access, recording a failure as an entry: `denied` for `authorizationDenied` (an
+    /// app not enrolled), `error` for bad input or an internal error. Refusals of the rules are
+    /// recorded by the access itself, in the transaction they belong to; a failure to write the
+    /// log is not recorded again.
     func audited<T>(
         _ caller: Caller,
         _ operation: AuditEntry.Operation,
@@ -143,7 +144,9 @@ public final class VaultEngine: Sendable {
         } catch let refusal as Refusal {
             throw refusal
         } catch {
-            try? record(entry(caller, operation, types: types, outcome: .error, requestID: requestID))
+            let outcome: AuditEntry.Outcome =
+                (error as? HealthError)?.code == .authorizationDenied ? .denied : .error
+            try? record(entry(caller, operation, types: types, outcome: outcome, requestID: requestID))
             throw error
         }
     }

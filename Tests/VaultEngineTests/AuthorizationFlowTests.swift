@@ -124,6 +124,15 @@ import VaultStore
         #expect(await code([.quantity(.appleExerciseTime)], []) == .invalidArgument)
         #expect(await code([.correlation(.bloodPressure)], []) == .invalidArgument)
         #expect(await code([], [.correlation(.food)]) == .invalidArgument)
+        // The status call refuses the same, rather than answer shouldRequest forever.
+        for (share, read) in [([], []), ([Self.heartRate], []), ([.correlation(.bloodPressure)], [])]
+            as [(Set<SampleType>, Set<ObjectType>)]
+        {
+            let status = await healthError {
+                _ = try await test.engine.authorizationRequestStatus(toShare: share, read: read, as: caller)
+            }
+            #expect(status?.code == .invalidArgument)
+        }
         // The owner cannot grant what the manifest does not declare, nor what the policy reserves.
         let owner = await healthError {
             try await test.engine.decide(.grant, .read, of: [.quantity(.heartRate)], for: Self.app)
@@ -139,6 +148,28 @@ import VaultStore
         #expect(await healthError { try await test.enroll(Self.app) }?.code == .invalidArgument)
         #expect(await healthError { try await test.enroll("stepcounter") }?.field == "appID")
         #expect(await healthError { try await test.enroll("org.exam ple.x") }?.field == "appID")
+    }
+
+    @Test func aRequestIsDecidedWholeOrNotAtAll() async throws {
+        let test = try TestEngine()
+        try await test.enroll(Self.app)
+        try await test.engine.requestAuthorization(
+            toShare: [Self.heartRate],
+            read: [.quantity(.heartRate)],
+            as: .app(Self.app)
+        )
+        // The owner's policy now reserves heart rate: approving the request fails on the share,
+        // and the read is not granted either.
+        var policy = VaultPolicy.standard
+        policy.neverShared.insert(.quantity(.heartRate))
+        try await test.engine.setPolicy(policy)
+        let request = try #require(try await test.engine.pendingRequests().first)
+        #expect(await healthError { try await test.engine.approveRequest(request.id) }?.code == .invalidArgument)
+        #expect(try await test.engine.pendingRequests() == [request])
+        // A policy that could not be read back is refused before it is stored.
+        policy.explicitDecision.insert(.correlation(.bloodPressure))
+        await #expect(throws: PolicyError.self) { try await test.engine.setPolicy(policy) }
+        #expect(try await test.engine.policy().explicitDecision == VaultPolicy.standard.explicitDecision)
     }
 
     @Test func anUnknownOrRemovedAppIsRefusedAndItsSamplesStay() async throws {
@@ -274,6 +305,10 @@ import VaultStore
         #expect(await updates.next() == ObserverUpdate(types: [Self.steps]), "its own step sample was deleted too")
         #expect(await updates.next() == ObserverUpdate(types: [Self.heartRate]))
 
+        // Another app cannot stop it.
+        try await test.engine.stopObserving(observation, as: .app(other))
+        try await test.engine.save([try quantitySample(.heartRate)], as: .app(Self.app))
+        #expect(await updates.next() == ObserverUpdate(types: [Self.heartRate]))
         try await test.engine.stopObserving(observation, as: .app(Self.app))
         #expect(await updates.next() == nil)
     }

@@ -147,7 +147,7 @@ import VaultStore
         expected.append(Recorded(.owner, "app.remove", [], 0, .ok, Self.app))
         // A removed app's request is refused, and recorded.
         _ = await healthError { _ = try await engine.sample(uuid: UUID(), as: app, requestID: "r14") }
-        expected.append(Recorded(.app(Self.app), "query.sample", [], 0, .error, "r14"))
+        expected.append(Recorded(.app(Self.app), "query.sample", [], 0, .denied, "r14"))
         try check("failures and removal")
 
         // No entry holds a health value: nothing but identifiers, counts and names.

@@ -43,10 +43,14 @@ final class ObserverRegistry: @unchecked Sendable {
         return Observation(id: id, types: types, updates: stream)
     }
 
-    /// Ends one observation; false when it was not live.
+    /// Ends one observation (only its own caller's, when `caller` is given); false when no such
+    /// observation was live.
     @discardableResult
-    func remove(_ id: UUID) -> Bool {
-        let observer = lock.withLock { observers.removeValue(forKey: id) }
+    func remove(_ id: UUID, of caller: Caller? = nil) -> Bool {
+        let observer = lock.withLock { () -> Observer? in
+            guard let observer = observers[id], caller == nil || observer.caller == caller else { return nil }
+            return observers.removeValue(forKey: id)
+        }
         observer?.continuation.finish()
         return observer != nil
     }

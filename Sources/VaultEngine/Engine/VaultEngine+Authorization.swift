@@ -3,19 +3,6 @@ public import Foundation
 public import HealthModel
 import VaultStore
 
-extension AuditEntry.Operation {
-    // The owner's decisions, one operation per access, so the log alone answers "could this app
-    // read that type then?". Actor `owner`; the request id is the app the decision is about.
-    public static let authorizationGrantRead = Self(rawValue: "authorization.grant-read")
-    public static let authorizationGrantShare = Self(rawValue: "authorization.grant-share")
-    public static let authorizationDenyRead = Self(rawValue: "authorization.deny-read")
-    public static let authorizationDenyShare = Self(rawValue: "authorization.deny-share")
-    public static let authorizationRevokeRead = Self(rawValue: "authorization.revoke-read")
-    public static let authorizationRevokeShare = Self(rawValue: "authorization.revoke-share")
-    /// The owner replaced the vault's access policy.
-    public static let policySet = Self(rawValue: "policy.set")
-}
-
 /// What the owner does to a permission.
 public enum Decision: Hashable, Sendable, CustomStringConvertible {
     case grant
@@ -62,26 +49,12 @@ extension VaultEngine {
         let types = Set(share.map(ObjectType.init)).union(read)
         try await perform { [self] in
             try audited(caller, .authorizationRequest, types: types.sortedIdentifiers, requestID: requestID) {
-                guard !types.isEmpty else {
-                    throw HealthError.invalidArgument("ask for at least one type to share or read", field: "read")
-                }
                 try database.write { db in
-                    let app = try requireApp(appID, db)
-                    try GrantStore.policy(db).checkRequest(toShare: share, read: read, fieldPrefix: "")
-                    let undeclared =
-                        share.subtracting(app.declaredShare).map { "share \($0)" }.sorted()
-                        + read.subtracting(app.declaredRead).map { "read \($0)" }.sorted()
-                    guard undeclared.isEmpty else {
-                        throw HealthError.invalidArgument(
-                            "\(appID)'s manifest does not declare \(undeclared.joined(separator: ", ")); "
-                                + "the owner enrolls it again with a manifest that does"
-                        )
-                    }
+                    try checkRequest(toShare: share, read: read, by: appID, db)
+                    let grants = try GrantStore.grants(appID, db)
                     var asked: [Access: [ObjectType]] = [:]
                     for (access, wanted) in [(Access.share, Set(share.map(ObjectType.init))), (.read, read)] {
-                        let decided = Set(
-                            try GrantStore.grants(appID, db).values.filter { $0[access].isDetermined }.map(\.type)
-                        )
+                        let decided = Set(grants.values.filter { $0[access].isDetermined }.map(\.type))
                         let pending = try GrantStore.pendingTypes(appID, access, db)
                         asked[access] = wanted.subtracting(decided).subtracting(pending).sorted(
                             by: VaultPolicy.identifierOrder
@@ -110,7 +83,7 @@ extension VaultEngine {
         return try await perform { [self] in
             try audited(caller, .authorizationStatus, types: types.sortedIdentifiers, requestID: requestID) {
                 let status = try database.read { db -> AuthorizationRequestStatus in
-                    _ = try requireApp(appID, db)
+                    try checkRequest(toShare: share, read: read, by: appID, db)
                     let grants = try GrantStore.grants(appID, db)
                     let undecided =
                         share.contains { !(grants[ObjectType($0)]?.share.isDetermined ?? false) }
@@ -149,6 +122,34 @@ extension VaultEngine {
         }
     }
 
+    /// Refuses what no request may ask (`invalidArgument`): nothing at all, a type the app's
+    /// manifest does not declare, a type the vault's policy reserves, a correlation type. The
+    /// status call refuses the same, so it never answers `shouldRequest` for a request that
+    /// cannot be made.
+    private func checkRequest(
+        toShare share: Set<SampleType>,
+        read: Set<ObjectType>,
+        by appID: String,
+        _ db: Connection
+    )
+        throws
+    {
+        let app = try requireApp(appID, db)
+        guard !share.isEmpty || !read.isEmpty else {
+            throw HealthError.invalidArgument("ask for at least one type to share or read", field: "read")
+        }
+        try GrantStore.policy(db).checkRequest(toShare: share, read: read, fieldPrefix: "")
+        let undeclared =
+            share.subtracting(app.declaredShare).map { "share \($0)" }.sorted()
+            + read.subtracting(app.declaredRead).map { "read \($0)" }.sorted()
+        guard undeclared.isEmpty else {
+            throw HealthError.invalidArgument(
+                "\(appID)'s manifest does not declare \(undeclared.joined(separator: ", ")); "
+                    + "the owner enrolls it again with a manifest that does"
+            )
+        }
+    }
+
     static func appID(of caller: Caller) throws(HealthError) -> String {
         guard case .app(let appID) = caller else {
             throw HealthError.invalidArgument("only an app asks for authorization; the owner decides")
@@ -173,32 +174,45 @@ extension VaultEngine {
         for appID: String
     ) async throws {
         try await perform { [self] in
-            let operation = decision.operation(access)
-            try audited(.owner, operation, types: types.sortedIdentifiers, requestID: appID) {
+            try audited(.owner, decision.operation(access), types: types.sortedIdentifiers, requestID: appID) {
                 guard !types.isEmpty else {
                     throw HealthError.invalidArgument("name at least one type", field: "types")
                 }
                 try database.write { db in
-                    let app = try GrantStore.registration(appID, db)
-                    guard let app else {
+                    guard let app = try GrantStore.registration(appID, db) else {
                         throw HealthError.invalidArgument("no app \(appID) is enrolled", field: "app")
                     }
-                    if decision == .grant {
-                        try checkGrantable(types, access, for: app, policy: GrantStore.policy(db))
-                    }
-                    try GrantStore.decide(
-                        appID,
-                        access,
-                        types.sorted(by: VaultPolicy.identifierOrder),
-                        granted: decision == .grant,
-                        at: Date(),
-                        by: Caller.owner.description,
-                        db
-                    )
-                    try append(entry(.owner, operation, types: types.sortedIdentifiers, requestID: appID), in: db)
+                    try decide(decision, access, of: types, for: app, policy: GrantStore.policy(db), in: db)
                 }
             }
         }
+    }
+
+    /// Records one decision and its entry inside the write transaction `db`.
+    private func decide(
+        _ decision: Decision,
+        _ access: Access,
+        of types: Set<ObjectType>,
+        for app: AppRegistration,
+        policy: VaultPolicy,
+        in db: Connection
+    ) throws {
+        if decision == .grant {
+            try checkGrantable(types, access, for: app, policy: policy)
+        }
+        try GrantStore.decide(
+            app.appID,
+            access,
+            types.sorted(by: VaultPolicy.identifierOrder),
+            granted: decision == .grant,
+            at: Date(),
+            by: Caller.owner.description,
+            db
+        )
+        try append(
+            entry(.owner, decision.operation(access), types: types.sortedIdentifiers, requestID: app.appID),
+            in: db
+        )
     }
 
     /// Only what the app declared, and nothing the policy forbids, can be granted.
@@ -243,25 +257,30 @@ extension VaultEngine {
         _ = try await decideRequest(id, .deny)
     }
 
+    /// Decides every type still pending in request `id` in one transaction (one entry per
+    /// permission), and returns what still waits.
     private func decideRequest(_ id: Int64, _ decision: Decision) async throws -> AuthorizationRequest? {
-        let request = try await perform { [self] in
-            try database.read { db -> AuthorizationRequest in
-                guard let appID = try GrantStore.requestExists(id, db) else {
+        try await perform { [self] in
+            try database.write { db -> AuthorizationRequest? in
+                guard let appID = try GrantStore.requestExists(id, db),
+                    let app = try GrantStore.registration(appID, db)
+                else {
                     throw HealthError.invalidArgument("there is no request \(id)", field: "request")
                 }
+                guard let request = try GrantStore.pendingRequests(of: appID, id: id, db).first else {
+                    throw HealthError.invalidArgument("request \(id) has nothing left to decide", field: "request")
+                }
+                let policy = try GrantStore.policy(db)
+                let explicit = decision == .grant ? policy.explicitDecision : []
+                for access in Access.allCases {
+                    let types = Set(request[access]).subtracting(explicit)
+                    if !types.isEmpty {
+                        try decide(decision, access, of: types, for: app, policy: policy, in: db)
+                    }
+                }
                 return try GrantStore.pendingRequests(of: appID, id: id, db).first
-                    ?? AuthorizationRequest(id: id, appID: appID, requestedAt: Date(), read: [], share: [])
             }
         }
-        guard !request.read.isEmpty || !request.share.isEmpty else {
-            throw HealthError.invalidArgument("request \(id) has nothing left to decide", field: "request")
-        }
-        let explicit = decision == .grant ? try await policy().explicitDecision : []
-        for access in Access.allCases {
-            let types = Set(request[access]).subtracting(explicit)
-            if !types.isEmpty { try await decide(decision, access, of: types, for: request.appID) }
-        }
-        return try await pendingRequests(of: request.appID).first { $0.id == id }
     }
 
     // MARK: Policy
@@ -275,6 +294,8 @@ extension VaultEngine {
     public func setPolicy(_ policy: VaultPolicy) async throws {
         try await perform { [self] in
             try audited(.owner, .policySet, types: [], requestID: "") {
+                // Stored only in a form that reads back: the file's rules apply to code too.
+                _ = try VaultPolicy(json: policy.jsonData(), file: "the policy to set")
                 try database.write { db in
                     try GrantStore.setPolicy(policy, db)
                     try append(entry(.owner, .policySet, requestID: ""), in: db)

@@ -25,9 +25,10 @@ extension VaultEngine {
         }
     }
 
-    /// Stops an observation (its update stream ends) and records it.
+    /// Stops one of the caller's observations (its update stream ends) and records it; another
+    /// caller's, or one already ended, is left alone.
     public func stopObserving(_ observation: Observation, as caller: Caller, requestID: String = "") async throws {
-        guard observers.remove(observation.id) else { return }
+        guard observers.remove(observation.id, of: caller) else { return }
         try await perform { [self] in
             try record(entry(caller, .unsubscribe, types: observation.types.sortedIdentifiers, requestID: requestID))
         }

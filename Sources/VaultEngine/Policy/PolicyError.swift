@@ -1,5 +1,5 @@
 /// A policy file or app manifest that cannot be used: which file, which key, and what is wrong
-/// with it, so the owner can fix it in one go.
+/// with it (the first problem found), so the owner knows where to look.
 public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file, as the owner named it.
     public var file: String

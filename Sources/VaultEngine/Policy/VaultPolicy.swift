@@ -104,15 +104,17 @@ public struct VaultPolicy: Hashable, Sendable {
             )
         }
         let neverShared = try json.objectTypes("neverShared")
-        for (index, type) in neverShared.enumerated() {
-            if case .correlation = type {
-                throw json.error(
-                    "neverShared[\(index)]",
-                    "\(type) is never granted itself (its member types are); list those"
-                )
+        let explicitDecision = try json.objectTypes("explicitDecision")
+        for (key, types) in [("neverShared", neverShared), ("explicitDecision", explicitDecision)] {
+            for (index, type) in types.enumerated() {
+                if case .correlation = type {
+                    throw json.error(
+                        "\(key)[\(index)]",
+                        "\(type) is never granted itself (its member types are); list those"
+                    )
+                }
             }
         }
-        let explicitDecision = try json.objectTypes("explicitDecision")
         self.init(neverShared: Set(neverShared), explicitDecision: Set(explicitDecision))
     }
 
