@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "VaultCrypto", package: "HealthVault"),
                 .product(name: "VaultStore", package: "HealthVault"),
                 .product(name: "AuditLog", package: "HealthVault"),
+                .product(name: "VaultEngine", package: "HealthVault"),
             ],
             path: "StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

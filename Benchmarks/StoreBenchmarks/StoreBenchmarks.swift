@@ -98,6 +98,7 @@ let benchmarks: @Sendable () -> Void = {
         empty = nil
     }
 
+    engineBenchmarks(query: query)
     auditBenchmarks()
 }
 
