@@ -2,6 +2,7 @@ public import AuditLog
 public import Foundation
 public import HealthModel
 import NIOPosix
+import Synchronization
 public import VaultStore
 
 /// The one door to the vault: every request, from an app or from the owner, passes through it:
@@ -23,6 +24,7 @@ public final class VaultEngine: Sendable {
     let store: SampleStore
     let threads: NIOThreadPool
     let observers = ObserverRegistry()
+    private let shutDown = Atomic<Bool>(false)
 
     /// The most objects one save or delete may name.
     public static let maximumBatchSize = 100_000
@@ -38,9 +40,12 @@ public final class VaultEngine: Sendable {
 
     /// Ends every observation and stops the engine's threads once the work under way is done.
     public func shutdown() async {
+        shutDown.store(true, ordering: .sequentiallyConsistent)
         observers.finishAll()
         try? await threads.shutdownGracefully()
     }
+
+    var isShutDown: Bool { shutDown.load(ordering: .sequentiallyConsistent) }
 
     var database: Database { store.database }
 
@@ -50,11 +55,17 @@ public final class VaultEngine: Sendable {
     /// caller can act on.
     func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         do {
+            guard !isShutDown else { throw Self.engineShutDown }
             return try await threads.runIfActive(body)
+        } catch is CancellationError where isShutDown {
+            // Work still queued when the pool stopped.
+            throw Self.engineShutDown
         } catch {
             throw Self.callerError(error)
         }
     }
+
+    static let engineShutDown = HealthError(.databaseInaccessible, "the vault engine has shut down")
 
     static func callerError(_ error: any Error) -> any Error {
         switch error {
@@ -67,8 +78,7 @@ public final class VaultEngine: Sendable {
                 "the vault could not record this access in its audit log, so it did not happen (\(failure.cause))"
             )
         case StoreError.locked: return HealthError(.databaseInaccessible, "the vault is locked")
-        case is NIOThreadPoolError.ThreadPoolInactive:
-            return HealthError(.databaseInaccessible, "the vault engine has shut down")
+        case is NIOThreadPoolError.ThreadPoolInactive: return engineShutDown
         default: return HealthError(.unknownError, "the vault could not complete the request: \(error)")
         }
     }
@@ -162,9 +172,10 @@ public final class VaultEngine: Sendable {
     }
 
     /// What `caller` may read, from the grants in `db`'s snapshot: the owner everything; an app
-    /// wholly the types it holds a read grant for, and correlation types of which it may read
-    /// some member type (a correlation shows only when every object in it is readable); its own
-    /// samples of every other type.
+    /// wholly the types it holds a read grant for, and the correlation types all of whose member
+    /// types it may read (blood pressure: systolic and diastolic); its own samples of every other
+    /// type. A correlation type read with only some member types would show other apps'
+    /// correlations to observers, and cost more with each hidden one, so it is read as the app's own.
     func scope(for caller: Caller, _ db: Connection) throws -> ReadScope {
         guard case .app(let appID) = caller else { return .owner }
         _ = try requireApp(appID, db)
@@ -174,7 +185,7 @@ public final class VaultEngine: Sendable {
     func readableTypes(of appID: String, _ db: Connection) throws -> Set<SampleType> {
         let granted = Set(try GrantStore.grantedTypes(appID, .read, db).compactMap(\.sampleType))
         let correlations = CorrelationTypeIdentifier.allCases.filter { correlation in
-            correlation.allowedMemberTypes.contains(where: granted.contains)
+            correlation.allowedMemberTypes.allSatisfy(granted.contains)
         }
         return granted.union(correlations.map(SampleType.correlation))
     }

@@ -191,9 +191,10 @@ public final class Database: @unchecked Sendable {
     /// Runs `body` in one read transaction: it sees a single consistent snapshot.
     /// Waits while every reader is busy.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        let reader = try checkOutReader()
-        defer { checkIn(reader) }
-        return try reader.transaction(immediate: false) { try body(reader) }
+        var reader: Connection? = try checkOutReader()
+        defer { checkIn(&reader) }
+        // No other reference to the connection: checkIn's is the last.
+        return try reader!.transaction(immediate: false) { try body(reader!) }
     }
 
     private func checkOutReader() throws(StoreError) -> Connection {
@@ -209,12 +210,14 @@ public final class Database: @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ reader: Connection) {
+    /// Returns a reader to the pool; after ``close()`` it is closed here, before `close()` goes
+    /// on to the writer, so the writer is the last connection.
+    private func checkIn(_ reader: inout Connection?) {
         readers.lock()
         defer { readers.unlock() }
         readersOut -= 1
-        // After close the connection is dropped (and closed) here.
-        if !isClosed { idleReaders.append(reader) }
+        if !isClosed, let reader { idleReaders.append(reader) }
+        reader = nil
         readers.broadcast()
     }
 

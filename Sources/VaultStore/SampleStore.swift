@@ -421,7 +421,19 @@ public final class SampleStore: @unchecked Sendable {
     /// ``delete(uuids:scope:)`` inside the write transaction `db`.
     @discardableResult
     public func delete(uuids: [UUID], scope: DeleteScope, in db: Connection) throws -> Int {
-        try deleteAndRecord(ids: topLevelIDs(uuids: uuids, scope: scope, db), in: db).count
+        try delete(uuids: uuids, scope: scope, in: db) { _ in }.count
+    }
+
+    /// ``delete(uuids:scope:in:)``, first showing `check` what would go (which apps' samples of
+    /// which types): when it throws, nothing is deleted and the error is rethrown. Returns what
+    /// went.
+    public func delete(
+        uuids: [UUID],
+        scope: DeleteScope,
+        in db: Connection,
+        check: (Deletion) throws -> Void
+    ) throws -> Deletion {
+        try delete(ids: topLevelIDs(uuids: uuids, scope: scope, db), in: db, check: check)
     }
 
     /// The top-level samples (a member's correlation) with these UUIDs in `scope`.
@@ -450,7 +462,18 @@ public final class SampleStore: @unchecked Sendable {
     /// ``delete(matching:scope:)`` inside the write transaction `db`.
     @discardableResult
     public func delete(matching query: SampleTypePredicate, scope: DeleteScope, in db: Connection) throws -> Int {
-        try deleteAndRecord(ids: topLevelIDs(matching: query, scope: scope, db), in: db).count
+        try delete(matching: query, scope: scope, in: db) { _ in }.count
+    }
+
+    /// ``delete(matching:scope:in:)``, first showing `check` what would go, as
+    /// ``delete(uuids:scope:in:check:)``.
+    public func delete(
+        matching query: SampleTypePredicate,
+        scope: DeleteScope,
+        in db: Connection,
+        check: (Deletion) throws -> Void
+    ) throws -> Deletion {
+        try delete(ids: topLevelIDs(matching: query, scope: scope, db), in: db, check: check)
     }
 
     /// The top-level samples matching `query` in `scope`.
@@ -480,24 +503,36 @@ public final class SampleStore: @unchecked Sendable {
         return try db.rows(branch.sql, branch.arguments).map { $0[1].int64 ?? $0[0].int64! }
     }
 
-    /// The samples that deleting these UUIDs would delete in `scope` (members included): how many,
-    /// and of which types, without deleting them.
-    public func deletion(uuids: [UUID], scope: DeleteScope, in db: Connection) throws -> Deletion {
-        try doomed(ids: topLevelIDs(uuids: uuids, scope: scope, db), db).deletion
-    }
-
-    /// The samples that ``delete(matching:scope:in:)`` would delete, without deleting them.
-    public func deletion(matching query: SampleTypePredicate, scope: DeleteScope, in db: Connection) throws -> Deletion
-    {
-        try doomed(ids: topLevelIDs(matching: query, scope: scope, db), db).deletion
-    }
-
-    private func deleteAndRecord(ids: [Int64], in db: Connection) throws -> Deletion {
-        guard !ids.isEmpty else { return Deletion(count: 0, sources: [:]) }
+    /// Deletes top-level samples `ids` with their members, once `check` has accepted what would
+    /// go.
+    private func delete(ids: [Int64], in db: Connection, check: (Deletion) throws -> Void) throws -> Deletion {
+        let (doomed, deletion) = try doomed(ids: ids, db)
+        try check(deletion)
+        guard !doomed.isEmpty else { return deletion }
         var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
-        let deletion = try delete(ids: Array(Set(ids)), in: db, sequence: &sequence)
+        try remove(doomed, ids: ids, in: db, sequence: &sequence)
         try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
         return deletion
+    }
+
+    /// Deletes top-level samples with their members (a save replacing an older sync version).
+    private func delete(ids: [Int64], in db: Connection, sequence: inout Int64) throws {
+        try remove(doomed(ids: ids, db).rows, ids: ids, in: db, sequence: &sequence)
+    }
+
+    /// Removes the `doomed` rows (top-level `ids` and their members), leaving a tombstone for each.
+    private func remove(_ doomed: [VaultStore.Row], ids: [Int64], in db: Connection, sequence: inout Int64) throws {
+        let now = Date().timeIntervalSinceReferenceDate
+        for row in doomed {
+            sequence += 1
+            try db.statement(
+                "INSERT INTO tombstones (uuid, type, source_id, seq, deleted_at) VALUES (?, ?, ?, ?, ?)"
+            ).execute([row[1], row[2], row[3], sequence, now])
+        }
+        try db.execute(
+            "DELETE FROM samples WHERE id IN (SELECT value FROM json_each(?))",
+            ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+        )
     }
 
     /// The rows of top-level samples `ids` and their members: id, uuid, type code, source id and
@@ -522,23 +557,6 @@ public final class SampleStore: @unchecked Sendable {
             sources[type, default: []].insert(source)
         }
         return (rows, Deletion(count: rows.count, sources: sources))
-    }
-
-    /// Deletes top-level samples with their members, leaving a tombstone for each.
-    private func delete(ids: [Int64], in db: Connection, sequence: inout Int64) throws -> Deletion {
-        let (doomed, deletion) = try doomed(ids: ids, db)
-        let now = Date().timeIntervalSinceReferenceDate
-        for row in doomed {
-            sequence += 1
-            try db.statement(
-                "INSERT INTO tombstones (uuid, type, source_id, seq, deleted_at) VALUES (?, ?, ?, ?, ?)"
-            ).execute([row[1], row[2], row[3], sequence, now])
-        }
-        try db.execute(
-            "DELETE FROM samples WHERE id IN (SELECT value FROM json_each(?))",
-            ["[" + ids.map(String.init).joined(separator: ",") + "]"]
-        )
-        return deletion
     }
 
     /// The latest change sequence: it grows with every insert and deletion.

@@ -187,8 +187,21 @@ import VaultStore
         #expect(error?.code == .authorizationDenied)
         #expect(try test.sampleCount() == 1)
         #expect(try await test.engine.apps().isEmpty)
-        // Enrolled again, it starts with no grants.
-        try await test.enroll(Self.app)
+        // Enrolled again, it would own those samples: the owner must say so.
+        let again = await healthError { try await test.enroll(Self.app) }
+        #expect(again?.code == .invalidArgument)
+        #expect(again?.message.contains("adopting") == true)
+        try await test.engine.enroll(
+            AppRegistration(
+                appID: Self.app,
+                displayName: "Again",
+                publicKey: Ed25519.SigningKey().publicKey,
+                sharePurpose: "again",
+                declaredShare: [Self.steps]
+            ),
+            adoptingExistingSamples: true
+        )
+        // It starts with no grants.
         #expect(
             try await test.engine.authorizationStatus(for: ObjectType(Self.steps), as: .app(Self.app)) == .notDetermined
         )
@@ -313,11 +326,64 @@ import VaultStore
         #expect(await updates.next() == nil)
     }
 
+    @Test func aCorrelationIsReadWhollyOnlyWithEveryMemberType() async throws {
+        let test = try TestEngine()
+        let other = "org.example.other"
+        try await test.enroll(Self.app)
+        try await test.enroll(other)
+        try await test.grant(.share, .quantity(.bloodPressureSystolic), .quantity(.bloodPressureDiastolic), to: other)
+        try await test.grant(.read, .quantity(.bloodPressureSystolic), to: Self.app)
+        let pressure = SampleType.correlation(.bloodPressure)
+        let observation = try await test.engine.observe([pressure, Self.heartRate], as: .app(Self.app))
+        var updates = observation.updates.makeAsyncIterator()
+        let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(pressure)])
+        // With systolic only, another app's blood pressure is neither shown nor announced.
+        try await test.engine.save([.correlation(try Fixtures.bloodPressure())], as: .app(other))
+        #expect(try await test.engine.samples(matching: query, as: .app(Self.app)).isEmpty)
+        try await test.grant(.share, Self.heartRate, to: Self.app)
+        try await test.engine.save([try quantitySample(.heartRate)], as: .app(Self.app))
+        #expect(await updates.next() == ObserverUpdate(types: [Self.heartRate]))
+        // With both member types, it is.
+        try await test.grant(.read, .quantity(.bloodPressureDiastolic), to: Self.app)
+        #expect(try await test.engine.samples(matching: query, as: .app(Self.app)).count == 1)
+        try await test.engine.save([.correlation(try Fixtures.bloodPressure())], as: .app(other))
+        #expect(await updates.next() == ObserverUpdate(types: [pressure]))
+    }
+
+    @Test func afterShutdownEveryCallSaysSo() async throws {
+        let test = try TestEngine()
+        try await test.enroll(Self.app)
+        let observation = try await test.engine.observe([Self.steps], as: .app(Self.app))
+        await test.engine.shutdown()
+        var updates = observation.updates.makeAsyncIterator()
+        #expect(await updates.next() == nil)
+        let error = await healthError { _ = try await test.engine.apps() }
+        #expect(error == HealthError(.databaseInaccessible, "the vault engine has shut down"))
+    }
+
     @Test func removingAnAppEndsItsObservations() async throws {
         let test = try TestEngine()
         try await test.enroll(Self.app)
         let observation = try await test.engine.observe([Self.steps], as: .app(Self.app))
         try await test.engine.removeApp(Self.app)
+        var updates = observation.updates.makeAsyncIterator()
+        #expect(await updates.next() == nil)
+    }
+
+    @Test func anObservationNeverOutlivesItsEnrolment() async throws {
+        let test = try TestEngine()
+        let other = "org.example.other"
+        try await test.enroll(other)
+        try await test.grant(.share, Self.steps, to: other)
+        try await test.enroll(Self.app)
+        try await test.grant(.read, Self.steps, to: Self.app)
+        let observation = try await test.engine.observe([Self.steps], as: .app(Self.app))
+        // Removed and enrolled again with the same grant: the old observation ended with the old
+        // enrolment and does not serve the new one.
+        try await test.engine.removeApp(Self.app)
+        try await test.enroll(Self.app)
+        try await test.grant(.read, Self.steps, to: Self.app)
+        try await test.engine.save([try quantitySample()], as: .app(other))
         var updates = observation.updates.makeAsyncIterator()
         #expect(await updates.next() == nil)
     }

@@ -143,6 +143,8 @@ import VaultStore
         // Bad input is an error entry; the request is named.
         _ = await healthError { try await engine.save([], as: app, requestID: "r13") }
         expected.append(Recorded(.app(Self.app), "save", [], 0, .error, "r13"))
+        _ = await healthError { try await engine.approveRequest(999) }
+        expected.append(Recorded(.owner, "authorization.grant", [], 0, .error, "request 999"))
         try await engine.removeApp(Self.app)
         expected.append(Recorded(.owner, "app.remove", [], 0, .ok, Self.app))
         // A removed app's request is refused, and recorded.

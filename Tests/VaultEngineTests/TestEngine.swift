@@ -25,6 +25,9 @@ final class TestEngine: @unchecked Sendable {
     }
 
     deinit {
+        // Stops the engine's threads; the vault closes once the work under way is done.
+        let engine = engine
+        Task { await engine.shutdown() }
         vault.lock()
         try? FileManager.default.removeItem(at: directory)
     }

@@ -54,6 +54,14 @@ enum GrantStore {
         )
     }
 
+    /// Whether any sample in the vault was saved under this app id.
+    static func holdsSamples(of appID: String, _ db: Connection) throws -> Bool {
+        try db.scalarInt(
+            "SELECT EXISTS (SELECT 1 FROM samples WHERE source_id = (SELECT id FROM sources WHERE bundle_id = ?))",
+            [appID]
+        ) == 1
+    }
+
     /// Removes the app with its grants and requests (the tables cascade); false when unknown.
     static func remove(_ appID: String, _ db: Connection) throws -> Bool {
         try db.execute("DELETE FROM apps WHERE app_id = ?", [appID])

@@ -23,7 +23,11 @@ public struct Observation: Sendable {
 /// The live observations, each with its caller and types.
 final class ObserverRegistry: @unchecked Sendable {
     struct Observer {
+        let id: UUID
         let caller: Caller
+        /// When the observing app was enrolled (nil for the owner): an observation never outlives
+        /// the enrolment it began under.
+        let enrolledAt: Date?
         let types: Set<SampleType>
         let continuation: AsyncStream<ObserverUpdate>.Continuation
     }
@@ -32,14 +36,22 @@ final class ObserverRegistry: @unchecked Sendable {
     private var observers: [UUID: Observer] = [:]
     private let lock = NSLock()
 
-    func add(_ caller: Caller, types: Set<SampleType>) -> Observation {
+    func add(_ caller: Caller, enrolledAt: Date?, types: Set<SampleType>) -> Observation {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(
             of: ObserverUpdate.self,
             bufferingPolicy: .bufferingNewest(1024)
         )
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
-        lock.withLock { observers[id] = Observer(caller: caller, types: types, continuation: continuation) }
+        lock.withLock {
+            observers[id] = Observer(
+                id: id,
+                caller: caller,
+                enrolledAt: enrolledAt,
+                types: types,
+                continuation: continuation
+            )
+        }
         return Observation(id: id, types: types, updates: stream)
     }
 
@@ -53,6 +65,10 @@ final class ObserverRegistry: @unchecked Sendable {
         }
         observer?.continuation.finish()
         return observer != nil
+    }
+
+    func isLive(_ id: UUID, of caller: Caller) -> Bool {
+        lock.withLock { observers[id]?.caller == caller }
     }
 
     func finish(appID: String) {

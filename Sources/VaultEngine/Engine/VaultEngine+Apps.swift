@@ -8,8 +8,19 @@ extension VaultEngine {
     /// Enrolls an app: it can then connect with its key and ask for what it declared. Refused
     /// (`invalidArgument`, naming the field): a malformed registration, a declaration the vault's
     /// policy forbids, an app id already enrolled. Returns the registration as stored.
+    ///
+    /// An app owns the samples saved under its app id: it reads and deletes them without a read
+    /// grant. When the vault already holds samples under this id (an app removed and enrolled
+    /// again, or samples imported from that source), the owner must say so with
+    /// `adoptingExistingSamples`, or the enrolment is refused: a new key never quietly inherits
+    /// data.
     @discardableResult
-    public func enroll(_ registration: AppRegistration) async throws -> AppRegistration {
+    public func enroll(
+        _ registration: AppRegistration,
+        adoptingExistingSamples: Bool = false
+    ) async throws
+        -> AppRegistration
+    {
         try await perform { [self] in
             try audited(.owner, .appEnroll, types: [], requestID: registration.appID) {
                 try database.write { db in
@@ -17,6 +28,13 @@ extension VaultEngine {
                     guard try GrantStore.registration(registration.appID, db) == nil else {
                         throw HealthError.invalidArgument(
                             "\(registration.appID) is already enrolled; remove it first to enroll it again",
+                            field: "appID"
+                        )
+                    }
+                    if !adoptingExistingSamples, try GrantStore.holdsSamples(of: registration.appID, db) {
+                        throw HealthError.invalidArgument(
+                            "the vault already holds samples saved as \(registration.appID); enrolling it lets the "
+                                + "app read and delete them: enroll it adopting them, or delete them first",
                             field: "appID"
                         )
                     }
@@ -40,7 +58,11 @@ extension VaultEngine {
     /// Enrolls an app from its manifest (`policies/apps/<id>.json`) with `publicKey`, or the key
     /// the manifest carries. Problems with the manifest are `PolicyError`s naming its file and key.
     @discardableResult
-    public func enroll(manifest: AppManifest, publicKey: Ed25519.PublicKey? = nil) async throws -> AppRegistration {
+    public func enroll(
+        manifest: AppManifest,
+        publicKey: Ed25519.PublicKey? = nil,
+        adoptingExistingSamples: Bool = false
+    ) async throws -> AppRegistration {
         guard let key = publicKey ?? manifest.publicKey else {
             throw PolicyError(
                 file: manifest.file,
@@ -49,7 +71,10 @@ extension VaultEngine {
             )
         }
         do {
-            return try await enroll(manifest.registration(publicKey: key))
+            return try await enroll(
+                manifest.registration(publicKey: key),
+                adoptingExistingSamples: adoptingExistingSamples
+            )
         } catch let error as HealthError where error.code == .invalidArgument {
             throw PolicyError(file: manifest.file, key: error.field, problem: error.message)
         }
@@ -57,7 +82,8 @@ extension VaultEngine {
 
     /// Removes an app with its grants and pending requests: it can no longer connect, and its
     /// next request is refused. The samples it saved stay in the vault (they are the owner's);
-    /// the owner deletes them separately if wanted.
+    /// the owner deletes them separately if wanted (enrolling the id again then needs
+    /// `adoptingExistingSamples`).
     public func removeApp(_ appID: String) async throws {
         try await perform { [self] in
             try audited(.owner, .appRemove, types: [], requestID: appID) {

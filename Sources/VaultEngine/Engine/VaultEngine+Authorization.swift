@@ -259,27 +259,36 @@ extension VaultEngine {
 
     /// Decides every type still pending in request `id` in one transaction (one entry per
     /// permission), and returns what still waits.
+    /// A refusal is an `authorization.grant` (or `.deny`) entry with outcome `error`, its request
+    /// id naming the request (`request 7`).
     private func decideRequest(_ id: Int64, _ decision: Decision) async throws -> AuthorizationRequest? {
-        try await perform { [self] in
-            try database.write { db -> AuthorizationRequest? in
-                guard let appID = try GrantStore.requestExists(id, db),
-                    let app = try GrantStore.registration(appID, db)
-                else {
-                    throw HealthError.invalidArgument("there is no request \(id)", field: "request")
-                }
-                guard let request = try GrantStore.pendingRequests(of: appID, id: id, db).first else {
-                    throw HealthError.invalidArgument("request \(id) has nothing left to decide", field: "request")
-                }
-                let policy = try GrantStore.policy(db)
-                let explicit = decision == .grant ? policy.explicitDecision : []
-                for access in Access.allCases {
-                    let types = Set(request[access]).subtracting(explicit)
-                    if !types.isEmpty {
-                        try decide(decision, access, of: types, for: app, policy: policy, in: db)
-                    }
-                }
-                return try GrantStore.pendingRequests(of: appID, id: id, db).first
+        let operation: AuditEntry.Operation = decision == .grant ? .authorizationGrant : .authorizationDeny
+        return try await perform { [self] in
+            try audited(.owner, operation, types: [], requestID: "request \(id)") {
+                try decideRequest(id, decision)
             }
+        }
+    }
+
+    private func decideRequest(_ id: Int64, _ decision: Decision) throws -> AuthorizationRequest? {
+        try database.write { db -> AuthorizationRequest? in
+            guard let appID = try GrantStore.requestExists(id, db),
+                let app = try GrantStore.registration(appID, db)
+            else {
+                throw HealthError.invalidArgument("there is no request \(id)", field: "request")
+            }
+            guard let request = try GrantStore.pendingRequests(of: appID, id: id, db).first else {
+                throw HealthError.invalidArgument("request \(id) has nothing left to decide", field: "request")
+            }
+            let policy = try GrantStore.policy(db)
+            let explicit = decision == .grant ? policy.explicitDecision : []
+            for access in Access.allCases {
+                let types = Set(request[access]).subtracting(explicit)
+                if !types.isEmpty {
+                    try decide(decision, access, of: types, for: app, policy: policy, in: db)
+                }
+            }
+            return try GrantStore.pendingRequests(of: appID, id: id, db).first
         }
     }
 

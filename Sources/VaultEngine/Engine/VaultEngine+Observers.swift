@@ -16,11 +16,16 @@ extension VaultEngine {
                 guard !types.isEmpty else {
                     throw HealthError.invalidArgument("observe at least one type", field: "types")
                 }
-                try database.write { db in
-                    if case .app(let appID) = caller { _ = try requireApp(appID, db) }
+                let enrolledAt = try database.write { db -> Date? in
+                    var enrolledAt: Date?
+                    if case .app(let appID) = caller { enrolledAt = try requireApp(appID, db).enrolledAt }
                     try append(entry(caller, .subscribe, types: types.sortedIdentifiers, requestID: requestID), in: db)
+                    return enrolledAt
                 }
-                return observers.add(caller, types: types)
+                let observation = observers.add(caller, enrolledAt: enrolledAt, types: types)
+                // Shut down meanwhile: end it now, as shutdown ended the others.
+                if isShutDown { observers.remove(observation.id) }
+                return observation
             }
         }
     }
@@ -28,10 +33,12 @@ extension VaultEngine {
     /// Stops one of the caller's observations (its update stream ends) and records it; another
     /// caller's, or one already ended, is left alone.
     public func stopObserving(_ observation: Observation, as caller: Caller, requestID: String = "") async throws {
-        guard observers.remove(observation.id, of: caller) else { return }
+        guard observers.isLive(observation.id, of: caller) else { return }
+        // Recorded first: if the log cannot be written, the observation goes on.
         try await perform { [self] in
             try record(entry(caller, .unsubscribe, types: observation.types.sortedIdentifiers, requestID: requestID))
         }
+        observers.remove(observation.id, of: caller)
     }
 
     /// Tells each observer about the changes it may see: `changes` maps each changed type to the
@@ -45,14 +52,28 @@ extension VaultEngine {
                 return nil
             }
         )
-        // If the grants cannot be read, every app is taken to read nothing but its own samples.
-        let readable =
+        // Each app's grants and enrolment now. If they cannot be read, every app is taken to read
+        // nothing but its own samples.
+        let now =
             (try? await perform { [self] in
                 try database.read { db in
-                    try Dictionary(uniqueKeysWithValues: apps.map { ($0, try readableTypes(of: $0, db)) })
+                    try Dictionary(
+                        uniqueKeysWithValues: apps.map { appID in
+                            (
+                                appID,
+                                (try readableTypes(of: appID, db), try GrantStore.registration(appID, db)?.enrolledAt)
+                            )
+                        }
+                    )
                 }
-            }) ?? [:]
+            })
+        let readable = now?.mapValues(\.0) ?? [:]
         for observer in observers {
+            // An observation of an app removed (or removed and enrolled again) since it began ends.
+            if case .app(let appID) = observer.caller, let now, now[appID]?.1 != observer.enrolledAt {
+                self.observers.remove(observer.id)
+                continue
+            }
             let visible = observer.types.filter { type in
                 guard let sources = changes[type] else { return false }
                 switch observer.caller {

@@ -111,12 +111,11 @@ extension VaultEngine {
     /// (a correlation's members included).
     @discardableResult
     public func delete(_ uuids: [UUID], as caller: Caller, requestID: String = "") async throws -> Int {
-        try await deleting(as: caller, requestID: requestID, types: []) { [self] db, scope in
+        try await deleting(as: caller, requestID: requestID, types: [], governing: []) { [self] db, scope, check in
             guard uuids.count <= Self.maximumBatchSize else {
                 throw HealthError(.dataSizeExceeded, "a delete names at most \(Self.maximumBatchSize) objects")
             }
-            let found = try store.deletion(uuids: uuids, scope: scope, in: db)
-            return (found, found.types, { try self.store.delete(uuids: uuids, scope: scope, in: db) })
+            return try store.delete(uuids: uuids, scope: scope, in: db, check: check)
         }
     }
 
@@ -130,66 +129,84 @@ extension VaultEngine {
         requestID: String = ""
     ) async throws -> Int {
         let query = SampleTypePredicate(type, predicate: predicate)
-        return try await deleting(as: caller, requestID: requestID, types: [type]) { [self] db, scope in
-            let found = try store.deletion(matching: query, scope: scope, in: db)
-            let governing: Set<SampleType> =
-                if case .correlation = type { found.types } else { found.types.union([type]) }
-            return (found, governing, { try self.store.delete(matching: query, scope: scope, in: db) })
+        return try await deleting(as: caller, requestID: requestID, types: [type], governing: [type]) {
+            [self] db, scope, check in
+            try store.delete(matching: query, scope: scope, in: db, check: check)
         }
     }
 
-    /// The shared path of both deletes: `find` names the types the delete would touch in the
-    /// caller's scope (their grants decide) and how to do it.
+    /// The shared path of both deletes. `delete` shows what would go to its check before deleting
+    /// it: for an app, the share grants of those types and of `governing` decide (a refusal
+    /// commits only its `denied` entry).
     private func deleting(
         as caller: Caller,
         requestID: String,
         types requested: Set<SampleType>,
-        find: @escaping @Sendable (Connection, DeleteScope) throws -> (Deletion, Set<SampleType>, () throws -> Int)
+        governing: Set<SampleType>,
+        delete: @escaping @Sendable (Connection, DeleteScope, (Deletion) throws -> Void) throws -> Deletion
     ) async throws -> Int {
-        let (count, changed) = try await perform { [self] () throws -> (Int, [SampleType: Set<String>]) in
+        let deletion = try await perform { [self] () throws -> Deletion in
             try audited(caller, .delete, types: requested.sortedIdentifiers, requestID: requestID) {
-                let result = try database.write { db -> Result<(Int, [SampleType: Set<String>]), HealthError> in
+                let result = try database.write { db -> Result<Deletion, HealthError> in
                     var scope = DeleteScope.owner
+                    var granted: Set<ObjectType>?
                     if case .app(let appID) = caller {
                         _ = try requireApp(appID, db)
                         scope = .app(appID)
+                        granted = try GrantStore.grantedTypes(appID, .share, db)
                     }
-                    let (found, types, delete) = try find(db, scope)
-                    if case .app(let appID) = caller {
-                        let granted = try GrantStore.grantedTypes(appID, .share, db)
-                        let missing = Self.grantable(types).filter { !granted.contains(ObjectType($0)) }
-                        guard missing.isEmpty else {
-                            try append(
-                                entry(
-                                    caller,
-                                    .delete,
-                                    types: types.sortedIdentifiers,
-                                    outcome: .denied,
-                                    requestID: requestID
-                                ),
-                                in: db
-                            )
-                            return .failure(
-                                HealthError(
-                                    .authorizationDenied,
-                                    "not authorized to share \(missing.sortedIdentifiers.joined(separator: ", ")); nothing was deleted"
+                    do {
+                        let deletion = try delete(db, scope) { found in
+                            guard let granted else { return }
+                            let types = found.types.union(governing)
+                            let missing = Self.grantable(types).filter { !granted.contains(ObjectType($0)) }
+                            guard missing.isEmpty else {
+                                throw DeleteRefusal(
+                                    types: types,
+                                    error: HealthError(
+                                        .authorizationDenied,
+                                        "not authorized to share \(missing.sortedIdentifiers.joined(separator: ", ")); nothing was deleted"
+                                    )
                                 )
-                            )
+                            }
                         }
+                        let recorded = deletion.count > 0 ? deletion.types : requested
+                        try append(
+                            entry(
+                                caller,
+                                .delete,
+                                types: recorded.sortedIdentifiers,
+                                count: deletion.count,
+                                requestID: requestID
+                            ),
+                            in: db
+                        )
+                        return .success(deletion)
+                    } catch let refusal as DeleteRefusal {
+                        // Refused before anything was deleted: only the refusal commits.
+                        try append(
+                            entry(
+                                caller,
+                                .delete,
+                                types: refusal.types.sortedIdentifiers,
+                                outcome: .denied,
+                                requestID: requestID
+                            ),
+                            in: db
+                        )
+                        return .failure(refusal.error)
                     }
-                    let count = try delete()
-                    let recorded = count > 0 ? types : requested
-                    try append(
-                        entry(caller, .delete, types: recorded.sortedIdentifiers, count: count, requestID: requestID),
-                        in: db
-                    )
-                    return .success((count, count > 0 ? found.sources : [:]))
                 }
                 return try result.mapError(Refusal.init).get()
             }
         }
-        await notifyObservers(changed)
-        return count
+        await notifyObservers(deletion.sources)
+        return deletion.count
+    }
+
+    private struct DeleteRefusal: Error {
+        let types: Set<SampleType>
+        let error: HealthError
     }
 
     // MARK: Reading
