@@ -11,14 +11,7 @@ import VaultCrypto
 import VaultEngine
 import VaultStore
 
-func engineBenchmarks(query: SampleQueryDescriptor) {
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock],
-        timeUnits: .microseconds,
-        warmupIterations: 20,
-        maxDuration: .seconds(20),
-        maxIterations: 2000
-    )
+func engineBenchmarks(query: SampleQueryDescriptor, configuration: Benchmark.Configuration) {
     let app = Caller.app("org.example.mine")
 
     for (name, hidden) in [("500k hidden rows", hiddenCount), ("empty store", 0)] {
@@ -28,11 +21,7 @@ func engineBenchmarks(query: SampleQueryDescriptor) {
                 blackHole(try await fixture!.1.samples(matching: query, as: app))
             }
         } setup: {
-            let vault = try TemporaryVault()
-            for chunk in 0..<(hidden / 50_000) {
-                try vault.store.save(makeSamples(50_000, source: "org.example.theirs", offset: chunk * 50_000))
-            }
-            try vault.store.save(makeSamples(ownCount, source: "org.example.mine"))
+            let vault = try TemporaryVault(hidden: hidden)
             let engine = try VaultEngine(vault: vault.vault)
             try await engine.enroll(
                 AppRegistration(

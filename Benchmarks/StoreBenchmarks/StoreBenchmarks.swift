@@ -75,12 +75,7 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try hidden!.store.samples(matching: query, scope: scope))
         }
     } setup: {
-        let vault = try TemporaryVault()
-        for chunk in 0..<(hiddenCount / 50_000) {
-            try vault.store.save(makeSamples(50_000, source: "org.example.theirs", offset: chunk * 50_000))
-        }
-        try vault.store.save(makeSamples(ownCount, source: "org.example.mine"))
-        hidden = vault
+        hidden = try TemporaryVault(hidden: hiddenCount)
     } teardown: {
         hidden = nil
     }
@@ -91,14 +86,12 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try empty!.store.samples(matching: query, scope: scope))
         }
     } setup: {
-        let vault = try TemporaryVault()
-        try vault.store.save(makeSamples(ownCount, source: "org.example.mine"))
-        empty = vault
+        empty = try TemporaryVault(hidden: 0)
     } teardown: {
         empty = nil
     }
 
-    engineBenchmarks(query: query)
+    engineBenchmarks(query: query, configuration: queryConfiguration)
     auditBenchmarks()
 }
 
@@ -130,6 +123,16 @@ final class TemporaryVault {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-bench-\(UUID().uuidString)")
         vault = try Vault.create(at: directory, passphrase: SecureBytes(utf8: "bench"), parameters: .minimumForTesting)
         store = SampleStore(database: try vault.db())
+    }
+
+    /// A vault where `org.example.theirs` holds `hidden` step samples and `org.example.mine` its
+    /// 100 own, for the scoped-read benchmarks.
+    convenience init(hidden: Int) throws {
+        try self.init()
+        for chunk in 0..<(hidden / 50_000) {
+            try store.save(makeSamples(50_000, source: "org.example.theirs", offset: chunk * 50_000))
+        }
+        try store.save(makeSamples(ownCount, source: "org.example.mine"))
     }
 
     deinit {
