@@ -30,7 +30,9 @@ func engineBenchmarks(query: SampleQueryDescriptor, configuration: Benchmark.Con
                     publicKey: Ed25519.SigningKey().publicKey,
                     readPurpose: "benchmark",
                     declaredRead: [.quantity(.stepCount)]
-                )
+                ),
+                // Its 100 samples were put in through the store, before it was enrolled.
+                adoptingExistingSamples: true
             )
             fixture = (vault, engine)
         } teardown: {
