@@ -361,6 +361,25 @@ import VaultStore
         #expect(error == HealthError(.databaseInaccessible, "the vault engine has shut down"))
     }
 
+    @Test func aSaveThatChangesNothingIsNotAnnounced() async throws {
+        let test = try TestEngine()
+        try await test.enroll(Self.app)
+        try await test.grant(.share, Self.steps, Self.heartRate, to: Self.app)
+        let observation = try await test.engine.observe([Self.steps, Self.heartRate], as: .app(Self.app))
+        var updates = observation.updates.makeAsyncIterator()
+        func day(version: Double) throws -> Sample {
+            .quantity(
+                try Fixtures.quantity(metadata: [.syncIdentifier: .string("day"), .syncVersion: .number(version)])
+            )
+        }
+        #expect(try await test.engine.save([try day(version: 2)], as: .app(Self.app)).saved == 1)
+        #expect(await updates.next() == ObserverUpdate(types: [Self.steps]))
+        // An older version is ignored: nothing changed, nothing to announce.
+        #expect(try await test.engine.save([try day(version: 1)], as: .app(Self.app)).ignored == 1)
+        try await test.engine.save([try quantitySample(.heartRate)], as: .app(Self.app))
+        #expect(await updates.next() == ObserverUpdate(types: [Self.heartRate]))
+    }
+
     @Test func removingAnAppEndsItsObservations() async throws {
         let test = try TestEngine()
         try await test.enroll(Self.app)

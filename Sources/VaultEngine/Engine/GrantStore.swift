@@ -228,7 +228,8 @@ enum GrantStore {
         return requests
     }
 
-    static func requestExists(_ id: Int64, _ db: Connection) throws -> String? {
+    /// The app that made request `id`, or nil when there is no such request.
+    static func appID(ofRequest id: Int64, _ db: Connection) throws -> String? {
         try db.scalarText("SELECT app_id FROM authorization_requests WHERE id = ?", [id])
     }
 

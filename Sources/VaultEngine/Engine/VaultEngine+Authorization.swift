@@ -272,7 +272,7 @@ extension VaultEngine {
 
     private func decideRequest(_ id: Int64, _ decision: Decision) throws -> AuthorizationRequest? {
         try database.write { db -> AuthorizationRequest? in
-            guard let appID = try GrantStore.requestExists(id, db),
+            guard let appID = try GrantStore.appID(ofRequest: id, db),
                 let app = try GrantStore.registration(appID, db)
             else {
                 throw HealthError.invalidArgument("there is no request \(id)", field: "request")

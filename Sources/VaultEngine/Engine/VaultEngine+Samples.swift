@@ -30,8 +30,7 @@ extension VaultEngine {
                 let result = try database.write { db -> Result<SaveOutcome, HealthError> in
                     let app = try requireApp(appID, db)
                     let granted = try GrantStore.grantedTypes(appID, .share, db)
-                    let missing = Self.grantable(types).filter { !granted.contains(ObjectType($0)) }
-                    guard missing.isEmpty else {
+                    if let refusal = Self.refusal(toShare: types, granted: granted, nothing: "saved") {
                         try append(
                             entry(
                                 caller,
@@ -42,12 +41,7 @@ extension VaultEngine {
                             ),
                             in: db
                         )
-                        return .failure(
-                            HealthError(
-                                .authorizationDenied,
-                                "not authorized to share \(missing.sortedIdentifiers.joined(separator: ", ")); nothing was saved"
-                            )
-                        )
+                        return .failure(refusal)
                     }
                     let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
                     let outcome = try store.save(attributed, in: db)
@@ -63,7 +57,9 @@ extension VaultEngine {
                     )
                     return .success(outcome)
                 }
-                return (try result.mapError(Refusal.init).get(), types)
+                let outcome = try result.mapError(Refusal.init).get()
+                // Nothing changed when every object was an older sync version.
+                return (outcome, outcome.saved > 0 ? types : [])
             }
         }
         await notifyObservers(Dictionary(uniqueKeysWithValues: changed.map { ($0, [appID]) }))
@@ -94,13 +90,19 @@ extension VaultEngine {
         return types
     }
 
-    /// The types whose grants govern saving and deleting: all but correlations, which go by
-    /// their members' types.
-    static func grantable(_ types: Set<SampleType>) -> Set<SampleType> {
-        types.filter {
+    /// `authorizationDenied` naming the types among `types` the app may not share, or nil when it
+    /// may share them all. Correlations go by their members' types, never their own.
+    static func refusal(toShare types: Set<SampleType>, granted: Set<ObjectType>, nothing done: String) -> HealthError?
+    {
+        let missing = types.filter {
             if case .correlation = $0 { return false }
-            return true
+            return !granted.contains(ObjectType($0))
         }
+        guard !missing.isEmpty else { return nil }
+        return HealthError(
+            .authorizationDenied,
+            "not authorized to share \(missing.sortedIdentifiers.joined(separator: ", ")); nothing was \(done)"
+        )
     }
 
     // MARK: Deleting
@@ -159,15 +161,8 @@ extension VaultEngine {
                         let deletion = try delete(db, scope) { found in
                             guard let granted else { return }
                             let types = found.types.union(governing)
-                            let missing = Self.grantable(types).filter { !granted.contains(ObjectType($0)) }
-                            guard missing.isEmpty else {
-                                throw DeleteRefusal(
-                                    types: types,
-                                    error: HealthError(
-                                        .authorizationDenied,
-                                        "not authorized to share \(missing.sortedIdentifiers.joined(separator: ", ")); nothing was deleted"
-                                    )
-                                )
+                            if let refusal = Self.refusal(toShare: types, granted: granted, nothing: "deleted") {
+                                throw DeleteRefusal(types: types, error: refusal)
                             }
                         }
                         let recorded = deletion.count > 0 ? deletion.types : requested
@@ -243,12 +238,11 @@ extension VaultEngine {
     func read<T: Sendable>(
         _ operation: AuditEntry.Operation,
         types: Set<SampleType>,
-        recordedTypes: [String]? = nil,
         as caller: Caller,
         requestID: String,
         _ body: @escaping @Sendable (Connection, ReadScope) throws -> (T, Int)
     ) async throws -> T {
-        let recorded = recordedTypes ?? types.sortedIdentifiers
+        let recorded = types.sortedIdentifiers
         return try await perform { [self] in
             try audited(caller, operation, types: recorded, requestID: requestID) {
                 let (result, count, outcome) = try database.read { db in
