@@ -11,9 +11,15 @@ let package = Package(
         .library(name: "VaultStore", targets: ["VaultStore"]),
         .library(name: "AuditLog", targets: ["AuditLog"]),
         .library(name: "VaultEngine", targets: ["VaultEngine"]),
+        .library(name: "HealthVaultKit", targets: ["HealthVaultKit"]),
+        .executable(name: "healthvaultd", targets: ["healthvaultd"]),
+        .executable(name: "healthvault", targets: ["healthvault"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
@@ -34,6 +40,62 @@ let package = Package(
                 "HealthModel", "VaultCrypto", "VaultStore", "AuditLog",
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        // The socket protocol's messages and framing, shared by the daemon and its clients.
+        .target(
+            name: "VaultProtocol",
+            dependencies: ["HealthModel", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        // A connection to the daemon: the handshake, calls, notifications (apps and the owner).
+        .target(
+            name: "VaultClient",
+            dependencies: [
+                "HealthModel", "VaultProtocol", "VaultCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // The app's client library, HealthKit's shape.
+        .target(name: "HealthVaultKit", dependencies: ["HealthModel", "VaultClient", "VaultProtocol", "VaultCrypto"]),
+        // healthvaultd's server: the socket, identities, limits, the engine behind it.
+        .target(
+            name: "VaultDaemon",
+            dependencies: [
+                "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "VaultEngine", "VaultProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // What the command-line tools share: passphrases, key files, one-line errors.
+        .target(name: "CommandSupport", dependencies: ["VaultCrypto", "HealthModel"]),
+        .executableTarget(
+            name: "healthvaultd",
+            dependencies: [
+                "VaultDaemon", "VaultStore", "VaultCrypto", "CommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "healthvault",
+            dependencies: [
+                "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "VaultProtocol", "VaultClient",
+                "CommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The demo's two example apps, written against HealthVaultKit only.
+        .executableTarget(name: "example-stepcounter", dependencies: ["HealthVaultKit"], path: "Examples/StepCounter"),
+        .executableTarget(
+            name: "example-sleeptracker",
+            dependencies: ["HealthVaultKit"],
+            path: "Examples/SleepTracker"
         ),
         // Fixtures and random model values shared by the test targets.
         .target(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what HealthVault builds and tests with: libsodium-dev and libsqlcipher-dev 4.x (>= 4.5),
-# pkg-config, and Debian's sqlcipher shell (the tests use it to prove the database is a standard
+# pkg-config, python3 (the protocol's non-Swift test client and the demo), and Debian's sqlcipher shell (the tests use it to prove the database is a standard
 # SQLCipher 4 file). Idempotent: does nothing when they are already there.
 #
 # On Debian 12 (bookworm) the default libsqlcipher-dev is 3.4.1; 4.x comes from bookworm-backports,
@@ -19,6 +19,7 @@ version_at_least() { # $1 >= $2 ?
 
 have_everything() {
   command -v pkg-config >/dev/null 2>&1 || return 1
+  command -v python3 >/dev/null 2>&1 || return 1
   pkg-config --exists libsodium || return 1
   pkg-config --exists sqlcipher || return 1
   # sqlcipher.pc carries the SQLite version; SQLCipher 4.5 is SQLite 3.37 or newer.
@@ -79,8 +80,8 @@ fi
 
 say "apt-get update"
 "${SUDO[@]}" apt-get update -qq || fail "apt-get update failed"
-say "apt-get install pkg-config libsodium-dev libsqlcipher-dev sqlcipher ${install_args[*]}"
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends pkg-config libsodium-dev >/dev/null ||
+say "apt-get install pkg-config python3 libsodium-dev libsqlcipher-dev sqlcipher ${install_args[*]}"
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends pkg-config python3 libsodium-dev >/dev/null ||
   fail "apt-get install libsodium-dev failed"
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${install_args[@]}" libsqlcipher-dev sqlcipher >/dev/null ||
   fail "apt-get install libsqlcipher-dev sqlcipher failed"

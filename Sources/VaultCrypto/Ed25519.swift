@@ -34,6 +34,39 @@ public enum Ed25519 {
             self.publicKey = PublicKey(unchecked: publicBytes)
         }
 
+        /// The key pair of a 32-byte seed (RFC 8032's private key); the same seed always gives the
+        /// same key pair. The seed is copied; the caller wipes its own.
+        public init(seed: SecureBytes) throws(CryptoError) {
+            guard seed.count == Sodium.signSeedBytes else {
+                throw CryptoError(.invalidInput, "an Ed25519 seed must be \(Sodium.signSeedBytes) bytes")
+            }
+            let secret = SecureBytes(count: Sodium.signSecretKeyBytes)
+            var publicBytes = [UInt8](repeating: 0, count: Sodium.signPublicKeyBytes)
+            publicBytes.withUnsafeMutableBytes { pk in
+                secret.withUnsafeMutableBytes { sk in
+                    seed.withUnsafeBytes { s in
+                        Sodium.signSeedKeyPair(
+                            publicKey: pk.baseAddress!,
+                            secretKey: sk.baseAddress!,
+                            seed: s.baseAddress!
+                        )
+                    }
+                }
+            }
+            self.secret = secret
+            self.publicKey = PublicKey(unchecked: publicBytes)
+        }
+
+        /// The 32-byte seed (RFC 8032's private key): the first half of libsodium's secret key.
+        public var seed: SecureBytes {
+            let seed = SecureBytes(count: Sodium.signSeedBytes)
+            seed.withUnsafeMutableBytes { out in
+                secret.withUnsafeBytes { sk in out.copyMemory(from: UnsafeRawBufferPointer(rebasing: sk[0..<out.count]))
+                }
+            }
+            return seed
+        }
+
         /// The secret in libsodium's 64-byte form, for wrapping.
         public var secretKey: SecureBytes { secret }
 

@@ -136,6 +136,45 @@ enum Sodium {
         precondition(result == 0, "Ed25519 key generation cannot fail")
     }
 
+    static func signSeedKeyPair(
+        publicKey: UnsafeMutableRawPointer,
+        secretKey: UnsafeMutableRawPointer,
+        seed: UnsafeRawPointer
+    ) {
+        ensureReady()
+        let result = crypto_sign_seed_keypair(
+            publicKey.assumingMemoryBound(to: UInt8.self),
+            secretKey.assumingMemoryBound(to: UInt8.self),
+            seed.assumingMemoryBound(to: UInt8.self)
+        )
+        precondition(result == 0, "Ed25519 key derivation from a seed cannot fail")
+    }
+
+    // MARK: Key derivation (BLAKE2b, crypto_kdf)
+
+    static let kdfKeyBytes = Int(crypto_kdf_KEYBYTES)
+    static let kdfContextBytes = Int(crypto_kdf_CONTEXTBYTES)
+
+    static func deriveSubkey(
+        _ subkey: UnsafeMutableRawPointer,
+        count: Int,
+        id: UInt64,
+        context: [CChar],
+        key: UnsafeRawPointer
+    ) {
+        ensureReady()
+        let result = context.withUnsafeBufferPointer { ctx in
+            crypto_kdf_derive_from_key(
+                subkey.assumingMemoryBound(to: UInt8.self),
+                count,
+                id,
+                ctx.baseAddress!,
+                key.assumingMemoryBound(to: UInt8.self)
+            )
+        }
+        precondition(result == 0, "crypto_kdf_derive_from_key failed for a valid length")
+    }
+
     static func signPublicKey(fromSecretKey secretKey: UnsafeRawPointer, into publicKey: UnsafeMutableRawPointer) {
         ensureReady()
         let result = crypto_sign_ed25519_sk_to_pk(

@@ -22,15 +22,25 @@ public final class Vault: @unchecked Sendable {
     public let directory: URL
     public let vaultID: UUID
     public let auditPublicKey: Ed25519.PublicKey
+    /// The public half of the owner key (``ownerKey(at:passphrase:)``): kept while the vault is
+    /// locked, so the daemon can still tell the owner from an app.
+    public let ownerPublicKey: Ed25519.PublicKey
     // Set once in init; cleared under the lock by lock().
     private var signingKey: Ed25519.SigningKey?
     private var database: Database?
     private let lockState = NSLock()
 
-    private init(directory: URL, vaultID: UUID, signingKey: Ed25519.SigningKey, database: Database) {
+    private init(
+        directory: URL,
+        vaultID: UUID,
+        signingKey: Ed25519.SigningKey,
+        ownerPublicKey: Ed25519.PublicKey,
+        database: Database
+    ) {
         self.directory = directory
         self.vaultID = vaultID
         self.auditPublicKey = signingKey.publicKey
+        self.ownerPublicKey = ownerPublicKey
         self.signingKey = signingKey
         self.database = database
     }
@@ -112,7 +122,13 @@ public final class Vault: @unchecked Sendable {
             key: databaseKey,
             create: false
         )
-        return Vault(directory: directory, vaultID: vaultID, signingKey: signingKey, database: database)
+        return Vault(
+            directory: directory,
+            vaultID: vaultID,
+            signingKey: signingKey,
+            ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
+            database: database
+        )
     }
 
     /// Writes a complete vault into the empty directory `staging` and closes its database.
@@ -173,7 +189,13 @@ public final class Vault: @unchecked Sendable {
             verifierKey: VerifierKey(name: logName(keyring.vaultID), publicKey: signingKey.publicKey),
             database: database
         )
-        return Vault(directory: directory, vaultID: keyring.vaultID, signingKey: signingKey, database: database)
+        return Vault(
+            directory: directory,
+            vaultID: keyring.vaultID,
+            signingKey: signingKey,
+            ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
+            database: database
+        )
     }
 
     /// The key was authenticated by the key file, so a database it does not open, or one SQLCipher
@@ -216,6 +238,31 @@ public final class Vault: @unchecked Sendable {
             parameters: parameters
         )
         try rewrapped.write(to: directory)
+    }
+
+    // MARK: The owner key
+
+    /// The owner key: an Ed25519 key pair derived from the database key, so only someone who
+    /// knows the passphrase can make it, and it survives a passphrase change. The owner's tools
+    /// sign the daemon's challenge with it (docs/PROTOCOL.md); it is never stored.
+    public static func ownerKey(at directory: URL, passphrase: SecureBytes) throws(StoreError) -> Ed25519.SigningKey {
+        let keyring = try Keyring.read(from: directory)
+        let (databaseKey, signingKey) = try keyring.unwrap(passphrase: passphrase)
+        defer {
+            databaseKey.wipe()
+            signingKey.secretKey.wipe()
+        }
+        return try ownerKey(databaseKey: databaseKey)
+    }
+
+    static func ownerKey(databaseKey: SecureBytes) throws(StoreError) -> Ed25519.SigningKey {
+        do {
+            let seed = try SubkeyDerivation.subkey(of: databaseKey, context: "hvowner1")
+            defer { seed.wipe() }
+            return try Ed25519.SigningKey(seed: seed)
+        } catch {
+            throw .io("cannot derive the owner key: \(error)")
+        }
     }
 
     /// The database, or `locked`.

@@ -1,0 +1,249 @@
+public import Foundation
+@_exported public import HealthModel
+import VaultClient
+import VaultCrypto
+import VaultProtocol
+
+/// An app's door to the vault, shaped like HealthKit's `HKHealthStore`: one connection to
+/// healthvaultd, authenticated as the app, with HealthKit's calls as async methods.
+///
+///     let store = try await HealthStore(appID: "org.example.stepcounter", keyFile: "stepcounter.key")
+///     try await store.requestAuthorization(toShare: [.quantity(.stepCount)], read: [.quantity(.stepCount)])
+///     try await store.save(samples)
+///     let steps = try await SampleQueryDescriptor(predicates: [.init(.quantity(.stepCount))]).result(for: store)
+///
+/// Every failure is a ``HealthError`` (its `code` mirrors `HKError.Code`). As in HealthKit, a read
+/// the owner has not granted is not an error: it returns only the app's own samples.
+public final class HealthStore: Sendable {
+    let connection: VaultConnection
+    public let appID: String
+
+    /// The vault directory when none is given: `$HEALTHVAULT_DIR`, else
+    /// `~/.local/share/healthvault`.
+    public static var defaultVaultDirectory: String {
+        if let directory = ProcessInfo.processInfo.environment["HEALTHVAULT_DIR"], !directory.isEmpty {
+            return directory
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent(".local/share/healthvault").path
+    }
+
+    /// Whether a vault is being served here: its daemon's socket exists (HealthKit's
+    /// `isHealthDataAvailable()`).
+    public static func isHealthDataAvailable(vaultDirectory: String = defaultVaultDirectory) -> Bool {
+        var status = stat()
+        let path = VaultConnection.socketPath(vaultDirectory: vaultDirectory)
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFSOCK
+    }
+
+    /// Connects to the vault's daemon and authenticates as `appID` with the private key in
+    /// `keyFile` (written by `healthvault apps keygen`).
+    public convenience init(
+        appID: String,
+        keyFile: String,
+        vaultDirectory: String = defaultVaultDirectory
+    )
+        async throws
+    {
+        let key = try Self.readKey(keyFile)
+        try await self.init(appID: appID, key: key, vaultDirectory: vaultDirectory)
+    }
+
+    /// Connects with a key already in memory.
+    init(appID: String, key: Ed25519.SigningKey, vaultDirectory: String = defaultVaultDirectory) async throws {
+        self.appID = appID
+        do {
+            self.connection = try await VaultConnection.connect(
+                socketPath: VaultConnection.socketPath(vaultDirectory: vaultDirectory),
+                identity: .app(id: appID, key: key)
+            )
+        } catch {
+            throw Self.healthError(error)
+        }
+    }
+
+    static func readKey(_ path: String) throws(HealthError) -> Ed25519.SigningKey {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            var bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32
+        else {
+            throw HealthError(
+                .invalidArgument,
+                "\(path) is not a HealthVault private key file (one line: base64 of a 32-byte Ed25519 seed)"
+            )
+        }
+        defer { bytes.resetBytes(in: 0..<bytes.count) }
+        let seed = SecureBytes(copying: bytes)
+        defer { seed.wipe() }
+        do {
+            return try Ed25519.SigningKey(seed: seed)
+        } catch {
+            throw HealthError(.invalidArgument, "\(path): \(error)")
+        }
+    }
+
+    /// Closes the connection; observer updates end.
+    public func close() async {
+        await connection.closeAndWait()
+    }
+
+    // MARK: Authorization
+
+    /// Asks the owner for access (HealthKit's `requestAuthorization(toShare:read:)`). It returns
+    /// once the request is recorded; the owner decides with `healthvault requests` / `grant`.
+    public func requestAuthorization(toShare: Set<SampleType>, read: Set<ObjectType>) async throws {
+        _ = try await call(
+            Method.requestAuthorization,
+            AuthorizationTypesParams(toShare: Self.sorted(toShare), read: Self.sorted(read)),
+            as: Empty.self
+        )
+    }
+
+    /// Whether asking would show the owner anything new (`getRequestStatusForAuthorization`).
+    public func statusForAuthorizationRequest(
+        toShare: Set<SampleType>,
+        read: Set<ObjectType>
+    ) async throws
+        -> AuthorizationRequestStatus
+    {
+        let result = try await call(
+            Method.authorizationRequestStatus,
+            AuthorizationTypesParams(toShare: Self.sorted(toShare), read: Self.sorted(read)),
+            as: AuthorizationRequestStatusResult.self
+        )
+        return AuthorizationRequestStatus.allCases.first { $0.description == result.status } ?? .unknown
+    }
+
+    /// Whether the app may share (save) `type`; says nothing about reading, as in HealthKit.
+    public func authorizationStatus(for type: ObjectType) async throws -> AuthorizationStatus {
+        let result = try await call(
+            Method.authorizationStatus,
+            TypeParams(type: type),
+            as: AuthorizationStatusResult.self
+        )
+        return AuthorizationStatus.allCases.first { $0.description == result.status } ?? .notDetermined
+    }
+
+    // MARK: Saving and deleting
+
+    /// Saves objects, all or nothing; each is attributed to this app.
+    public func save(_ objects: [Sample]) async throws {
+        _ = try await call(Method.save, SaveParams(objects: objects), as: SaveResult.self)
+    }
+
+    public func save(_ object: Sample) async throws {
+        try await save([object])
+    }
+
+    /// Deletes objects this app saved; another app's object is answered as an unknown one.
+    /// Returns how many samples were deleted.
+    @discardableResult
+    public func delete(_ objects: [Sample]) async throws -> Int {
+        try await delete(uuids: objects.map(\.uuid))
+    }
+
+    @discardableResult
+    public func delete(_ object: Sample) async throws -> Int {
+        try await delete(uuids: [object.uuid])
+    }
+
+    @discardableResult
+    public func delete(uuids: [UUID]) async throws -> Int {
+        try await call(Method.delete, DeleteParams(uuids: uuids), as: DeleteResult.self).deleted
+    }
+
+    /// Deletes this app's samples of `type` that match `predicate`; returns how many.
+    @discardableResult
+    public func deleteObjects(of type: SampleType, predicate: SamplePredicate? = nil) async throws -> Int {
+        try await call(
+            Method.deleteObjects,
+            DeleteObjectsParams(type: type, predicate: predicate),
+            as: DeleteResult.self
+        )
+        .deleted
+    }
+
+    // MARK: Reading
+
+    /// The samples a sample query finds (see ``SampleQueryDescriptor/result(for:)``).
+    public func samples(matching query: SampleQueryDescriptor) async throws -> [Sample] {
+        try await call(Method.querySamples, SampleQueryParams(query: query), as: SamplesResult.self).samples
+    }
+
+    /// One object by UUID, or nil when there is none this app may see.
+    public func object(uuid: UUID) async throws -> Sample? {
+        try await call(Method.queryObject, ObjectParams(uuid: uuid), as: ObjectResult.self).sample
+    }
+
+    /// One of the owner's characteristics, or nil when not set or not readable (one answer).
+    public func characteristic(_ type: CharacteristicTypeIdentifier) async throws -> CharacteristicValue? {
+        try await call(Method.characteristic, CharacteristicParams(type: type), as: CharacteristicResult.self).value
+    }
+
+    public func biologicalSex() async throws -> BiologicalSex? {
+        if case .biologicalSex(let value)? = try await characteristic(.biologicalSex) { return value }
+        return nil
+    }
+
+    public func dateOfBirth() async throws -> DateOfBirth? {
+        if case .dateOfBirth(let value)? = try await characteristic(.dateOfBirth) { return value }
+        return nil
+    }
+
+    public func bloodType() async throws -> BloodType? {
+        if case .bloodType(let value)? = try await characteristic(.bloodType) { return value }
+        return nil
+    }
+
+    // MARK: Observing
+
+    /// Starts an observer query (HealthKit's `HKObserverQuery` with background delivery at
+    /// `frequency`): an update each time samples of `types` this app may see change, at most one
+    /// per frequency interval.
+    public func observe(
+        _ types: Set<SampleType>,
+        frequency: UpdateFrequency = .immediate
+    ) async throws
+        -> ObserverQuery
+    {
+        let result = try await call(
+            Method.observerStart,
+            ObserverStartParams(types: Self.sorted(types), frequency: frequency),
+            as: SubscriptionParams.self
+        )
+        return ObserverQuery(store: self, subscription: result.subscription, types: types)
+    }
+
+    // MARK: Calling
+
+    func call<Params: Encodable & Sendable, Result: Decodable>(
+        _ method: String,
+        _ params: Params,
+        as type: Result.Type
+    ) async throws(HealthError) -> Result {
+        do {
+            return try await connection.call(method, params, as: type)
+        } catch {
+            throw Self.healthError(error)
+        }
+    }
+
+    static func healthError(_ error: any Error) -> HealthError {
+        switch error {
+        case let error as HealthError: error
+        case let error as RPCError: error.healthError
+        case let error as ConnectionError: HealthError(.healthDataUnavailable, error.description)
+        default: HealthError(.unknownError, "\(error)")
+        }
+    }
+
+    static func sorted<T: CustomStringConvertible>(_ values: Set<T>) -> [T] {
+        values.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+    }
+}
+
+extension SampleQueryDescriptor {
+    /// Runs the query against `store` (HealthKit's `HKSampleQueryDescriptor.result(for:)`).
+    public func result(for store: HealthStore) async throws -> [Sample] {
+        try await store.samples(matching: self)
+    }
+}

@@ -1,0 +1,308 @@
+public import Foundation
+public import HealthModel
+import NIOCore
+import NIOFoundationCompat
+import NIOPosix
+import Synchronization
+public import VaultCrypto
+public import VaultProtocol
+
+/// Who a connection authenticates as.
+public enum ClientIdentity: Sendable {
+    /// An enrolled app: its id and the private key the owner enrolled the public half of.
+    case app(id: String, key: Ed25519.SigningKey)
+    /// The vault's owner, with the owner key (``VaultStore``'s `Vault.ownerKey(at:passphrase:)`).
+    case owner(key: Ed25519.SigningKey)
+    /// Nobody: the connection reads the hello and goes no further.
+    case anonymous
+}
+
+/// Why a call failed on the client's side of the socket.
+public struct ConnectionError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// A connection to healthvaultd (docs/PROTOCOL.md): the handshake, then calls answered in
+/// order, and notifications routed by subscription.
+public final class VaultConnection: Sendable {
+    public let hello: Hello
+    private let channel: any Channel
+    private let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    private let router: Router
+    private let lifetime: Task<Void, Never>
+
+    struct State {
+        var nextID: Int64 = 1
+        var pending: [Int64: CheckedContinuation<Data, any Error>] = [:]
+        var subscriptions: [UUID: AsyncStream<ObserverUpdateParams>.Continuation] = [:]
+        var closed: ConnectionError?
+    }
+
+    /// The default socket of a vault directory.
+    public static func socketPath(vaultDirectory: String) -> String {
+        URL(fileURLWithPath: vaultDirectory).appendingPathComponent(WireProtocol.socketFileName).path
+    }
+
+    /// Connects to the socket at `socketPath` and authenticates as `identity`.
+    public static func connect(
+        socketPath: String,
+        identity: ClientIdentity,
+        maximumFrameBytes: Int = WireProtocol.defaultMaximumFrameBytes
+    ) async throws -> VaultConnection {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: socketPath) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(
+                            FrameHandler(maximumFrameBytes: maximumFrameBytes)
+                        )
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            throw ConnectionError("cannot connect to healthvaultd at \(socketPath): is it running? (\(error))")
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Startup.self)
+        let router = Router()
+        let lifetime = Task {
+            do {
+                try await channel.executeThenClose { inbound, outbound in
+                    var iterator = inbound.makeAsyncIterator()
+                    guard let first = try await iterator.next() else {
+                        continuation.yield(.failed(ConnectionError("the daemon closed the connection at once")))
+                        return
+                    }
+                    continuation.yield(.ready(first: Data(buffer: first), outbound: outbound))
+                    while let frame = try await iterator.next() {
+                        router.route(Data(buffer: frame))
+                    }
+                }
+            } catch {
+                continuation.yield(.failed(ConnectionError("the connection failed: \(error)")))
+                router.close(ConnectionError("the connection failed: \(error)"))
+                return
+            }
+            continuation.yield(.failed(ConnectionError("the daemon closed the connection")))
+            router.close(ConnectionError("the daemon closed the connection"))
+        }
+        var startup = stream.makeAsyncIterator()
+        guard case .ready(let first, let outbound)? = await startup.next() else {
+            lifetime.cancel()
+            channel.channel.close(promise: nil)
+            throw ConnectionError("the daemon closed the connection before its hello")
+        }
+        let hello: Hello
+        do {
+            let head = try HealthJSON.decode(RPCHead.self, from: first)
+            if let error = head.error { throw error }
+            guard head.method == Method.hello else {
+                throw ConnectionError("the daemon's first message is not a hello")
+            }
+            hello = try HealthJSON.decode(RPCParams<Hello>.self, from: first).params
+        } catch {
+            channel.channel.close(promise: nil)
+            throw error
+        }
+        let connection = VaultConnection(
+            hello: hello,
+            channel: channel.channel,
+            writer: outbound,
+            router: router,
+            lifetime: lifetime
+        )
+        guard hello.protocol == WireProtocol.name, hello.version == WireProtocol.version else {
+            connection.close()
+            throw ConnectionError(
+                "the daemon speaks \(hello.protocol) version \(hello.version); this client speaks version \(WireProtocol.version)"
+            )
+        }
+        do {
+            try await connection.authenticate(identity)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    enum Startup: Sendable {
+        case ready(first: Data, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
+        case failed(ConnectionError)
+    }
+
+    private init(
+        hello: Hello,
+        channel: any Channel,
+        writer: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        router: Router,
+        lifetime: Task<Void, Never>
+    ) {
+        self.hello = hello
+        self.channel = channel
+        self.writer = writer
+        self.router = router
+        self.lifetime = lifetime
+    }
+
+    private func authenticate(_ identity: ClientIdentity) async throws {
+        guard let nonce = Data(base64Encoded: hello.nonce) else {
+            throw ConnectionError("the daemon's hello has a malformed nonce")
+        }
+        let params: AuthenticateParams
+        switch identity {
+        case .anonymous:
+            return
+        case .app(let id, let key):
+            let message = WireProtocol.signedMessage(nonce: Array(nonce), identity: id, connectionID: hello.connection)
+            params = AuthenticateParams(app: id, signature: Data(key.signature(for: message)).base64EncodedString())
+        case .owner(let key):
+            let message = WireProtocol.signedMessage(nonce: Array(nonce), identity: "", connectionID: hello.connection)
+            params = AuthenticateParams(
+                app: nil,
+                owner: true,
+                signature: Data(key.signature(for: message)).base64EncodedString()
+            )
+        }
+        _ = try await call(Method.authenticate, params, as: AuthenticateResult.self)
+    }
+
+    // MARK: Calls
+
+    /// Calls `method` with `params` and decodes its result as `Result`. An error answer throws
+    /// its ``RPCError``.
+    public func call<Params: Encodable & Sendable, Result: Decodable>(
+        _ method: String,
+        _ params: Params,
+        as type: Result.Type
+    ) async throws -> Result {
+        let data = try await rawCall(method, params)
+        return try HealthJSON.decode(RPCResult<Result>.self, from: data).result
+    }
+
+    /// Calls `method` and returns the whole answer frame's bytes (a result or an error).
+    public func rawCall<Params: Encodable & Sendable>(_ method: String, _ params: Params) async throws -> Data {
+        let id = router.state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        let frame = ByteBuffer(data: try HealthJSON.encode(RPCRequest(id: .number(id), method: method, params: params)))
+        let answer = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
+            let closed = router.state.withLock { state -> ConnectionError? in
+                if let closed = state.closed { return closed }
+                state.pending[id] = continuation
+                return nil
+            }
+            if let closed {
+                continuation.resume(throwing: closed)
+                return
+            }
+            Task {
+                do {
+                    try await writer.write(frame)
+                } catch {
+                    let waiting = router.state.withLock { $0.pending.removeValue(forKey: id) }
+                    waiting?.resume(throwing: ConnectionError("cannot send the request: \(error)"))
+                }
+            }
+        }
+        let head = try HealthJSON.decode(RPCHead.self, from: answer)
+        if let error = head.error { throw error }
+        return answer
+    }
+
+    /// Sends bytes as one frame, as they are (for tests of the daemon's handling of bad input).
+    public func sendRawFrame(_ payload: [UInt8]) async throws {
+        try await writer.write(ByteBuffer(bytes: payload))
+    }
+
+    // MARK: Notifications
+
+    /// The `observer.update` notifications of one subscription; the stream ends when the
+    /// connection closes or ``endUpdates(of:)`` is called.
+    public func updates(of subscription: UUID) -> AsyncStream<ObserverUpdateParams> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ObserverUpdateParams.self,
+            bufferingPolicy: .bufferingNewest(1024)
+        )
+        let closed = router.state.withLock { state -> Bool in
+            guard state.closed == nil else { return true }
+            state.subscriptions[subscription] = continuation
+            return false
+        }
+        if closed { continuation.finish() }
+        return stream
+    }
+
+    public func endUpdates(of subscription: UUID) {
+        router.state.withLock { $0.subscriptions.removeValue(forKey: subscription) }?.finish()
+    }
+
+    // MARK: Routing
+
+}
+
+/// Where answers and notifications go: the calls waiting by id, the subscriptions' streams.
+final class Router: Sendable {
+    let state = Mutex(VaultConnection.State())
+
+    func route(_ data: Data) {
+        guard let head = try? HealthJSON.decode(RPCHead.self, from: data) else { return }
+        if let method = head.method, head.id == nil {
+            guard method == Method.observerUpdate,
+                let update = try? HealthJSON.decode(RPCParams<ObserverUpdateParams>.self, from: data).params
+            else { return }
+            let continuation = state.withLock { $0.subscriptions[update.subscription] }
+            continuation?.yield(update)
+            return
+        }
+        guard case .number(let id)? = head.id else {
+            // An error about the connection itself (id null): fail every call waiting.
+            if let error = head.error {
+                let waiting = state.withLock { state in
+                    defer { state.pending = [:] }
+                    return Array(state.pending.values)
+                }
+                for continuation in waiting { continuation.resume(throwing: error) }
+            }
+            return
+        }
+        let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
+        continuation?.resume(returning: data)
+    }
+
+    func close(_ reason: ConnectionError) {
+        let (pending, subscriptions) = state.withLock { state in
+            if state.closed == nil { state.closed = reason }
+            defer {
+                state.pending = [:]
+                state.subscriptions = [:]
+            }
+            return (Array(state.pending.values), Array(state.subscriptions.values))
+        }
+        for continuation in pending { continuation.resume(throwing: reason) }
+        for continuation in subscriptions { continuation.finish() }
+    }
+
+}
+
+extension VaultConnection {
+    /// Whether the connection is still open.
+    public var isOpen: Bool { router.state.withLock { $0.closed == nil } }
+
+    /// Closes the connection; calls waiting fail, update streams end.
+    public func close() {
+        router.close(ConnectionError("the connection was closed"))
+        channel.close(promise: nil)
+    }
+
+    /// Closes and waits until the connection is wholly down.
+    public func closeAndWait() async {
+        close()
+        await lifetime.value
+    }
+}

@@ -1,0 +1,259 @@
+import AuditLog
+import Foundation
+import HealthModel
+import VaultCrypto
+import VaultEngine
+import VaultProtocol
+import VaultStore
+
+extension Session {
+    /// The owner's methods (docs/PROTOCOL.md, "The owner's methods").
+    func dispatchOwner(method: String, data: Data, requestID: String) async throws -> any Encodable {
+        switch method {
+        case Method.status:
+            var apps: Int?
+            var pending: Int?
+            var entries: Int?
+            if let engine = try? daemon.engine() {
+                let counts = try await engine.counts()
+                apps = counts.apps
+                pending = counts.pendingRequests
+                entries = Int(try await engine.auditEntries(matching: AuditEntryFilter(), limit: 0).total)
+            }
+            return StatusResult(
+                vault: daemon.vaultID,
+                directory: daemon.configuration.vaultDirectory.path,
+                locked: daemon.isLocked,
+                connections: daemon.connectionCount,
+                apps: apps,
+                pendingRequests: pending,
+                auditEntries: entries
+            )
+        case Method.lock:
+            await daemon.lock()
+            return Empty()
+        case Method.unlock:
+            let p = try params(PassphraseParams.self, from: data)
+            let passphrase = try Self.passphrase(p.passphrase, field: "passphrase")
+            defer { passphrase.wipe() }
+            try Self.checkingPassphrase("wrong passphrase") { try daemon.unlock(passphrase: passphrase) }
+            return Empty()
+        case Method.changePassphrase:
+            let p = try params(ChangePassphraseParams.self, from: data)
+            let old = try Self.passphrase(p.old, field: "old")
+            let new = try Self.passphrase(p.new, field: "new")
+            defer {
+                old.wipe()
+                new.wipe()
+            }
+            guard let vault = daemon.vault else {
+                _ = try daemon.engine()
+                return Empty()
+            }
+            try Self.checkingPassphrase("the current passphrase is wrong") {
+                try vault.changePassphrase(from: old, to: new)
+            }
+            _ = try? vault.signAuditCheckpoint(
+                recording: AuditEntry(time: Date(), actor: .owner, operation: .passphraseChange, outcome: .ok)
+            )
+            return Empty()
+        case Method.appsEnroll:
+            let p = try params(EnrollParams.self, from: data)
+            let manifest = try AppManifest(json: Data(p.manifest.utf8), file: p.file)
+            guard let keyBytes = Data(base64Encoded: p.publicKey),
+                let key = try? Ed25519.PublicKey(rawRepresentation: Array(keyBytes))
+            else {
+                throw RPCError.from(
+                    HealthError.invalidArgument("not an Ed25519 public key (base64 of 32 bytes)", field: "publicKey")
+                )
+            }
+            let registration = try await daemon.engine().enroll(
+                manifest: manifest,
+                publicKey: key,
+                adoptingExistingSamples: p.adoptExistingSamples ?? false
+            )
+            return Self.info(registration, grants: nil)
+        case Method.appsList:
+            let engine = try daemon.engine()
+            var apps: [AppInfo] = []
+            for app in try await engine.apps() {
+                apps.append(Self.info(app, grants: try await engine.grants(of: app.appID)))
+            }
+            return AppsResult(apps: apps)
+        case Method.appsShow:
+            let p = try params(AppParams.self, from: data)
+            let engine = try daemon.engine()
+            guard let app = try await engine.app(p.app) else {
+                throw RPCError.from(HealthError(.noData, "no app \(p.app) is enrolled", field: "app"))
+            }
+            return Self.info(app, grants: try await engine.grants(of: app.appID))
+        case Method.appsRemove:
+            let p = try params(AppParams.self, from: data)
+            try await daemon.engine().removeApp(p.app)
+            return Empty()
+        case Method.requestsList:
+            let p = try params(RequestsListParams.self, from: data)
+            return RequestsResult(requests: try await daemon.engine().pendingRequests(of: p.app).map(Self.info))
+        case Method.requestsApprove:
+            let p = try params(RequestIDParams.self, from: data)
+            _ = try await daemon.engine().approveRequest(p.id)
+            return Empty()
+        case Method.requestsDeny:
+            let p = try params(RequestIDParams.self, from: data)
+            try await daemon.engine().denyRequest(p.id)
+            return Empty()
+        case Method.grantsDecide:
+            let p = try params(DecideParams.self, from: data)
+            let decision: Decision
+            switch p.decision {
+            case "grant": decision = .grant
+            case "deny": decision = .deny
+            case "revoke": decision = .revoke
+            default:
+                throw RPCError.from(HealthError.invalidArgument("grant, deny or revoke", field: "decision"))
+            }
+            let accesses = try p.access.map { name throws(RPCError) -> Access in
+                switch name {
+                case "read": return .read
+                case "share": return .share
+                default: throw RPCError.from(HealthError.invalidArgument("read or share", field: "access"))
+                }
+            }
+            guard !accesses.isEmpty else {
+                throw RPCError.from(HealthError.invalidArgument("name read, share or both", field: "access"))
+            }
+            let engine = try daemon.engine()
+            for access in Set(accesses).sorted(by: { $0.rawValue < $1.rawValue }) {
+                try await engine.decide(decision, access, of: Set(p.types), for: p.app)
+            }
+            return Empty()
+        case Method.profileSet:
+            let p = try params(ProfileSetParams.self, from: data)
+            try await daemon.engine().setCharacteristic(p.value, requestID: requestID)
+            return Empty()
+        case Method.profileRemove:
+            let p = try params(CharacteristicParams.self, from: data)
+            try await daemon.engine().removeCharacteristic(p.type, requestID: requestID)
+            return Empty()
+        case Method.profileShow:
+            let engine = try daemon.engine()
+            var values: [CharacteristicValue] = []
+            for type in CharacteristicTypeIdentifier.allCases {
+                if let value = try await engine.characteristic(type, as: .owner, requestID: requestID) {
+                    values.append(value)
+                }
+            }
+            return ProfileResult(values: values)
+        case Method.auditExport:
+            let p = try params(AuditExportParams.self, from: data)
+            guard p.directory.hasPrefix("/") else {
+                throw RPCError.from(HealthError.invalidArgument("an absolute path", field: "directory"))
+            }
+            let checkpoint = try await daemon.engine().exportAuditLog(to: URL(fileURLWithPath: p.directory))
+            return AuditExportResult(
+                directory: p.directory,
+                entries: checkpoint.checkpoint.size,
+                checkpoint: checkpoint.text
+            )
+        case Method.auditEntries:
+            let p = try params(AuditEntriesParams.self, from: data)
+            var outcome: AuditEntry.Outcome?
+            if let name = p.outcome {
+                guard let known = AuditEntry.Outcome.allCases.first(where: { $0.description == name }) else {
+                    throw RPCError.from(
+                        HealthError.invalidArgument("ok, denied, denied-served-empty or error", field: "outcome")
+                    )
+                }
+                outcome = known
+            }
+            let filter = AuditEntryFilter(
+                app: p.app,
+                type: p.type,
+                operation: p.operation.map(AuditEntry.Operation.init(rawValue:)),
+                outcome: outcome,
+                from: p.from,
+                to: p.to
+            )
+            let limit = (p.limit ?? 0) > 0 ? p.limit! : 1000
+            let (entries, total) = try await daemon.engine().auditEntries(matching: filter, limit: limit)
+            return AuditEntriesResult(
+                entries: entries.map {
+                    AuditEntryInfo(
+                        index: $0.sequence,
+                        time: $0.time,
+                        actor: $0.actor.description,
+                        operation: $0.operation.rawValue,
+                        types: $0.types,
+                        count: $0.objectCount,
+                        outcome: $0.outcome.description,
+                        request: $0.requestID
+                    )
+                },
+                total: total
+            )
+        default:
+            throw RPCError(code: RPCError.methodNotFound, message: "no method \"\(method)\"")
+        }
+    }
+
+    /// Runs `body`, turning a wrong passphrase into `authorizationDenied` with `message`.
+    static func checkingPassphrase(_ message: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as StoreError {
+            if case .wrongPassphrase = error {
+                throw RPCError.from(HealthError(.authorizationDenied, message))
+            }
+            throw RPCError.from(HealthError(.databaseInaccessible, error.description))
+        }
+    }
+
+    static func passphrase(_ base64: String, field: String) throws(RPCError) -> SecureBytes {
+        guard var bytes = Data(base64Encoded: base64), !bytes.isEmpty else {
+            throw RPCError.from(HealthError.invalidArgument("base64 of the passphrase's UTF-8 bytes", field: field))
+        }
+        defer { bytes.resetBytes(in: 0..<bytes.count) }
+        return SecureBytes(copying: bytes)
+    }
+
+    static func info(_ app: AppRegistration, grants: AppGrants?) -> AppInfo {
+        AppInfo(
+            app: app.appID,
+            name: app.displayName,
+            publicKey: Data(app.publicKey.rawRepresentation).base64EncodedString(),
+            readPurpose: app.readPurpose,
+            sharePurpose: app.sharePurpose,
+            declaredRead: sortedTypes(app.declaredRead),
+            declaredShare: app.declaredShare.sorted {
+                $0.description.utf8.lexicographicallyPrecedes($1.description.utf8)
+            },
+            enrolledAt: app.enrolledAt,
+            grants: grants?.grants.map {
+                GrantInfo(type: $0.type, read: info($0.read), share: info($0.share))
+            },
+            pendingRequests: grants?.pendingRequests.map(info)
+        )
+    }
+
+    static func info(_ determination: Determination) -> DeterminationInfo {
+        switch determination {
+        case .notDetermined: DeterminationInfo(state: "notDetermined", at: nil, by: nil)
+        case .granted(let at, let by): DeterminationInfo(state: "granted", at: at, by: by)
+        case .denied(let at, let by): DeterminationInfo(state: "denied", at: at, by: by)
+        }
+    }
+
+    static func info(_ request: AuthorizationRequest) -> RequestInfo {
+        RequestInfo(
+            id: request.id,
+            app: request.appID,
+            requestedAt: request.requestedAt,
+            read: request.read,
+            share: request.share
+        )
+    }
+
+    static func sortedTypes(_ types: some Sequence<ObjectType>) -> [ObjectType] {
+        types.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+    }
+}

@@ -1,0 +1,430 @@
+import AuditLog
+import Foundation
+import HealthModel
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import Synchronization
+import VaultCrypto
+import VaultEngine
+import VaultProtocol
+
+/// One connection: admission, the peer's uid, the challenge-response, then requests in order,
+/// each answered (within the request timeout) before the next is read, and notifications of the
+/// connection's subscriptions in between.
+final class Session: Sendable {
+    /// Who is on the other end, once authenticated.
+    enum Identity: Sendable {
+        case app(String)
+        case owner
+    }
+
+    struct State {
+        var identity: Identity?
+        var reader: Task<Void, Never>?
+        var stopReading = false
+        var subscriptions: [UUID: Subscription] = [:]
+    }
+
+    let id = UUID()
+    let daemon: VaultDaemon
+    let channel: any Channel
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    let state = Mutex(State())
+
+    init(daemon: VaultDaemon, channel: any Channel, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) {
+        self.daemon = daemon
+        self.channel = channel
+        self.outbound = outbound
+    }
+
+    var identity: Identity? { state.withLock { $0.identity } }
+
+    var isApp: Bool {
+        if case .app = identity { return true }
+        return false
+    }
+
+    var caller: Caller? {
+        switch identity {
+        case .app(let id): .app(id)
+        case .owner: .owner
+        case nil: nil
+        }
+    }
+
+    /// The audit log's request id for a request on this connection: `c` and the connection's
+    /// first 8 hex digits, `/`, and the request's id (at most 64 of its letters, digits, `.`, `-`, `_`).
+    func requestID(_ rpcID: RPCID?) -> String {
+        let connection = "c" + id.uuidString.prefix(8).lowercased()
+        guard let rpcID else { return connection }
+        let allowed = rpcID.description.unicodeScalars.filter {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+        }
+        return connection + "/" + String(String.UnicodeScalarView(allowed.prefix(64)))
+    }
+
+    // MARK: Lifecycle
+
+    func run(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async {
+        guard daemon.admit(self) else {
+            await send(
+                RPCError(
+                    code: RPCError.tooManyConnections,
+                    message:
+                        "the daemon serves at most \(daemon.configuration.maximumConnections) connections at once; try again later"
+                ),
+                id: nil
+            )
+            return
+        }
+        defer { daemon.remove(self) }
+        guard !daemon.isDraining else {
+            await send(RPCError(code: RPCError.shuttingDown, message: "the daemon is shutting down"), id: nil)
+            return
+        }
+        let peer = try? await PeerCredentials.of(channel)
+        guard let peer, daemon.configuration.allowedUIDs.contains(peer.uid) else {
+            daemon.logger.notice("refused a connection from uid \(peer.map { String($0.uid) } ?? "unknown")")
+            await refuseAuthentication(claimedApp: nil, id: nil)
+            return
+        }
+        let nonce = randomBytes(count: WireProtocol.nonceCount)
+        let timeout = daemon.configuration.authenticationTimeout
+        await send(
+            notification: Method.hello,
+            Hello(
+                connection: id,
+                nonce: nonce,
+                vault: daemon.vaultID,
+                locked: daemon.isLocked,
+                maxFrameBytes: daemon.configuration.maximumFrameBytes,
+                authenticationTimeout: timeout.timeInterval
+            )
+        )
+        let deadline = ContinuousClock.now + timeout
+        let timer = Task { [self] in
+            try? await Task.sleep(until: deadline)
+            guard !Task.isCancelled, identity == nil else { return }
+            await refuseAuthentication(claimedApp: nil, id: nil)
+            close()
+        }
+        let reader = Task { [self] in
+            await read(inbound, nonce: nonce, deadline: deadline, timer: timer)
+        }
+        let stopAtOnce = state.withLock { state in
+            state.reader = reader
+            return state.stopReading
+        }
+        if stopAtOnce { reader.cancel() }
+        await reader.value
+        timer.cancel()
+        await endSubscriptions()
+    }
+
+    /// Stops reading requests (shutdown); the answer under way is still written.
+    func stopReading() {
+        let reader = state.withLock { state in
+            state.stopReading = true
+            return state.reader
+        }
+        reader?.cancel()
+    }
+
+    /// Closes the connection now.
+    func close() {
+        stopReading()
+        channel.close(promise: nil)
+    }
+
+    private func read(
+        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>,
+        nonce: [UInt8],
+        deadline: ContinuousClock.Instant,
+        timer: Task<Void, Never>
+    ) async {
+        var bucket = TokenBucket(perSecond: daemon.configuration.requestsPerSecond)
+        do {
+            for try await frame in inbound {
+                if identity == nil {
+                    guard await authenticate(frame, nonce: nonce, deadline: deadline) else {
+                        close()
+                        return
+                    }
+                    timer.cancel()
+                    continue
+                }
+                guard bucket.take() else {
+                    let head = try? HealthJSON.decoder().decode(RPCHead.self, from: Data(buffer: frame))
+                    await send(
+                        RPCError(
+                            code: RPCError.rateLimited,
+                            message:
+                                "more than \(daemon.configuration.requestsPerSecond) requests per second on one connection; this one was not run",
+                            data: HealthError(.dataSizeExceeded, "rate limit exceeded")
+                        ),
+                        id: head?.id
+                    )
+                    continue
+                }
+                let answer = await answerWithinTimeout(frame)
+                if let answer { try await outbound.write(answer) }
+            }
+        } catch let error as FrameError {
+            daemon.logger.debug("connection \(id): \(error)")
+            if case .tooLarge = error {
+                await send(RPCError(code: RPCError.frameTooLarge, message: error.description), id: nil)
+            }
+        } catch {
+            daemon.logger.debug("connection \(id) ended: \(error)")
+        }
+    }
+
+    // MARK: Authentication
+
+    /// Checks the `authenticate` request: the version, the signature over the hello's nonce and
+    /// this connection's id with the claimed app's enrolled key (or the owner key), in time.
+    /// Every failure gets the same answer and an audit entry.
+    private func authenticate(_ frame: ByteBuffer, nonce: [UInt8], deadline: ContinuousClock.Instant) async -> Bool {
+        let data = Data(buffer: frame)
+        let head = try? HealthJSON.decoder().decode(RPCHead.self, from: data)
+        guard let head, head.method == Method.authenticate, head.id != nil else {
+            await send(
+                RPCError(
+                    code: RPCError.notAuthenticated,
+                    message: "authenticate first: the connection's first request is `authenticate`"
+                ),
+                id: head?.id
+            )
+            return false
+        }
+        guard let params = try? HealthJSON.decode(RPCParams<AuthenticateParams>.self, from: data).params else {
+            await refuseAuthentication(claimedApp: nil, id: head.id)
+            return false
+        }
+        let signature = Data(base64Encoded: params.signature).map(Array.init) ?? []
+        let inTime = ContinuousClock.now < deadline
+        if params.owner == true, params.app == nil {
+            let message = WireProtocol.signedMessage(
+                version: params.version,
+                nonce: nonce,
+                identity: "",
+                connectionID: id
+            )
+            if inTime, params.version == WireProtocol.version,
+                daemon.ownerPublicKey.isValidSignature(signature, for: message)
+            {
+                state.withLock { $0.identity = .owner }
+                daemon.logger.info("owner connected", metadata: ["connection": "\(id)"])
+                await send(result: AuthenticateResult(role: "owner", app: nil), id: head.id!)
+                return true
+            }
+            await refuseAuthentication(claimedApp: nil, id: head.id)
+            return false
+        }
+        guard let appID = params.app, params.owner != true else {
+            await refuseAuthentication(claimedApp: nil, id: head.id)
+            return false
+        }
+        let engine: VaultEngine
+        do {
+            engine = try daemon.engine()
+        } catch {
+            await send(error, id: head.id)
+            return false
+        }
+        let message = WireProtocol.signedMessage(
+            version: params.version,
+            nonce: nonce,
+            identity: appID,
+            connectionID: id
+        )
+        // The key lookup runs whatever the other checks say, so a refusal takes as long either way.
+        let registration = try? await engine.app(appID)
+        if inTime, params.version == WireProtocol.version, ContinuousClock.now < deadline,
+            let registration, registration.publicKey.isValidSignature(signature, for: message)
+        {
+            state.withLock { $0.identity = .app(appID) }
+            daemon.logger.info("app connected", metadata: ["app": "\(appID)", "connection": "\(id)"])
+            await send(result: AuthenticateResult(role: "app", app: appID), id: head.id!)
+            return true
+        }
+        await refuseAuthentication(claimedApp: appID, id: head.id)
+        return false
+    }
+
+    static let authenticationFailed = RPCError(
+        code: RPCError.authenticationFailed,
+        message: "authentication failed",
+        data: HealthError(.authorizationDenied, "authentication failed")
+    )
+
+    private func refuseAuthentication(claimedApp: String?, id rpcID: RPCID?) async {
+        if let engine = try? daemon.engine() {
+            do {
+                try await engine.recordAuthenticationFailure(claimedApp: claimedApp, requestID: requestID(rpcID))
+            } catch {
+                daemon.logger.error("could not record a failed authentication: \(error)")
+            }
+        }
+        daemon.logger.notice("authentication refused", metadata: ["connection": "\(id)"])
+        await send(Self.authenticationFailed, id: rpcID)
+    }
+
+    // MARK: Requests
+
+    /// The answer to one request frame, or the `timedOut` answer when it takes longer than the
+    /// request timeout. The request itself is never abandoned half-way: a timed-out request still
+    /// completes in the engine, and its answer is dropped.
+    private func answerWithinTimeout(_ frame: ByteBuffer) async -> ByteBuffer? {
+        let data = Data(buffer: frame)
+        let head: RPCHead
+        do {
+            head = try HealthJSON.decoder().decode(RPCHead.self, from: data)
+        } catch {
+            return encode(
+                RPCErrorResponse(
+                    id: nil,
+                    error: RPCError(
+                        code: RPCError.parseError,
+                        message: "the frame is not a JSON object (UTF-8 JSON-RPC 2.0 message)"
+                    )
+                )
+            )
+        }
+        guard head.jsonrpc == jsonRPCVersion, let method = head.method, let rpcID = head.id else {
+            return encode(
+                RPCErrorResponse(
+                    id: head.id,
+                    error: RPCError(
+                        code: RPCError.invalidRequest,
+                        message: "a request has \"jsonrpc\": \"2.0\", an \"id\" (number or string) and a \"method\""
+                    )
+                )
+            )
+        }
+        let work = Task { [self] in await answer(method: method, id: rpcID, data: data) }
+        let timeout = daemon.configuration.requestTimeout
+        let first = await withCheckedContinuation { (continuation: CheckedContinuation<ByteBuffer?, Never>) in
+            let resumed = Mutex(false)
+            let resumeOnce = { @Sendable (value: ByteBuffer?) in
+                if resumed.withLock({ done in
+                    defer { done = true }
+                    return !done
+                }) {
+                    continuation.resume(returning: value)
+                }
+            }
+            let sleeper = Task {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { resumeOnce(nil) }
+            }
+            Task {
+                let value = await work.value
+                sleeper.cancel()
+                resumeOnce(value)
+            }
+        }
+        if let first { return first }
+        daemon.logger.warning("request timed out", metadata: ["method": "\(method)", "connection": "\(id)"])
+        return encode(
+            RPCErrorResponse(
+                id: rpcID,
+                error: RPCError(
+                    code: RPCError.timedOut,
+                    message: "the request took longer than \(timeout); it may still complete",
+                    data: HealthError(.unknownError, "request timed out")
+                )
+            )
+        )
+    }
+
+    private func answer(method: String, id rpcID: RPCID, data: Data) async -> ByteBuffer {
+        do {
+            let result = try await dispatch(method: method, data: data, requestID: requestID(rpcID))
+            return encode(RPCResponse(id: rpcID, result: AnyEncodable(result)))
+        } catch {
+            return encode(RPCErrorResponse(id: rpcID, error: Self.rpcError(error)))
+        }
+    }
+
+    /// The error an app is answered with.
+    static func rpcError(_ error: any Error) -> RPCError {
+        switch error {
+        case let error as RPCError: return error
+        case let error as HealthError: return RPCError.from(error)
+        case let error as PolicyError: return RPCError.from(HealthError(.invalidArgument, error.description))
+        default: return RPCError.from(HealthError(.unknownError, "\(error)"))
+        }
+    }
+
+    /// Decodes the request's `params` as `Params`; anything wrong is `invalidParams` naming the field.
+    func params<Params: Decodable>(_ type: Params.Type, from data: Data) throws(RPCError) -> Params {
+        do {
+            return try HealthJSON.decode(RPCParams<Params>.self, from: data).params
+        } catch {
+            throw RPCError(code: RPCError.invalidParams, message: error.message, data: error)
+        }
+    }
+
+    // MARK: Writing
+
+    func encode(_ message: some Encodable) -> ByteBuffer {
+        do {
+            return ByteBuffer(data: try HealthJSON.encode(message))
+        } catch {
+            // Only a value the wire cannot carry (a date outside 0000-9999) ends here.
+            let fallback = RPCErrorResponse(
+                id: nil,
+                error: RPCError(code: RPCError.internalError, message: "the answer could not be encoded: \(error)")
+            )
+            return ByteBuffer(data: (try? HealthJSON.encode(fallback)) ?? Data())
+        }
+    }
+
+    func send(_ error: RPCError, id rpcID: RPCID?) async {
+        try? await outbound.write(encode(RPCErrorResponse(id: rpcID, error: error)))
+    }
+
+    func send(result: some Encodable, id rpcID: RPCID) async {
+        try? await outbound.write(encode(RPCResponse(id: rpcID, result: result)))
+    }
+
+    func send(notification method: String, _ params: some Encodable) async {
+        try? await outbound.write(encode(RPCNotification(method: method, params: params)))
+    }
+}
+
+/// Any encodable result, encoded as itself.
+struct AnyEncodable: Encodable {
+    let value: any Encodable
+
+    init(_ value: any Encodable) {
+        self.value = value
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+    }
+}
+
+/// A connection's request budget: `perSecond` tokens, refilled continuously.
+struct TokenBucket {
+    let rate: Double
+    var tokens: Double
+    var last = ContinuousClock.now
+
+    init(perSecond: Int) {
+        rate = Double(max(perSecond, 1))
+        tokens = rate
+    }
+
+    mutating func take() -> Bool {
+        let now = ContinuousClock.now
+        tokens = min(rate, tokens + (now - last).timeInterval * rate)
+        last = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}

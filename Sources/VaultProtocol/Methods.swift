@@ -1,0 +1,273 @@
+public import Foundation
+public import HealthModel
+
+/// Every method name of the protocol (docs/PROTOCOL.md).
+public enum Method {
+    // Before authentication.
+    public static let hello = "hello"  // a notification, daemon to client
+    public static let authenticate = "authenticate"
+
+    // An app's (and, where noted, the owner's).
+    public static let requestAuthorization = "authorization.request"
+    public static let authorizationRequestStatus = "authorization.requestStatus"
+    public static let authorizationStatus = "authorization.status"
+    public static let save = "samples.save"
+    public static let delete = "samples.delete"  // owner too
+    public static let deleteObjects = "samples.deleteObjects"  // owner too
+    public static let querySamples = "query.samples"  // owner too
+    public static let queryObject = "query.object"  // owner too
+    public static let characteristic = "characteristic.get"  // owner too
+    public static let observerStart = "observer.start"
+    public static let observerStop = "observer.stop"
+    public static let observerUpdate = "observer.update"  // a notification, daemon to client
+
+    // The owner's only.
+    public static let status = "vault.status"
+    public static let lock = "vault.lock"
+    public static let unlock = "vault.unlock"
+    public static let changePassphrase = "vault.changePassphrase"
+    public static let appsEnroll = "apps.enroll"
+    public static let appsList = "apps.list"
+    public static let appsShow = "apps.show"
+    public static let appsRemove = "apps.remove"
+    public static let requestsList = "requests.list"
+    public static let requestsApprove = "requests.approve"
+    public static let requestsDeny = "requests.deny"
+    public static let grantsDecide = "grants.decide"
+    public static let profileSet = "profile.set"
+    public static let profileRemove = "profile.remove"
+    public static let profileShow = "profile.show"
+    public static let auditExport = "audit.export"
+    public static let auditEntries = "audit.entries"
+}
+
+// MARK: Handshake
+
+/// The daemon's first message on every connection (a notification).
+public struct Hello: Hashable, Sendable, Codable {
+    public var `protocol`: String
+    public var version: UInt32
+    /// This connection's id, a UUID; signed in the handshake.
+    public var connection: UUID
+    /// 32 random bytes, base64; signed in the handshake.
+    public var nonce: String
+    /// The vault's id.
+    public var vault: UUID
+    public var locked: Bool
+    /// The largest frame payload the daemon reads, bytes.
+    public var maxFrameBytes: Int
+    /// Seconds the client has to authenticate.
+    public var authenticationTimeout: Double
+
+    public init(
+        connection: UUID,
+        nonce: [UInt8],
+        vault: UUID,
+        locked: Bool,
+        maxFrameBytes: Int,
+        authenticationTimeout: Double
+    ) {
+        self.protocol = WireProtocol.name
+        self.version = WireProtocol.version
+        self.connection = connection
+        self.nonce = Data(nonce).base64EncodedString()
+        self.vault = vault
+        self.locked = locked
+        self.maxFrameBytes = maxFrameBytes
+        self.authenticationTimeout = authenticationTimeout
+    }
+}
+
+public struct AuthenticateParams: Hashable, Sendable, Codable {
+    public var version: UInt32
+    /// The app id; absent when `owner` is true.
+    public var app: String?
+    /// True to authenticate as the vault's owner, with the owner key.
+    public var owner: Bool?
+    /// The Ed25519 signature of ``WireProtocol/signedMessage(version:nonce:identity:connectionID:)``, base64.
+    public var signature: String
+
+    public init(version: UInt32 = WireProtocol.version, app: String?, owner: Bool? = nil, signature: String) {
+        self.version = version
+        self.app = app
+        self.owner = owner
+        self.signature = signature
+    }
+}
+
+public struct AuthenticateResult: Hashable, Sendable, Codable {
+    /// "app" or "owner".
+    public var role: String
+    public var app: String?
+
+    public init(role: String, app: String?) {
+        self.role = role
+        self.app = app
+    }
+}
+
+// MARK: Authorization
+
+public struct AuthorizationTypesParams: Hashable, Sendable, Codable {
+    public var toShare: [SampleType]
+    public var read: [ObjectType]
+
+    public init(toShare: [SampleType], read: [ObjectType]) {
+        self.toShare = toShare
+        self.read = read
+    }
+}
+
+public struct AuthorizationRequestStatusResult: Hashable, Sendable, Codable {
+    /// `unknown`, `shouldRequest` or `unnecessary`.
+    public var status: String
+
+    public init(status: String) {
+        self.status = status
+    }
+}
+
+public struct TypeParams: Hashable, Sendable, Codable {
+    public var type: ObjectType
+
+    public init(type: ObjectType) {
+        self.type = type
+    }
+}
+
+public struct AuthorizationStatusResult: Hashable, Sendable, Codable {
+    /// `notDetermined`, `sharingDenied` or `sharingAuthorized`.
+    public var status: String
+
+    public init(status: String) {
+        self.status = status
+    }
+}
+
+// MARK: Samples
+
+public struct SaveParams: Sendable, Codable {
+    public var objects: [Sample]
+
+    public init(objects: [Sample]) {
+        self.objects = objects
+    }
+}
+
+public struct SaveResult: Hashable, Sendable, Codable {
+    /// Objects stored (new, or a newer sync version).
+    public var saved: Int
+
+    public init(saved: Int) {
+        self.saved = saved
+    }
+}
+
+public struct DeleteParams: Hashable, Sendable, Codable {
+    public var uuids: [UUID]
+
+    public init(uuids: [UUID]) {
+        self.uuids = uuids
+    }
+}
+
+public struct DeleteObjectsParams: Hashable, Sendable, Codable {
+    public var type: SampleType
+    public var predicate: SamplePredicate?
+
+    public init(type: SampleType, predicate: SamplePredicate?) {
+        self.type = type
+        self.predicate = predicate
+    }
+}
+
+public struct DeleteResult: Hashable, Sendable, Codable {
+    /// Samples deleted (a correlation's members included).
+    public var deleted: Int
+
+    public init(deleted: Int) {
+        self.deleted = deleted
+    }
+}
+
+public struct SampleQueryParams: Hashable, Sendable, Codable {
+    public var query: SampleQueryDescriptor
+
+    public init(query: SampleQueryDescriptor) {
+        self.query = query
+    }
+}
+
+public struct SamplesResult: Sendable, Codable {
+    public var samples: [Sample]
+
+    public init(samples: [Sample]) {
+        self.samples = samples
+    }
+}
+
+public struct ObjectParams: Hashable, Sendable, Codable {
+    public var uuid: UUID
+
+    public init(uuid: UUID) {
+        self.uuid = uuid
+    }
+}
+
+public struct ObjectResult: Sendable, Codable {
+    /// Absent when there is no such object the caller may see.
+    public var sample: Sample?
+
+    public init(sample: Sample?) {
+        self.sample = sample
+    }
+}
+
+public struct CharacteristicParams: Hashable, Sendable, Codable {
+    public var type: CharacteristicTypeIdentifier
+
+    public init(type: CharacteristicTypeIdentifier) {
+        self.type = type
+    }
+}
+
+public struct CharacteristicResult: Hashable, Sendable, Codable {
+    /// Absent when not set (or not readable: the same answer).
+    public var value: CharacteristicValue?
+
+    public init(value: CharacteristicValue?) {
+        self.value = value
+    }
+}
+
+// MARK: Observers
+
+public struct ObserverStartParams: Hashable, Sendable, Codable {
+    public var types: [SampleType]
+    /// `immediate` when absent.
+    public var frequency: UpdateFrequency?
+
+    public init(types: [SampleType], frequency: UpdateFrequency?) {
+        self.types = types
+        self.frequency = frequency
+    }
+}
+
+public struct SubscriptionParams: Hashable, Sendable, Codable {
+    public var subscription: UUID
+
+    public init(subscription: UUID) {
+        self.subscription = subscription
+    }
+}
+
+/// The `observer.update` notification: samples of these types changed.
+public struct ObserverUpdateParams: Hashable, Sendable, Codable {
+    public var subscription: UUID
+    public var types: [SampleType]
+
+    public init(subscription: UUID, types: [SampleType]) {
+        self.subscription = subscription
+        self.types = types
+    }
+}

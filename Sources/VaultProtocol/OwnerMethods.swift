@@ -1,0 +1,313 @@
+public import Foundation
+public import HealthModel
+
+// The owner's methods: parameters and results (docs/PROTOCOL.md, "The owner's methods").
+
+public struct StatusResult: Hashable, Sendable, Codable {
+    public var vault: UUID
+    public var directory: String
+    public var locked: Bool
+    public var connections: Int
+    public var apps: Int?
+    public var pendingRequests: Int?
+    public var auditEntries: Int?
+
+    public init(
+        vault: UUID,
+        directory: String,
+        locked: Bool,
+        connections: Int,
+        apps: Int?,
+        pendingRequests: Int?,
+        auditEntries: Int?
+    ) {
+        self.vault = vault
+        self.directory = directory
+        self.locked = locked
+        self.connections = connections
+        self.apps = apps
+        self.pendingRequests = pendingRequests
+        self.auditEntries = auditEntries
+    }
+}
+
+public struct PassphraseParams: Sendable, Codable {
+    /// The passphrase, base64 of its UTF-8 bytes.
+    public var passphrase: String
+
+    public init(passphrase: String) {
+        self.passphrase = passphrase
+    }
+}
+
+public struct ChangePassphraseParams: Sendable, Codable {
+    /// base64 of the UTF-8 bytes.
+    public var old: String
+    public var new: String
+
+    public init(old: String, new: String) {
+        self.old = old
+        self.new = new
+    }
+}
+
+public struct EnrollParams: Hashable, Sendable, Codable {
+    /// The manifest's JSON text (policies/apps/*.json).
+    public var manifest: String
+    /// The manifest's file name, for error messages.
+    public var file: String
+    /// The app's Ed25519 public key, base64 of 32 bytes.
+    public var publicKey: String
+    public var adoptExistingSamples: Bool?
+
+    public init(manifest: String, file: String, publicKey: String, adoptExistingSamples: Bool?) {
+        self.manifest = manifest
+        self.file = file
+        self.publicKey = publicKey
+        self.adoptExistingSamples = adoptExistingSamples
+    }
+}
+
+public struct AppParams: Hashable, Sendable, Codable {
+    public var app: String
+
+    public init(app: String) {
+        self.app = app
+    }
+}
+
+/// One permission's state: `notDetermined`, `granted` or `denied`, with when and by whom.
+public struct DeterminationInfo: Hashable, Sendable, Codable {
+    public var state: String
+    public var at: Date?
+    public var by: String?
+
+    public init(state: String, at: Date?, by: String?) {
+        self.state = state
+        self.at = at
+        self.by = by
+    }
+}
+
+public struct GrantInfo: Hashable, Sendable, Codable {
+    public var type: ObjectType
+    public var read: DeterminationInfo
+    public var share: DeterminationInfo
+
+    public init(type: ObjectType, read: DeterminationInfo, share: DeterminationInfo) {
+        self.type = type
+        self.read = read
+        self.share = share
+    }
+}
+
+public struct RequestInfo: Hashable, Sendable, Codable {
+    public var id: Int64
+    public var app: String
+    public var requestedAt: Date
+    public var read: [ObjectType]
+    public var share: [ObjectType]
+
+    public init(id: Int64, app: String, requestedAt: Date, read: [ObjectType], share: [ObjectType]) {
+        self.id = id
+        self.app = app
+        self.requestedAt = requestedAt
+        self.read = read
+        self.share = share
+    }
+}
+
+public struct AppInfo: Hashable, Sendable, Codable {
+    public var app: String
+    public var name: String
+    public var publicKey: String
+    public var readPurpose: String
+    public var sharePurpose: String
+    public var declaredRead: [ObjectType]
+    public var declaredShare: [SampleType]
+    public var enrolledAt: Date
+    /// Present in `apps.show` and `apps.list`.
+    public var grants: [GrantInfo]?
+    public var pendingRequests: [RequestInfo]?
+
+    public init(
+        app: String,
+        name: String,
+        publicKey: String,
+        readPurpose: String,
+        sharePurpose: String,
+        declaredRead: [ObjectType],
+        declaredShare: [SampleType],
+        enrolledAt: Date,
+        grants: [GrantInfo]?,
+        pendingRequests: [RequestInfo]?
+    ) {
+        self.app = app
+        self.name = name
+        self.publicKey = publicKey
+        self.readPurpose = readPurpose
+        self.sharePurpose = sharePurpose
+        self.declaredRead = declaredRead
+        self.declaredShare = declaredShare
+        self.enrolledAt = enrolledAt
+        self.grants = grants
+        self.pendingRequests = pendingRequests
+    }
+}
+
+public struct AppsResult: Hashable, Sendable, Codable {
+    public var apps: [AppInfo]
+
+    public init(apps: [AppInfo]) {
+        self.apps = apps
+    }
+}
+
+public struct RequestsListParams: Hashable, Sendable, Codable {
+    public var app: String?
+
+    public init(app: String?) {
+        self.app = app
+    }
+}
+
+public struct RequestsResult: Hashable, Sendable, Codable {
+    public var requests: [RequestInfo]
+
+    public init(requests: [RequestInfo]) {
+        self.requests = requests
+    }
+}
+
+public struct RequestIDParams: Hashable, Sendable, Codable {
+    public var id: Int64
+
+    public init(id: Int64) {
+        self.id = id
+    }
+}
+
+public struct DecideParams: Hashable, Sendable, Codable {
+    public var app: String
+    public var types: [ObjectType]
+    /// `grant`, `deny` or `revoke`.
+    public var decision: String
+    /// `read`, `share`, or both.
+    public var access: [String]
+
+    public init(app: String, types: [ObjectType], decision: String, access: [String]) {
+        self.app = app
+        self.types = types
+        self.decision = decision
+        self.access = access
+    }
+}
+
+public struct ProfileSetParams: Hashable, Sendable, Codable {
+    public var value: CharacteristicValue
+
+    public init(value: CharacteristicValue) {
+        self.value = value
+    }
+}
+
+public struct ProfileResult: Hashable, Sendable, Codable {
+    public var values: [CharacteristicValue]
+
+    public init(values: [CharacteristicValue]) {
+        self.values = values
+    }
+}
+
+public struct AuditExportParams: Hashable, Sendable, Codable {
+    /// An absolute path: a directory that does not exist yet, or an empty one.
+    public var directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+}
+
+public struct AuditExportResult: Hashable, Sendable, Codable {
+    public var directory: String
+    public var entries: UInt64
+    /// The signed checkpoint's text (C2SP tlog-checkpoint).
+    public var checkpoint: String
+
+    public init(directory: String, entries: UInt64, checkpoint: String) {
+        self.directory = directory
+        self.entries = entries
+        self.checkpoint = checkpoint
+    }
+}
+
+public struct AuditEntriesParams: Hashable, Sendable, Codable {
+    public var app: String?
+    public var type: String?
+    public var operation: String?
+    public var outcome: String?
+    public var from: Date?
+    public var to: Date?
+    /// The most entries returned, the newest; 0 or absent means 1,000.
+    public var limit: Int?
+
+    public init(
+        app: String? = nil,
+        type: String? = nil,
+        operation: String? = nil,
+        outcome: String? = nil,
+        from: Date? = nil,
+        to: Date? = nil,
+        limit: Int? = nil
+    ) {
+        self.app = app
+        self.type = type
+        self.operation = operation
+        self.outcome = outcome
+        self.from = from
+        self.to = to
+        self.limit = limit
+    }
+}
+
+public struct AuditEntryInfo: Hashable, Sendable, Codable {
+    public var index: UInt64
+    public var time: Date
+    public var actor: String
+    public var operation: String
+    public var types: [String]
+    public var count: UInt64
+    public var outcome: String
+    public var request: String
+
+    public init(
+        index: UInt64,
+        time: Date,
+        actor: String,
+        operation: String,
+        types: [String],
+        count: UInt64,
+        outcome: String,
+        request: String
+    ) {
+        self.index = index
+        self.time = time
+        self.actor = actor
+        self.operation = operation
+        self.types = types
+        self.count = count
+        self.outcome = outcome
+        self.request = request
+    }
+}
+
+public struct AuditEntriesResult: Hashable, Sendable, Codable {
+    public var entries: [AuditEntryInfo]
+    /// Entries in the log in all.
+    public var total: UInt64
+
+    public init(entries: [AuditEntryInfo], total: UInt64) {
+        self.entries = entries
+        self.total = total
+    }
+}

@@ -1,0 +1,285 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+struct Apps: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Enrol, list, show and remove apps; generate an app's key pair.",
+        subcommands: [List.self, Show.self, Enroll.self, Remove.self, Keygen.self],
+        defaultSubcommand: List.self
+    )
+
+    struct Keygen: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Generate an app's Ed25519 key pair: the private key only where you say, 0600."
+        )
+
+        @Option(name: .long, help: "Where to write the private key (created 0600; never overwritten).")
+        var privateKey: String
+
+        @Option(name: .long, help: "Where to write the public key (for `apps enroll --key`).")
+        var publicKey: String
+
+        func run() async throws {
+            let key = try KeyFiles.generate(privatePath: privateKey, publicPath: publicKey)
+            print(
+                "Wrote the private key to \(privateKey) (0600) and the public key \(KeyFiles.publicKeyText(key)) to \(publicKey)."
+            )
+        }
+    }
+
+    struct Enroll: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enrol an app from its manifest (policies/apps/<id>.json) with its public key."
+        )
+
+        @OptionGroup var vault: VaultOptions
+
+        @Argument(help: "The app's manifest file.")
+        var manifest: String
+
+        @Option(name: .long, help: "The app's public key file (from `apps keygen`).")
+        var key: String
+
+        @Flag(name: .long, help: "Let the app own samples already stored under its id.")
+        var adoptExistingSamples = false
+
+        func run() async throws {
+            guard let text = try? String(contentsOfFile: manifest, encoding: .utf8) else {
+                throw ToolError("cannot read the manifest \(manifest)")
+            }
+            let publicKey = try KeyFiles.readPublicKey(key)
+            let info = try await vault.withOwner {
+                try await $0.call(
+                    Method.appsEnroll,
+                    EnrollParams(
+                        manifest: text,
+                        file: manifest,
+                        publicKey: KeyFiles.publicKeyText(publicKey),
+                        adoptExistingSamples: adoptExistingSamples
+                    ),
+                    as: AppInfo.self
+                )
+            }
+            print(
+                "Enrolled \(info.app) (\(info.name)). It may ask to read \(info.declaredRead.count) and share \(info.declaredShare.count) types."
+            )
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The enrolled apps and what each may read and share.")
+
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let result = try await vault.withOwner { try await $0.call(Method.appsList, Empty(), as: AppsResult.self) }
+            if output.json {
+                for app in result.apps { try printJSON(app) }
+                return
+            }
+            guard !result.apps.isEmpty else { return print("No apps are enrolled.") }
+            var rows = [["APP", "NAME", "READS", "SHARES", "PENDING", "ENROLLED"]]
+            for app in result.apps {
+                let grants = app.grants ?? []
+                rows.append([
+                    app.app, app.name,
+                    String(grants.filter { $0.read.state == "granted" }.count),
+                    String(grants.filter { $0.share.state == "granted" }.count),
+                    String(app.pendingRequests?.count ?? 0),
+                    timestamp(app.enrolledAt),
+                ])
+            }
+            print(table(rows))
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "One app: its purposes, key, and each type's grants.")
+
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The app id.")
+        var app: String
+
+        func run() async throws {
+            let info = try await vault.withOwner {
+                try await $0.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
+            }
+            if output.json { return try printJSON(info) }
+            print("\(info.app) (\(info.name)), enrolled \(timestamp(info.enrolledAt))")
+            print("key          \(info.publicKey)")
+            print("reads for    \(info.readPurpose)")
+            print("shares for   \(info.sharePurpose)")
+            var rows = [["TYPE", "READ", "SHARE"]]
+            for grant in info.grants ?? [] {
+                rows.append([grant.type.description, describe(grant.read), describe(grant.share)])
+            }
+            print(table(rows))
+            for request in info.pendingRequests ?? [] {
+                print(
+                    "pending request \(request.id) from \(timestamp(request.requestedAt)): read \(request.read.count), share \(request.share.count) types"
+                )
+            }
+        }
+
+        func describe(_ determination: DeterminationInfo) -> String {
+            guard let at = determination.at else { return determination.state }
+            return "\(determination.state) \(timestamp(at))"
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove an app: its grants and requests go, its sessions end; its samples stay."
+        )
+
+        @OptionGroup var vault: VaultOptions
+
+        @Argument(help: "The app id.")
+        var app: String
+
+        func run() async throws {
+            try await vault.withOwner { _ = try await $0.call(Method.appsRemove, AppParams(app: app), as: Empty.self) }
+            print("Removed \(app).")
+        }
+    }
+}
+
+struct Requests: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apps' authorization requests waiting for you: list, approve, deny.",
+        subcommands: [List.self, Approve.self, DenyRequest.self],
+        defaultSubcommand: List.self
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The pending requests.")
+
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(name: .long, help: "Only this app's.")
+        var app: String?
+
+        func run() async throws {
+            let result = try await vault.withOwner {
+                try await $0.call(Method.requestsList, RequestsListParams(app: app), as: RequestsResult.self)
+            }
+            if output.json {
+                for request in result.requests { try printJSON(request) }
+                return
+            }
+            guard !result.requests.isEmpty else { return print("No requests are waiting.") }
+            var rows = [["ID", "APP", "REQUESTED", "READ", "SHARE"]]
+            for request in result.requests {
+                rows.append([
+                    String(request.id), request.app, timestamp(request.requestedAt),
+                    request.read.map(\.description).joined(separator: ","),
+                    request.share.map(\.description).joined(separator: ","),
+                ])
+            }
+            print(table(rows))
+        }
+    }
+
+    struct Approve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Grant everything a request asks for (types needing an explicit decision stay pending)."
+        )
+
+        @OptionGroup var vault: VaultOptions
+
+        @Argument(help: "The request's id.")
+        var id: Int64
+
+        func run() async throws {
+            try await vault.withOwner {
+                _ = try await $0.call(Method.requestsApprove, RequestIDParams(id: id), as: Empty.self)
+            }
+            print("Approved request \(id).")
+        }
+    }
+
+    struct DenyRequest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "deny",
+            abstract: "Deny everything a request asks for."
+        )
+
+        @OptionGroup var vault: VaultOptions
+
+        @Argument(help: "The request's id.")
+        var id: Int64
+
+        func run() async throws {
+            try await vault.withOwner {
+                _ = try await $0.call(Method.requestsDeny, RequestIDParams(id: id), as: Empty.self)
+            }
+            print("Denied request \(id).")
+        }
+    }
+}
+
+/// grant, deny and revoke: one app, some types, read and/or share.
+struct DecisionArguments: ParsableArguments {
+    @OptionGroup var vault: VaultOptions
+
+    @Argument(help: "The app id.")
+    var app: String
+
+    @Argument(help: "Types, by HealthKit identifier or short name (stepCount, heartRate).")
+    var types: [String]
+
+    @Flag(name: .long, help: "Decide reading.")
+    var read = false
+
+    @Flag(name: .long, help: "Decide sharing (saving).")
+    var share = false
+
+    func validate() throws {
+        guard !types.isEmpty else { throw ValidationError("name at least one type") }
+        guard read || share else { throw ValidationError("say --read, --share or both") }
+    }
+
+    func decide(_ decision: String) async throws {
+        let parsed = try types.map(parseObjectType)
+        let access = (read ? ["read"] : []) + (share ? ["share"] : [])
+        try await vault.withOwner {
+            _ = try await $0.call(
+                Method.grantsDecide,
+                DecideParams(app: app, types: parsed, decision: decision, access: access),
+                as: Empty.self
+            )
+        }
+        let past = ["grant": "Granted", "deny": "Denied", "revoke": "Revoked"][decision] ?? decision
+        print(
+            "\(past) \(access.joined(separator: " and ")) of \(parsed.map(\.description).joined(separator: ", ")) for \(app)."
+        )
+    }
+}
+
+struct Grant: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Grant an app reading and/or sharing of types.")
+    @OptionGroup var arguments: DecisionArguments
+    func run() async throws { try await arguments.decide("grant") }
+}
+
+struct Deny: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Deny an app reading and/or sharing of types.")
+    @OptionGroup var arguments: DecisionArguments
+    func run() async throws { try await arguments.decide("deny") }
+}
+
+struct Revoke: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Revoke a grant: effective at the app's next request, its subscriptions included."
+    )
+    @OptionGroup var arguments: DecisionArguments
+    func run() async throws { try await arguments.decide("revoke") }
+}

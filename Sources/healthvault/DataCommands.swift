@@ -1,0 +1,289 @@
+import ArgumentParser
+import AuditLog
+import CommandSupport
+import Foundation
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+struct Profile: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Your characteristics (date of birth, biological sex, blood type, ...).",
+        subcommands: [Show.self, Set.self, Remove.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The characteristics set.")
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let result = try await vault.withOwner {
+                try await $0.call(Method.profileShow, Empty(), as: ProfileResult.self)
+            }
+            if output.json { return try printJSON(result) }
+            guard !result.values.isEmpty else { return print("No characteristics are set.") }
+            for value in result.values {
+                print("\(value.type.rawValue)  \(String(decoding: try HealthJSON.encode(value), as: UTF8.self))")
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set one: TYPE and its value as JSON (docs/MODEL_JSON.md).",
+            discussion: """
+                Examples: `profile set biologicalSex 1` (female), \
+                `profile set dateOfBirth '{"year":1990,"month":5,"day":1}'`, `profile set bloodType 3`.
+                """
+        )
+        @OptionGroup var vault: VaultOptions
+
+        @Argument(help: "The characteristic type.")
+        var type: String
+
+        @Argument(help: "Its value, as JSON.")
+        var value: String
+
+        func run() async throws {
+            guard case .characteristic(let id) = try parseObjectType(type) else {
+                throw ToolError("\(type) is not a characteristic type")
+            }
+            let json = #"{"type":"\#(id.rawValue)","value":\#(value)}"#
+            let parsed: CharacteristicValue
+            do {
+                parsed = try HealthJSON.decode(CharacteristicValue.self, from: Data(json.utf8))
+            } catch {
+                throw ToolError("\(type): \(error.message)")
+            }
+            try await vault.withOwner {
+                _ = try await $0.call(Method.profileSet, ProfileSetParams(value: parsed), as: Empty.self)
+            }
+            print("Set \(id.rawValue).")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Clear one.")
+        @OptionGroup var vault: VaultOptions
+
+        @Argument(help: "The characteristic type.")
+        var type: String
+
+        func run() async throws {
+            guard case .characteristic(let id) = try parseObjectType(type) else {
+                throw ToolError("\(type) is not a characteristic type")
+            }
+            try await vault.withOwner {
+                _ = try await $0.call(Method.profileRemove, CharacteristicParams(type: id), as: Empty.self)
+            }
+            print("Cleared \(id.rawValue).")
+        }
+    }
+}
+
+struct Samples: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete samples (you may delete any app's).",
+        subcommands: [Delete.self]
+    )
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete by UUID, or every sample of --type between --from and --to."
+        )
+        @OptionGroup var vault: VaultOptions
+
+        @Argument(help: "Sample UUIDs.")
+        var uuids: [String] = []
+
+        @Option(name: .long, help: "Delete samples of this type instead.")
+        var type: String?
+
+        @Option(name: .long, help: "With --type: samples ending at or after this date.")
+        var from: String?
+
+        @Option(name: .long, help: "With --type: samples starting before this date.")
+        var to: String?
+
+        func validate() throws {
+            guard uuids.isEmpty != (type == nil) else { throw ValidationError("give UUIDs or --type, one of them") }
+        }
+
+        func run() async throws {
+            let deleted: Int
+            if let type {
+                let sampleType = try parseSampleType(type)
+                var predicate: SamplePredicate?
+                if from != nil || to != nil {
+                    predicate = .date(start: try from.map(parseDate), end: try to.map(parseDate), options: [])
+                }
+                deleted = try await vault.withOwner {
+                    try await $0.call(
+                        Method.deleteObjects,
+                        DeleteObjectsParams(type: sampleType, predicate: predicate),
+                        as: DeleteResult.self
+                    ).deleted
+                }
+            } else {
+                let parsed = try uuids.map { text in
+                    guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
+                    return uuid
+                }
+                deleted = try await vault.withOwner {
+                    try await $0.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self).deleted
+                }
+            }
+            print("Deleted \(deleted) sample\(deleted == 1 ? "" : "s").")
+        }
+    }
+}
+
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The signed audit log: export it, verify an export offline, show entries.",
+        subcommands: [Export.self, Verify.self, Show.self]
+    )
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the whole log, signed, to a new directory an auditor verifies offline."
+        )
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The export directory (must not exist yet, or be empty).")
+        var directory: String
+
+        func run() async throws {
+            let path = URL(fileURLWithPath: directory).standardizedFileURL.path
+            let result = try await vault.withOwner {
+                try await $0.call(Method.auditExport, AuditExportParams(directory: path), as: AuditExportResult.self)
+            }
+            if output.json { return try printJSON(result) }
+            print("Exported \(result.entries) entries to \(result.directory).")
+        }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify an export offline: every entry, every signed checkpoint, against the vault's key.",
+            discussion: "Exit codes: 0 verified, 1 tampered (the entry named), 2 unreadable."
+        )
+
+        @Argument(help: "The export directory.")
+        var export: String
+
+        @Option(name: .long, help: "The vault's audit key file (audit-key.pub), as you received it.")
+        var key: String
+
+        @Option(name: .long, help: "A checkpoint kept from an earlier verification: the log must extend it.")
+        var checkpoint: String?
+
+        @Option(name: .long, help: "Write the latest verified checkpoint here, to pass as --checkpoint next time.")
+        var saveCheckpoint: String?
+
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
+                throw ToolError("cannot read the key file \(key)")
+            }
+            let trusted: VerifierKey
+            do {
+                trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .whitespacesAndNewlines))
+            } catch {
+                throw ToolError("\(key) is not an audit key file: \(error)")
+            }
+            var previous: String?
+            if let checkpoint {
+                guard let text = try? String(contentsOfFile: checkpoint, encoding: .utf8) else {
+                    throw ToolError("cannot read the checkpoint \(checkpoint)")
+                }
+                previous = text
+            }
+            let report = AuditVerifier.verify(
+                directory: URL(fileURLWithPath: export),
+                trustedKey: trusted,
+                previousCheckpoint: previous
+            )
+            if output.json {
+                var fields = [
+                    "verdict":
+                        "\(report.verdict.exitCode == 0 ? "verified" : report.verdict.exitCode == 1 ? "tampered" : "unreadable")",
+                    "summary": report.summary, "entries": String(report.entryCount),
+                ]
+                if case .tampered(let fault) = report.verdict, let entry = fault.entry {
+                    fields["entry"] = String(entry)
+                }
+                try printJSON(fields)
+            } else {
+                print(report.summary)
+                for warning in report.warnings { print("warning: \(warning)") }
+            }
+            if let saveCheckpoint, let latest = report.latestCheckpoint {
+                try Data(latest.text.utf8).write(to: URL(fileURLWithPath: saveCheckpoint))
+            }
+            if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Entries, filtered: a table, or JSON lines with --json."
+        )
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(name: .long, help: "Only this app's accesses.")
+        var app: String?
+
+        @Option(name: .long, help: "Only entries naming this type.")
+        var type: String?
+
+        @Option(name: .long, help: "Only this operation (save, query.sample, authorization.grant-read, ...).")
+        var operation: String?
+
+        @Option(name: .long, help: "Only this outcome: ok, denied, denied-served-empty, error.")
+        var outcome: String?
+
+        @Option(name: .long, help: "Entries at or after this date.")
+        var from: String?
+
+        @Option(name: .long, help: "Entries before this date.")
+        var to: String?
+
+        @Option(name: .long, help: "At most this many (the newest).")
+        var limit: Int = 1000
+
+        func run() async throws {
+            let typeID = try type.map { try parseObjectType($0).description }
+            let params = AuditEntriesParams(
+                app: app,
+                type: typeID,
+                operation: operation,
+                outcome: outcome,
+                from: try from.map(parseDate),
+                to: try to.map(parseDate),
+                limit: limit
+            )
+            let result = try await vault.withOwner {
+                try await $0.call(Method.auditEntries, params, as: AuditEntriesResult.self)
+            }
+            if output.json {
+                for entry in result.entries { try printJSON(entry) }
+                return
+            }
+            var rows = [["SEQ", "TIME (UTC)", "ACTOR", "OPERATION", "OUTCOME", "OBJECTS", "TYPES", "REQUEST"]]
+            for entry in result.entries {
+                rows.append([
+                    String(entry.index), timestamp(entry.time), entry.actor, entry.operation, entry.outcome,
+                    String(entry.count), entry.types.joined(separator: ","), entry.request,
+                ])
+            }
+            print(table(rows))
+            print("\(result.entries.count) of \(result.total) entries")
+        }
+    }
+}

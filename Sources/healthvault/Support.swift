@@ -1,0 +1,132 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import HealthModel
+import VaultClient
+import VaultCrypto
+import VaultProtocol
+import VaultStore
+
+/// The options every command that touches a vault shares.
+struct VaultOptions: ParsableArguments {
+    @Option(name: .long, help: "The vault directory (default: $HEALTHVAULT_DIR, else ~/.local/share/healthvault).")
+    var vault: String?
+
+    @Option(name: .long, help: "Read the passphrase from this open file descriptor.")
+    var passphraseFd: Int32?
+
+    @Option(name: .long, help: "Read the passphrase from this file (its first line).")
+    var passphraseFile: String?
+
+    var directory: URL {
+        if let vault { return URL(fileURLWithPath: vault).standardizedFileURL }
+        if let env = ProcessInfo.processInfo.environment["HEALTHVAULT_DIR"], !env.isEmpty {
+            return URL(fileURLWithPath: env).standardizedFileURL
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/healthvault")
+    }
+
+    var socketPath: String { directory.appendingPathComponent(WireProtocol.socketFileName).path }
+
+    func passphrase(prompt: String = "Passphrase: ") throws -> SecureBytes {
+        try PassphraseSource(fd: passphraseFd, file: passphraseFile).read(prompt: prompt)
+    }
+
+    /// An owner connection to the vault's daemon: the passphrase derives the owner key, which
+    /// signs the daemon's challenge.
+    func ownerConnection() async throws -> VaultConnection {
+        guard FileManager.default.fileExists(atPath: socketPath) else {
+            throw ToolError(
+                "healthvaultd is not running for \(directory.path); start it with `healthvaultd --vault \(directory.path)`"
+            )
+        }
+        let passphrase = try passphrase(prompt: "Passphrase for \(directory.path): ")
+        defer { passphrase.wipe() }
+        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase")
+        return try await VaultConnection.connect(socketPath: socketPath, identity: .owner(key: key))
+    }
+
+    /// The owner key, derived from the passphrase; a wrong one is `wrong`.
+    func ownerKey(passphrase: SecureBytes, wrong: String) throws -> Ed25519.SigningKey {
+        do {
+            return try Vault.ownerKey(at: directory, passphrase: passphrase)
+        } catch {
+            if case .wrongPassphrase = error { throw ToolError(wrong) }
+            throw ToolError("\(error)")
+        }
+    }
+
+    /// Runs `body` on an owner connection, closing it afterwards.
+    func withOwner<T>(_ body: (VaultConnection) async throws -> T) async throws -> T {
+        let connection = try await ownerConnection()
+        do {
+            let result = try await body(connection)
+            await connection.closeAndWait()
+            return result
+        } catch {
+            await connection.closeAndWait()
+            throw error
+        }
+    }
+}
+
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON (one object, or one per line) instead of text.")
+    var json = false
+}
+
+/// A type named by its HealthKit identifier, or by its short name (`stepCount`, `heartRate`,
+/// `sleepAnalysis`, `bloodPressure`, `biologicalSex`).
+func parseObjectType(_ name: String) throws -> ObjectType {
+    if let type = try? ObjectType(identifier: name) { return type }
+    let capitalized = name.prefix(1).uppercased() + name.dropFirst()
+    for prefix in [
+        "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
+        "HKCorrelationTypeIdentifier",
+    ] {
+        if let type = try? ObjectType(identifier: prefix + capitalized) { return type }
+    }
+    do {
+        return try ObjectType(identifier: name)
+    } catch {
+        throw ToolError("\(name): \(error.message)")
+    }
+}
+
+func parseSampleType(_ name: String) throws -> SampleType {
+    guard let type = try parseObjectType(name).sampleType else {
+        throw ToolError("\(name) is not a sample type")
+    }
+    return type
+}
+
+/// Prints a value as JSON (sorted keys, RFC 3339 dates), one line.
+func printJSON(_ value: some Encodable) throws {
+    print(String(decoding: try HealthJSON.encode(value), as: UTF8.self))
+}
+
+/// A date from the command line: RFC 3339, or a day (`2026-11-23`, midnight UTC).
+func parseDate(_ text: String) throws -> Date {
+    if let date = RFC3339.date(from: text) { return date }
+    if let date = RFC3339.date(from: text + "T00:00:00Z") { return date }
+    throw ToolError("\(text) is not a date (2026-11-23 or 2026-11-23T08:00:00Z)")
+}
+
+/// A time for people: to the second, UTC.
+func timestamp(_ date: Date) -> String {
+    let string = RFC3339.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
+    return string.replacingOccurrences(of: ".000Z", with: "Z")
+}
+
+/// Aligns rows in columns.
+func table(_ rows: [[String]]) -> String {
+    guard let first = rows.first else { return "" }
+    let widths = first.indices.map { column in
+        rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+    }
+    return rows.map { row in
+        row.enumerated().map { column, cell in
+            column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+        }.joined(separator: "  ")
+    }.joined(separator: "\n")
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+/// healthvault: the owner's and the auditor's command.
+struct HealthVaultCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "healthvault",
+        abstract: "Own a HealthVault vault: create it, enrol apps, grant and revoke, read the audit log.",
+        discussion: """
+            Commands other than init, apps keygen and audit verify talk to the vault's daemon \
+            (healthvaultd), authenticating as the owner with the passphrase. Errors are one line, \
+            with a non-zero exit code.
+            """,
+        subcommands: [
+            Init.self, Status.self, Lock.self, Unlock.self, Passwd.self, Apps.self, Requests.self,
+            Grant.self, Deny.self, Revoke.self, Profile.self, Samples.self, Audit.self,
+        ]
+    )
+}
+
+func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async throws {
+    try await command.run()
+}
+
+// One line per error, whatever went wrong; help and version as ArgumentParser prints them.
+do {
+    var command = try HealthVaultCommand.parseAsRoot()
+    if var asyncCommand = command as? any AsyncParsableCommand {
+        try await runAsync(&asyncCommand)
+    } else {
+        try command.run()
+    }
+} catch {
+    let code = HealthVaultCommand.exitCode(for: error)
+    if code == .success || error is CleanExit {
+        HealthVaultCommand.exit(withError: error)
+    }
+    let message: String
+    switch error {
+    case let error as ToolError: message = error.description
+    case let error as RPCError: message = error.healthError.description
+    case let error as ConnectionError: message = error.description
+    case let error as ExitCode: exit(error.rawValue)
+    default:
+        message = HealthVaultCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+    }
+    FileHandle.standardError.write(Data("healthvault: \(message)\n".utf8))
+    exit(code == .success ? 1 : code.rawValue)
+}

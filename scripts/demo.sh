@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# make demo: HealthVault's main job, end to end, on a throwaway vault.
+#
+# Creates a vault in a temporary directory, starts healthvaultd, enrols two example apps (their
+# key pairs generated inside the throwaway vault), and walks through authorization, saving,
+# reading, a denied read, a refused delete, a revocation under a live observer, and the audit log:
+# export, verify, tamper, verify again. Each step says what it shows and checks it; the script
+# exits 0 only if every step behaved as promised, and removes everything it made.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${BIN:-$(swift build --show-bin-path)}
+HV="$BIN/healthvault"
+HVD="$BIN/healthvaultd"
+STEPS="$BIN/example-stepcounter"
+SLEEP="$BIN/example-sleeptracker"
+
+WORK=$(mktemp -d /tmp/healthvault-demo.XXXXXX)
+VAULT="$WORK/vault"
+PASS="$WORK/passphrase"
+DAEMON_PID=""
+step=0
+
+cleanup() {
+  if [ -n "$DAEMON_PID" ] && kill -0 "$DAEMON_PID" 2>/dev/null; then
+    kill -TERM "$DAEMON_PID" 2>/dev/null || true
+    wait "$DAEMON_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+say() { step=$((step + 1)); printf '\n%d. %s\n' "$step" "$*"; }
+note() { printf '   %s\n' "$*"; }
+fail() { printf '\nDEMO FAILED: %s\n' "$*" >&2; [ -f "$WORK/daemon.log" ] && tail -n 20 "$WORK/daemon.log" >&2; exit 1; }
+owner() { "$HV" "$@" --vault "$VAULT" --passphrase-file "$PASS"; }
+
+export HEALTHVAULT_DIR="$VAULT"
+umask 077
+printf 'correct horse battery staple (demo only)\n' > "$PASS"
+
+say "The owner creates a vault in $VAULT (the passphrase is stretched with Argon2id)."
+"$HV" init --vault "$VAULT" --passphrase-file "$PASS" | sed 's/^/   /'
+
+say "The owner starts healthvaultd; it listens on a socket only the owner's user can open."
+"$HVD" --vault "$VAULT" --passphrase-file "$PASS" 2> "$WORK/daemon.log" &
+DAEMON_PID=$!
+for _ in $(seq 1 100); do [ -S "$VAULT/healthvaultd.sock" ] && break; sleep 0.1; done
+[ -S "$VAULT/healthvaultd.sock" ] || fail "the daemon did not start"
+note "$(stat -c '%A %n' "$VAULT/healthvaultd.sock")"
+"$HV" status --vault "$VAULT" | sed 's/^/   /'
+
+say "Each app gets a key pair (kept inside the throwaway vault); the owner enrols both from their manifests."
+"$HV" apps keygen --private-key "$VAULT/stepcounter.key" --public-key "$VAULT/stepcounter.pub" > /dev/null
+"$HV" apps keygen --private-key "$VAULT/sleeptracker.key" --public-key "$VAULT/sleeptracker.pub" > /dev/null
+owner apps enroll policies/apps/org.example.stepcounter.json --key "$VAULT/stepcounter.pub" | sed 's/^/   /'
+owner apps enroll policies/apps/org.example.sleeptracker.json --key "$VAULT/sleeptracker.pub" | sed 's/^/   /'
+
+say "The step counter asks to read and share steps and heart rate; the sleep tracker asks for sleep and steps."
+"$STEPS" request --key "$VAULT/stepcounter.key" || fail "the step counter's request"
+"$SLEEP" request --key "$VAULT/sleeptracker.key" || fail "the sleep tracker's request"
+owner requests | sed 's/^/   /'
+
+say "The owner grants the step counter steps only, and refuses the sleep tracker's read of steps."
+owner grant org.example.stepcounter stepCount --read --share | sed 's/^/   /'
+owner deny org.example.sleeptracker stepCount --read | sed 's/^/   /'
+owner grant org.example.sleeptracker sleepAnalysis --read --share | sed 's/^/   /'
+
+say "The step counter saves a day of steps and reads it back; heart rate, not granted, is refused."
+"$STEPS" save-day --key "$VAULT/stepcounter.key" --uuid-file "$WORK/sample-uuid" || fail "saving and reading steps"
+
+say "The sleep tracker, denied, reads steps: it gets an empty result, as from a vault with no steps."
+"$SLEEP" read-steps --key "$VAULT/sleeptracker.key" || fail "the denied read was not empty"
+
+say "The sleep tracker tries to delete one of the step counter's samples."
+"$SLEEP" delete --key "$VAULT/sleeptracker.key" --uuid "$(cat "$WORK/sample-uuid")" || fail "the refused delete"
+owner apps show org.example.stepcounter > /dev/null
+[ "$(owner audit show --app org.example.stepcounter --operation save --json | grep -c '"outcome":"ok"')" -ge 1 ] ||
+  fail "the step counter's save is not in the audit log"
+
+say "The owner changes their mind: the sleep tracker may read steps. It starts an observer on steps."
+owner grant org.example.sleeptracker stepCount --read | sed 's/^/   /'
+"$SLEEP" watch --key "$VAULT/sleeptracker.key" --seconds 6 > "$WORK/watch.log" &
+WATCH_PID=$!
+for _ in $(seq 1 100); do grep -q 'watching' "$WORK/watch.log" && break; sleep 0.1; done
+cat "$WORK/watch.log"
+"$STEPS" save-one --key "$VAULT/stepcounter.key" || fail "the step counter's save"
+for _ in $(seq 1 50); do grep -q 'update 1' "$WORK/watch.log" && break; sleep 0.1; done
+grep -q 'update 1' "$WORK/watch.log" || fail "the observer was not told of the new steps"
+grep 'update 1' "$WORK/watch.log"
+
+say "The owner revokes the sleep tracker's read of steps; its observer stops hearing of them at once."
+owner revoke org.example.sleeptracker stepCount --read | sed 's/^/   /'
+"$STEPS" save-one --key "$VAULT/stepcounter.key" || fail "the step counter's save"
+wait "$WATCH_PID" || fail "the observer failed"
+tail -n +3 "$WORK/watch.log"
+grep -q 'update 2' "$WORK/watch.log" && fail "the observer heard of steps after the revocation"
+grep -q 'observer stopped after 1 update' "$WORK/watch.log" || fail "the observer did not stop cleanly"
+"$SLEEP" read-steps --key "$VAULT/sleeptracker.key" || fail "the read after revocation was not empty"
+
+say "The owner exports the audit log; an auditor verifies it offline with the vault's public key."
+owner audit export "$WORK/export" | sed 's/^/   /'
+"$HV" audit verify "$WORK/export" --key "$VAULT/audit-key.pub" | sed 's/^/   /' || fail "the export did not verify"
+owner audit show --app org.example.sleeptracker --type stepCount | tail -n 6 | sed 's/^/   /'
+
+say "Someone edits one entry of a copy of the export; the verifier names the entry."
+cp -r "$WORK/export" "$WORK/tampered"
+# entries.bin is a sequence of (4-byte big-endian length, entry). Change the last byte of entry 7.
+offset=0
+for _ in 1 2 3 4 5 6 7; do
+  length=$(od -An -tu4 --endian=big -j "$offset" -N4 "$WORK/tampered/entries.bin" | tr -d ' ')
+  offset=$((offset + 4 + length))
+done
+length=$(od -An -tu4 --endian=big -j "$offset" -N4 "$WORK/tampered/entries.bin" | tr -d ' ')
+target=$((offset + 4 + length - 1))
+byte=$(od -An -tu1 -j "$target" -N1 "$WORK/tampered/entries.bin" | tr -d ' ')
+printf "$(printf '\\%03o' $(((byte + 1) % 256)))" |
+  dd of="$WORK/tampered/entries.bin" bs=1 seek="$target" conv=notrunc status=none
+set +e
+verdict=$("$HV" audit verify "$WORK/tampered" --key "$VAULT/audit-key.pub")
+status=$?
+set -e
+note "$verdict"
+[ "$status" -eq 1 ] || fail "the tampered export was not reported as tampered (exit $status)"
+echo "$verdict" | grep -q 'entry 7' || fail "the verifier did not name entry 7"
+
+say "The owner stops the daemon: it finishes what is under way, locks the vault and removes its socket."
+kill -TERM "$DAEMON_PID"
+wait "$DAEMON_PID" || fail "the daemon did not stop cleanly"
+DAEMON_PID=""
+[ ! -e "$VAULT/healthvaultd.sock" ] || fail "the socket was left behind"
+note "stopped; socket removed"
+
+printf '\nEvery step behaved as promised. The throwaway vault is removed.\n'
