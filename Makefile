@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT_FORMAT ?= $(SWIFT) format
 FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Package.swift Benchmarks/StoreBenchmarks
 
-.PHONY: all deps build test bench demo format format-check clean
+.PHONY: all deps build test bench demo fuzz format format-check clean
 
 all: build
 
@@ -32,6 +32,12 @@ bench: deps
 # audit log exported, verified and tampered with (scripts/demo.sh). Exits 0 only if all behaved.
 demo: build
 	@./scripts/demo.sh
+
+# A long fuzz run of the daemon: random and mutated frames (the test suite runs a short one).
+FUZZ_FRAMES ?= 200000
+fuzz: deps
+	$(SWIFT) build --build-tests
+	HEALTHVAULT_FUZZ_FRAMES=$(FUZZ_FRAMES) $(SWIFT) test --skip-build --filter fuzzedFramesNeitherCrashNorLeak
 
 format:
 	$(SWIFT_FORMAT) format --in-place --recursive $(FORMAT_PATHS)

@@ -126,6 +126,13 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "HealthModel", "HealthVaultKit", "VaultClient", "VaultProtocol", "VaultStore", "VaultCrypto",
+                "AuditLog", "CommandSupport", "HealthModelTestSupport",
+            ]
+        ),
         // Saves batches until killed: the crash-safety test runs it and kills it with SIGKILL.
         .executableTarget(name: "vault-crash-writer", dependencies: ["VaultStore"], path: "Tests/CrashWriter"),
     ],

@@ -44,3 +44,12 @@ extension Duration {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
+
+/// A daemon error for a person: one line.
+public struct DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -159,6 +159,9 @@ struct Passwd: AsyncParsableCommand {
             )
             _ = try await connection.call(Method.changePassphrase, params, as: Empty.self)
         } else {
+            // No daemon: this process is the only one that may open the vault meanwhile.
+            let lock = try DaemonLock(directory: vault.directory)
+            defer { withExtendedLifetime(lock) {} }
             do {
                 let opened = try Vault.open(at: vault.directory, passphrase: old)
                 defer { opened.lock() }

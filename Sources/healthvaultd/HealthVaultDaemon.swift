@@ -49,6 +49,12 @@ struct HealthVaultDaemon: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a frame, once begun, may take to arrive whole.")
     var frameTimeout: Double = 10
 
+    @Option(
+        name: .long,
+        help: "A user id allowed to connect (repeatable); by default only the daemon's own user."
+    )
+    var allowedUid: [UInt32] = []
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -98,6 +104,7 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
         configuration.authenticationTimeout = .milliseconds(Int64(authenticationTimeout * 1000))
         configuration.frameTimeout = .milliseconds(Int64(frameTimeout * 1000))
+        if !allowedUid.isEmpty { configuration.allowedUIDs = Set(allowedUid) }
         let daemon = try VaultDaemon(vault: opened, configuration: configuration, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

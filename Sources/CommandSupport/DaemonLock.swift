@@ -1,7 +1,8 @@
 public import Foundation
 import Glibc
 
-/// The lock that makes one daemon per vault: an exclusive `flock` on `healthvaultd.lock` in the
+/// The lock that makes one daemon per vault (and keeps the CLI's offline `passwd` off a served
+/// vault): an exclusive `flock` on `healthvaultd.lock` in the
 /// vault directory, held for the process's life (the kernel drops it when the process ends, even
 /// by SIGKILL). The file holds the holder's pid, for the error message.
 public final class DaemonLock: Sendable {
@@ -9,17 +10,17 @@ public final class DaemonLock: Sendable {
     private let descriptor: Int32
 
     /// Takes the lock, or throws naming the daemon that holds it.
-    public init(directory: URL) throws(DaemonError) {
+    public init(directory: URL) throws(ToolError) {
         let path = directory.appendingPathComponent(Self.fileName).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw DaemonError("cannot open \(path): \(String(cString: strerror(errno)))")
+            throw ToolError("cannot open \(path): \(String(cString: strerror(errno)))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             close(fd)
-            throw DaemonError(
+            throw ToolError(
                 "another healthvaultd is serving \(directory.path)"
                     + (holder.map { $0.isEmpty ? "" : " (pid \($0))" } ?? "")
                     + "; stop it first"
@@ -45,14 +46,5 @@ public final class DaemonLock: Sendable {
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
-    }
-}
-
-/// A daemon error for a person: one line.
-public struct DaemonError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
-
-    public init(_ description: String) {
-        self.description = description
     }
 }

@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import HealthModel
+import HealthVaultKit
+import Testing
+import VaultProtocol
+
+extension DaemonEndToEnd {
+    /// The `healthvault` binary against a real daemon: human output, `--json`, one-line errors with
+    /// non-zero exits.
+    @Suite struct CLITests {
+        /// Runs healthvault; returns its exit status, stdout and stderr.
+        @discardableResult
+        static func healthvault(
+            _ arguments: [String],
+            daemon: TestDaemon? = nil
+        ) throws -> (status: Int32, out: String, err: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
+            var all = arguments
+            if let daemon { all += ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile] }
+            process.arguments = all
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            try process.run()
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            let errData = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: outData, as: UTF8.self),
+                String(decoding: errData, as: UTF8.self)
+            )
+        }
+
+        @Test func theOwnersCommandsEndToEnd() async throws {
+            let daemon = try TestDaemon()
+            let root = daemon.directory.deletingLastPathComponent().path
+            let keygen = try Self.healthvault([
+                "apps", "keygen", "--private-key", root + "/a.key", "--public-key", root + "/a.pub",
+            ])
+            #expect(keygen.status == 0)
+            var info = stat()
+            stat(root + "/a.key", &info)
+            #expect(info.st_mode & 0o777 == 0o600)
+            let again = try Self.healthvault([
+                "apps", "keygen", "--private-key", root + "/a.key", "--public-key", root + "/b.pub",
+            ])
+            #expect(again.status != 0 && again.err.contains("never overwritten"))
+
+            let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("policies/apps/org.example.stepcounter.json").path
+            #expect(
+                try Self.healthvault(["apps", "enroll", manifest, "--key", root + "/a.pub"], daemon: daemon).status == 0
+            )
+            let list = try Self.healthvault(["apps", "list", "--json"], daemon: daemon)
+            #expect(list.status == 0)
+            let app = try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any]
+            #expect(app?["app"] as? String == "org.example.stepcounter")
+
+            #expect(
+                try Self.healthvault(
+                    ["grant", "org.example.stepcounter", "stepCount", "--read", "--share"],
+                    daemon: daemon
+                ).status == 0
+            )
+            let shown = try Self.healthvault(["apps", "show", "org.example.stepcounter"], daemon: daemon)
+            #expect(shown.out.contains("HKQuantityTypeIdentifierStepCount  granted"))
+            #expect(try Self.healthvault(["profile", "set", "biologicalSex", "1"], daemon: daemon).status == 0)
+            let profile = try Self.healthvault(["profile", "show", "--json"], daemon: daemon)
+            #expect(profile.out.contains(#""type":"HKCharacteristicTypeIdentifierBiologicalSex","value":1"#))
+
+            // The owner deletes an app's sample.
+            let store = try await HealthStore(
+                appID: "org.example.stepcounter",
+                keyFile: root + "/a.key",
+                vaultDirectory: daemon.directory.path
+            )
+            let sample = try quantity(.stepCount, 5, .count, at: Date(timeIntervalSince1970: 1_790_000_000))
+            try await store.save(sample)
+            let deleted = try Self.healthvault(["samples", "delete", sample.uuid.uuidString], daemon: daemon)
+            #expect(deleted.out.contains("Deleted 1 sample."))
+            await store.close()
+
+            // The audit log: show, export, verify, keep a checkpoint, tamper.
+            let show = try Self.healthvault(
+                ["audit", "show", "--app", "org.example.stepcounter", "--json"],
+                daemon: daemon
+            )
+            let operations = show.out.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["operation"] as? String
+            }
+            #expect(operations == ["save"])
+            #expect(try Self.healthvault(["audit", "export", root + "/export"], daemon: daemon).status == 0)
+            let key = daemon.directory.appendingPathComponent("audit-key.pub").path
+            let verified = try Self.healthvault([
+                "audit", "verify", root + "/export", "--key", key, "--save-checkpoint", root + "/kept.note",
+            ])
+            #expect(verified.status == 0 && verified.out.hasPrefix("verified:"))
+            #expect(try Self.healthvault(["audit", "export", root + "/export2"], daemon: daemon).status == 0)
+            let extended = try Self.healthvault([
+                "audit", "verify", root + "/export2", "--key", key, "--checkpoint", root + "/kept.note",
+            ])
+            #expect(extended.status == 0)
+            let entries = root + "/export2/entries.bin"
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: entries)))
+            bytes[bytes.count - 1] ^= 0x01
+            try Data(bytes).write(to: URL(fileURLWithPath: entries))
+            let tampered = try Self.healthvault(["audit", "verify", root + "/export2", "--key", key])
+            #expect(tampered.status == 1)
+            #expect(tampered.out.contains("TAMPERED") && tampered.out.contains("entry"))
+
+            let status = try Self.healthvault(["status", "--detail", "--json"], daemon: daemon)
+            #expect(status.status == 0 && status.out.contains(#""locked":false"#))
+        }
+
+        @Test func everyErrorIsOneLineWithANonZeroExit() async throws {
+            let daemon = try TestDaemon()
+            let wrongPassphrase = daemon.directory.deletingLastPathComponent().appendingPathComponent("wrong").path
+            try Data("wrong\n".utf8).write(to: URL(fileURLWithPath: wrongPassphrase))
+            let cases: [[String]] = [
+                [
+                    "grant", "org.example.nobody", "stepCount", "--read", "--vault", daemon.directory.path,
+                    "--passphrase-file", daemon.passphraseFile,
+                ],
+                [
+                    "grant", "org.example.nobody", "notAType", "--read", "--vault", daemon.directory.path,
+                    "--passphrase-file", daemon.passphraseFile,
+                ],
+                [
+                    "grant", "org.example.nobody", "stepCount", "--vault", daemon.directory.path, "--passphrase-file",
+                    daemon.passphraseFile,
+                ],
+                ["apps", "list", "--vault", daemon.directory.path, "--passphrase-file", wrongPassphrase],
+                ["apps", "list", "--vault", "/nonexistent/vault", "--passphrase-file", daemon.passphraseFile],
+                ["status", "--vault", "/nonexistent/vault"],
+                ["audit", "verify", "/nonexistent/export", "--key", "/nonexistent/key"],
+                [
+                    "profile", "set", "biologicalSex", "\"maybe\"", "--vault", daemon.directory.path,
+                    "--passphrase-file",
+                    daemon.passphraseFile,
+                ],
+                ["no-such-command"],
+            ]
+            for arguments in cases {
+                let result = try Self.healthvault(arguments)
+                #expect(result.status != 0, "\(arguments)")
+                let lines = result.err.split(separator: "\n")
+                #expect(lines.count == 1, "\(arguments): \(result.err)")
+                #expect(result.err.hasPrefix("healthvault: "), "\(arguments): \(result.err)")
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import CommandSupport
+import Foundation
+import Glibc
+import HealthModel
+import HealthVaultKit
+import Testing
+import VaultClient
+import VaultCrypto
+import VaultProtocol
+
+extension DaemonEndToEnd {
+    /// Bad input gets an error answer or a closed connection, never a crash, and never holds up
+    /// another client.
+    @Suite struct DaemonBadInputTests {
+        /// An authenticated raw socket for `appID`.
+        static func authenticated(_ daemon: TestDaemon, _ appID: String) async throws -> RawSocket {
+            let socket = try RawSocket(path: daemon.socketPath)
+            let hello = try #require(await socket.readFrame()?["params"] as? [String: Any])
+            let nonce = Array(try #require(Data(base64Encoded: hello["nonce"] as? String ?? "")))
+            let connection = try #require(UUID(uuidString: hello["connection"] as? String ?? ""))
+            let key = try KeyFiles.readPrivateKey(daemon.keyPath(appID))
+            let message = WireProtocol.signedMessage(nonce: nonce, identity: appID, connectionID: connection)
+            let signature = Data(key.signature(for: message)).base64EncodedString()
+            socket.sendFrame(
+                #"{"jsonrpc":"2.0","id":0,"method":"authenticate","params":{"version":1,"app":"\#(appID)","signature":"\#(signature)"}}"#
+            )
+            _ = try #require(await socket.readFrame()?["result"])
+            return socket
+        }
+
+        static let statusRequest =
+            #"{"jsonrpc":"2.0","id":7,"method":"authorization.status","params":{"type":"HKQuantityTypeIdentifierStepCount"}}"#
+
+        @Test func malformedMessagesAreAnsweredAndTheConnectionGoesOn() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            let socket = try await Self.authenticated(daemon, "org.example.app")
+            let cases: [(String, [UInt8], Int)] = [
+                ("invalid JSON", Array("{not json".utf8), RPCError.parseError),
+                ("not UTF-8", [0xFF, 0xFE, 0x7B], RPCError.parseError),
+                ("a JSON array", Array("[1,2]".utf8), RPCError.parseError),
+                ("no method", Array(#"{"jsonrpc":"2.0","id":1}"#.utf8), RPCError.invalidRequest),
+                ("no id", Array(#"{"jsonrpc":"2.0","method":"samples.save"}"#.utf8), RPCError.invalidRequest),
+                (
+                    "wrong version", Array(#"{"jsonrpc":"1.0","id":1,"method":"samples.save"}"#.utf8),
+                    RPCError.invalidRequest
+                ),
+                (
+                    "unknown method", Array(#"{"jsonrpc":"2.0","id":1,"method":"samples.explode","params":{}}"#.utf8),
+                    RPCError.methodNotFound
+                ),
+                (
+                    "an owner method", Array(#"{"jsonrpc":"2.0","id":1,"method":"apps.list","params":{}}"#.utf8),
+                    RPCError.methodNotFound
+                ),
+                (
+                    "wrong parameter type",
+                    Array(#"{"jsonrpc":"2.0","id":1,"method":"samples.delete","params":{"uuids":"x"}}"#.utf8),
+                    RPCError.invalidParams
+                ),
+                (
+                    "missing parameter", Array(#"{"jsonrpc":"2.0","id":1,"method":"samples.save","params":{}}"#.utf8),
+                    RPCError.invalidParams
+                ),
+                (
+                    "unknown type",
+                    Array(#"{"jsonrpc":"2.0","id":1,"method":"authorization.status","params":{"type":"HKNope"}}"#.utf8),
+                    RPCError.invalidParams
+                ),
+                ("empty frame", [], RPCError.parseError),
+            ]
+            for (name, payload, code) in cases {
+                socket.sendFrame(payload)
+                let answer = await socket.readFrame()
+                #expect(answer?.errorCode == code, "\(name): \(String(describing: answer))")
+                // Still serving this connection.
+                socket.sendFrame(Self.statusRequest)
+                #expect(
+                    (await socket.readFrame()?["result"] as? [String: Any])?["status"] as? String == "notDetermined",
+                    "\(name)"
+                )
+            }
+            // A wrong parameter names its field.
+            socket.sendFrame(#"{"jsonrpc":"2.0","id":9,"method":"samples.delete","params":{"uuids":["not-a-uuid"]}}"#)
+            let data = (await socket.readFrame()?["error"] as? [String: Any])?["data"] as? [String: Any]
+            #expect(data?["code"] as? String == "invalidArgument")
+            #expect((data?["field"] as? String)?.contains("uuids") == true)
+            #expect(daemon.stop() == 0)
+        }
+
+        @Test func aFirstRequestOtherThanAuthenticateIsRefusedAndClosed() async throws {
+            let daemon = try TestDaemon()
+            let socket = try RawSocket(path: daemon.socketPath)
+            _ = await socket.readFrame()
+            socket.sendFrame(Self.statusRequest)
+            #expect(await socket.readFrame()?.errorCode == RPCError.notAuthenticated)
+            #expect(await socket.isClosedByPeer)
+        }
+
+        @Test func limitsAnswerClearly() async throws {
+            let daemon = try TestDaemon([
+                "--max-frame-bytes", "4096", "--max-connections", "4", "--max-requests-per-second", "20",
+                "--frame-timeout", "0.5", "--request-timeout", "0.2",
+            ])
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.app")
+
+            // An oversized frame: answered, then closed.
+            let big = try await Self.authenticated(daemon, "org.example.app")
+            big.send([0, 0, 0x20, 0])  // 8192 bytes announced
+            let tooLarge = await big.readFrame()
+            #expect(tooLarge?.errorCode == RPCError.frameTooLarge)
+            #expect(tooLarge?.errorMessage?.contains("4096") == true)
+            #expect(await big.isClosedByPeer)
+
+            // A stalled frame: closed after the frame timeout; meanwhile another client is served.
+            let stalled = try await Self.authenticated(daemon, "org.example.app")
+            stalled.send([0, 0, 0, 100] + Array(repeating: UInt8(ascii: " "), count: 10))
+            let other = try await Self.authenticated(daemon, "org.example.app")
+            other.sendFrame(Self.statusRequest)
+            #expect(await other.readFrame()?["result"] != nil)
+            #expect(await stalled.isClosedByPeer)
+
+            // Half-open: a client that stops mid-frame and shuts its side; the daemon carries on.
+            let halfOpen = try await Self.authenticated(daemon, "org.example.app")
+            halfOpen.send([0, 0, 0, 50, UInt8(ascii: "{")])
+            halfOpen.shutdownWrite()
+            #expect(await halfOpen.isClosedByPeer)
+
+            // The request rate: a burst beyond the bucket is refused, not run.
+            var limited = 0
+            for index in 0..<40 {
+                other.sendFrame(
+                    #"{"jsonrpc":"2.0","id":\#(index),"method":"authorization.status","params":{"type":"HKQuantityTypeIdentifierStepCount"}}"#
+                )
+            }
+            for _ in 0..<40 {
+                if await other.readFrame()?.errorCode == RPCError.rateLimited { limited += 1 }
+            }
+            #expect(limited > 0)
+            try await Task.sleep(for: .seconds(1.1))
+
+            // A request that takes longer than the timeout is answered timedOut; the connection goes on.
+            let store = try await daemon.store("org.example.app")
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let batch = try (0..<20_000).map {
+                try quantity(.stepCount, 1, .count, at: start.addingTimeInterval(Double($0)))
+            }
+            do {
+                let connection = try await daemon.connection("org.example.app")
+                _ = try await connection.call(Method.save, SaveParams(objects: batch), as: SaveResult.self)
+                Issue.record("a 20,000-sample save finished within 0.2 s")
+                connection.close()
+            } catch let error as RPCError {
+                #expect(error.code == RPCError.timedOut || error.code == RPCError.frameTooLarge)
+            }
+
+            // Too many connections: the one over the limit is told so and closed.
+            var sockets: [RawSocket] = []
+            var refused: [String: Any]?
+            for _ in 0..<6 {
+                let socket = try RawSocket(path: daemon.socketPath)
+                let first = await socket.readFrame()
+                if first?.errorCode == RPCError.tooManyConnections {
+                    refused = first
+                    #expect(await socket.isClosedByPeer)
+                    break
+                }
+                sockets.append(socket)
+            }
+            #expect(refused != nil)
+            await store.close()
+            #expect(daemon.stop() == 0)
+        }
+
+        /// Random and mutated frames: the daemon neither crashes nor grows without bound, and still
+        /// serves a well-behaved client afterwards. `HEALTHVAULT_FUZZ_FRAMES` sets the count
+        /// (`make fuzz` runs a long one).
+        @Test func fuzzedFramesNeitherCrashNorLeak() async throws {
+            let count = Int(ProcessInfo.processInfo.environment["HEALTHVAULT_FUZZ_FRAMES"] ?? "") ?? 1500
+            let daemon = try TestDaemon(["--max-frame-bytes", "65536", "--max-requests-per-second", "100000"])
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.app")
+            var random = SystemRandomNumberGenerator()
+            let seeds: [String] = [
+                Self.statusRequest,
+                #"{"jsonrpc":"2.0","id":1,"method":"samples.save","params":{"objects":[{"kind":"quantity","uuid":"6B1A1D5E-2D4B-4E1A-9A57-1F3C2B7E4D10","type":"HKQuantityTypeIdentifierStepCount","quantity":{"value":12,"unit":"count"},"startDate":"2026-11-20T10:00:00.000Z","endDate":"2026-11-20T10:01:00.000Z","sourceRevision":{"source":{"bundleIdentifier":"x","name":"x"}}}]}}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"query.samples","params":{"query":{"predicates":[{"type":"HKQuantityTypeIdentifierStepCount"}],"sortDescriptors":[],"limit":5}}}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"samples.delete","params":{"uuids":["6B1A1D5E-2D4B-4E1A-9A57-1F3C2B7E4D10"]}}"#,
+                #"{"jsonrpc":"2.0","id":4,"method":"observer.start","params":{"types":["HKQuantityTypeIdentifierStepCount"],"frequency":"hourly"}}"#,
+                #"{"jsonrpc":"2.0","id":5,"method":"authenticate","params":{"version":1,"app":"org.example.app","signature":"AAAA"}}"#,
+            ]
+            var socket = try await Self.authenticated(daemon, "org.example.app")
+            // Warm up, then measure.
+            for seed in seeds {
+                socket.sendFrame(seed)
+                _ = await socket.readFrame()
+            }
+            let before = try #require(daemon.residentKiB)
+            var reconnects = 0
+            for index in 0..<count {
+                var payload: [UInt8]
+                if index % 4 == 0 {
+                    payload = (0..<Int.random(in: 0...512, using: &random)).map { _ in
+                        UInt8.random(in: 0...255, using: &random)
+                    }
+                } else {
+                    payload = Array(seeds.randomElement(using: &random)!.utf8)
+                    for _ in 0..<Int.random(in: 1...8, using: &random) where !payload.isEmpty {
+                        let position = Int.random(in: 0..<payload.count, using: &random)
+                        switch Int.random(in: 0..<4, using: &random) {
+                        case 0: payload[position] = UInt8.random(in: 0...255, using: &random)
+                        case 1: payload.remove(at: position)
+                        case 2: payload.insert(UInt8.random(in: 0x20...0x7E, using: &random), at: position)
+                        default: payload.insert(contentsOf: payload[position...].prefix(16), at: position)
+                        }
+                    }
+                }
+                if index % 97 == 0 {
+                    // Now and then a lying length prefix: more announced than sent, then a new connection.
+                    socket.send([0, 0, 1, 0] + payload.prefix(10))
+                    socket = try await Self.authenticated(daemon, "org.example.app")
+                    reconnects += 1
+                    continue
+                }
+                socket.sendFrame(payload)
+                // Every answer is a JSON object; the connection only closes for framing.
+                guard let answer = await socket.readFrame() else {
+                    socket = try await Self.authenticated(daemon, "org.example.app")
+                    reconnects += 1
+                    continue
+                }
+                #expect(answer["jsonrpc"] as? String == "2.0")
+            }
+            // Still alive and serving, with memory bounded.
+            let check = try await Self.authenticated(daemon, "org.example.app")
+            check.sendFrame(Self.statusRequest)
+            #expect((await check.readFrame()?["result"] as? [String: Any])?["status"] as? String == "sharingAuthorized")
+            let after = try #require(daemon.residentKiB)
+            #expect(after - before < 150_000, "resident memory grew from \(before) KiB to \(after) KiB")
+            #expect(daemon.stop() == 0, "\(daemon.logText.suffix(2000))")
+            print("fuzz: \(count) frames, \(reconnects) reconnects, resident \(before) KiB -> \(after) KiB")
+        }
+    }
+}

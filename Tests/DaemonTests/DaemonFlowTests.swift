@@ -1,0 +1,251 @@
+import Foundation
+import HealthModel
+import HealthVaultKit
+import Testing
+import VaultClient
+import VaultProtocol
+
+extension DaemonEndToEnd {
+    /// The app's side end to end: the real daemon, HealthVaultKit, the owner's decisions over the
+    /// owner channel.
+    @Suite struct DaemonFlowTests {
+        @Test func authorizationFlowSaveQueryDeleteAndRevocation() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll(
+                "org.example.counter",
+                read: [ObjectType(steps), ObjectType(heartRate)],
+                share: [steps, heartRate]
+            )
+            let store = try await daemon.store("org.example.counter")
+            #expect(HealthStore.isHealthDataAvailable(vaultDirectory: daemon.directory.path))
+
+            let share: Set<SampleType> = [steps, heartRate]
+            let read: Set<ObjectType> = [ObjectType(steps), ObjectType(heartRate)]
+            #expect(try await store.statusForAuthorizationRequest(toShare: share, read: read) == .shouldRequest)
+            try await store.requestAuthorization(toShare: share, read: read)
+            #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .notDetermined)
+
+            // The owner sees the request and grants steps only.
+            let pending = try await daemon.ownerCall(
+                Method.requestsList,
+                RequestsListParams(app: nil),
+                as: RequestsResult.self
+            )
+            #expect(pending.requests.count == 1)
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.counter")
+            try await daemon.decide("deny", ["read", "share"], [ObjectType(heartRate)], for: "org.example.counter")
+            #expect(try await store.statusForAuthorizationRequest(toShare: share, read: read) == .unnecessary)
+            #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .sharingAuthorized)
+            #expect(try await store.authorizationStatus(for: ObjectType(heartRate)) == .sharingDenied)
+
+            // Saving: granted types go in, attributed to the app; a batch with a denied type saves nothing.
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let saved = try (0..<10).map {
+                try quantity(.stepCount, Double(100 + $0), .count, at: start.addingTimeInterval(Double($0) * 60))
+            }
+            try await store.save(saved)
+            await #expect(throws: HealthError.self) {
+                try await store.save([
+                    try quantity(.stepCount, 1, .count, at: start),
+                    try quantity(.heartRate, 60, .countPerMinute, at: start, minutes: 0),
+                ])
+            }
+            let query = SampleQueryDescriptor(
+                predicates: [SampleTypePredicate(steps)],
+                sortDescriptors: [SampleSortDescriptor(.startDate)]
+            )
+            let found = try await query.result(for: store)
+            #expect(found.map(\.uuid) == saved.map(\.uuid))
+            #expect(found.allSatisfy { $0.sourceRevision.source.bundleIdentifier == "org.example.counter" })
+            #expect(try await store.object(uuid: saved[0].uuid)?.uuid == saved[0].uuid)
+
+            // Deleting its own: by object, and by predicate.
+            #expect(try await store.delete(found[0]) == 1)
+            #expect(
+                try await store.deleteObjects(
+                    of: steps,
+                    predicate: .date(start: start, end: start.addingTimeInterval(300), options: [])
+                ) == 4
+            )
+            #expect(try await query.result(for: store).count == 5)
+
+            // Revocation takes effect on the next request.
+            try await daemon.decide("revoke", ["share"], [ObjectType(steps)], for: "org.example.counter")
+            do {
+                try await store.save(try quantity(.stepCount, 1, .count, at: start))
+                Issue.record("a save after the revocation went through")
+            } catch let error as HealthError {
+                #expect(error.code == .authorizationDenied)
+            }
+            #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .sharingDenied)
+            await store.close()
+            #expect(daemon.stop() == 0)
+        }
+
+        /// A read the owner has not granted, or has denied or revoked, is answered with the same
+        /// bytes as a read of a vault that holds none of that type, for every kind of read there is.
+        @Test func deniedReadsAreByteIdenticalToAnEmptyVault() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.writer", read: [ObjectType(steps)], share: [steps])
+            try await daemon.enroll(
+                "org.example.reader",
+                read: [ObjectType(steps), .characteristic(.biologicalSex)],
+                share: [sleepAnalysis]
+            )
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.writer")
+
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let probe = UUID()
+            let query = SampleQueryParams(
+                query: SampleQueryDescriptor(
+                    predicates: [
+                        SampleTypePredicate(
+                            steps,
+                            predicate: .date(start: start, end: start.addingTimeInterval(86_400), options: [])
+                        )
+                    ],
+                    sortDescriptors: [SampleSortDescriptor(.startDate)],
+                    limit: 50
+                )
+            )
+
+            /// Every read, each as the first... nth call of a fresh connection, so ids match.
+            func answers(_ appID: String, deleting target: UUID) async throws -> [Data] {
+                let connection = try await daemon.connection(appID)
+                defer { connection.close() }
+                return [
+                    try await connection.rawCall(Method.querySamples, query),
+                    try await connection.rawCall(Method.queryObject, ObjectParams(uuid: target)),
+                    try await connection.rawCall(Method.characteristic, CharacteristicParams(type: .biologicalSex)),
+                    try await connection.rawCall(Method.delete, DeleteParams(uuids: [target])),
+                ]
+            }
+
+            // The empty vault, read by an app that may read everything it asks for.
+            try await daemon.decide(
+                "grant",
+                ["read"],
+                [ObjectType(steps), .characteristic(.biologicalSex)],
+                for: "org.example.reader"
+            )
+            let empty = try await answers("org.example.reader", deleting: probe)
+            // (id 1 was the connection's authenticate.)
+            let texts = empty.map { String(decoding: $0, as: UTF8.self) }
+            #expect(texts[0] == #"{"id":2,"jsonrpc":"2.0","result":{"samples":[]}}"#)
+            #expect(texts[1] == #"{"id":3,"jsonrpc":"2.0","result":{}}"#)
+            #expect(texts[2] == #"{"id":4,"jsonrpc":"2.0","result":{}}"#)
+            #expect(texts[3] == #"{"id":5,"jsonrpc":"2.0","result":{"deleted":0}}"#)
+            try await daemon.decide(
+                "revoke",
+                ["read"],
+                [ObjectType(steps), .characteristic(.biologicalSex)],
+                for: "org.example.reader"
+            )
+
+            // Now the vault holds the writer's steps and the owner's characteristic.
+            let writer = try await daemon.store("org.example.writer")
+            let saved = try (0..<200).map {
+                try quantity(.stepCount, Double($0), .count, at: start.addingTimeInterval(Double($0) * 60))
+            }
+            try await writer.save(saved)
+            try await daemon.ownerCall(
+                Method.profileSet,
+                ProfileSetParams(value: .biologicalSex(.female)),
+                as: Empty.self
+            )
+
+            // Revoked, then denied, then never decided (a third app): the same bytes every time.
+            let revoked = try await answers("org.example.reader", deleting: saved[100].uuid)
+            #expect(revoked == empty)
+            try await daemon.decide(
+                "deny",
+                ["read"],
+                [ObjectType(steps), .characteristic(.biologicalSex)],
+                for: "org.example.reader"
+            )
+            #expect(try await answers("org.example.reader", deleting: saved[101].uuid) == empty)
+            try await daemon.enroll("org.example.third", read: [ObjectType(steps)], share: [])
+            #expect(try await answers("org.example.third", deleting: saved[102].uuid) == empty)
+
+            // Nothing was deleted, and a granted reader sees the data.
+            try await daemon.decide("grant", ["read"], [ObjectType(steps)], for: "org.example.reader")
+            let reader = try await daemon.store("org.example.reader")
+            #expect(try await reader.samples(matching: query.query).count == 50)
+            #expect(
+                try await writer.samples(matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)]))
+                    .count
+                    == 200
+            )
+            await reader.close()
+            await writer.close()
+        }
+
+        @Test func subscriptionsFollowGrantsAndFrequency() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.writer", read: [], share: [steps])
+            try await daemon.enroll("org.example.watcher", read: [ObjectType(steps)], share: [steps])
+            try await daemon.decide("grant", ["share"], [ObjectType(steps)], for: "org.example.writer")
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.watcher")
+            let writer = try await daemon.store("org.example.writer")
+            let watcher = try await daemon.store("org.example.watcher")
+
+            let observer = try await watcher.observe([steps])
+            let updates = Updates(observer.updates)
+            let now = Date()
+            try await writer.save(try quantity(.stepCount, 10, .count, at: now.addingTimeInterval(-600)))
+            #expect(try await updates.next(within: 5)?.types == [steps])
+
+            // Revoked: another app's writes are no longer announced; the watcher's own still are.
+            try await daemon.decide("revoke", ["read"], [ObjectType(steps)], for: "org.example.watcher")
+            try await writer.save(try quantity(.stepCount, 11, .count, at: now.addingTimeInterval(-500)))
+            #expect(try await updates.next(within: 1) == nil)
+            try await watcher.save(try quantity(.stepCount, 12, .count, at: now.addingTimeInterval(-400)))
+            #expect(try await updates.next(within: 5)?.types == [steps])
+            try await observer.stop()
+            #expect(try await updates.next(within: 2) == nil)
+
+            // Hourly: the first change at once, later ones within the hour held back and merged.
+            let hourly = try await watcher.observe([steps], frequency: .hourly)
+            let hourlyUpdates = Updates(hourly.updates)
+            try await watcher.save(try quantity(.stepCount, 13, .count, at: now.addingTimeInterval(-300)))
+            #expect(try await hourlyUpdates.next(within: 5)?.types == [steps])
+            try await watcher.save(try quantity(.stepCount, 14, .count, at: now.addingTimeInterval(-200)))
+            #expect(try await hourlyUpdates.next(within: 1) == nil)
+            try await hourly.stop()
+
+            let subscribes = try await daemon.auditEntries(operation: "subscribe")
+            let unsubscribes = try await daemon.auditEntries(operation: "unsubscribe")
+            #expect(subscribes.count == 2 && unsubscribes.count == 2)
+            await writer.close()
+            await watcher.close()
+        }
+    }
+}
+
+/// Collects an observer's updates as they arrive, and hands them out with a time limit.
+final class Updates: @unchecked Sendable {
+    private var received: [ObserverQuery.Update] = []
+    private let lock = NSLock()
+    private var pump: Task<Void, Never>?
+
+    init(_ updates: ObserverQuery.Updates) {
+        pump = Task { [weak self] in
+            for await update in updates {
+                guard let self else { return }
+                self.lock.withLock { self.received.append(update) }
+            }
+        }
+    }
+
+    deinit { pump?.cancel() }
+
+    /// The next update, or nil if none arrives within `seconds`.
+    func next(within seconds: Double) async throws -> ObserverQuery.Update? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let update = lock.withLock({ received.isEmpty ? nil : received.removeFirst() }) { return update }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+}

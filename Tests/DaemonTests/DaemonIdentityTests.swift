@@ -1,0 +1,230 @@
+import CommandSupport
+import Foundation
+import Glibc
+import HealthModel
+import HealthVaultKit
+import Testing
+import VaultClient
+import VaultCrypto
+import VaultProtocol
+
+extension DaemonEndToEnd {
+    /// Who may connect: the peer's uid, then the challenge-response. Every refusal is the same
+    /// answer, closes the connection, and is audited.
+    @Suite struct DaemonIdentityTests {
+        /// Sends `authenticate` for `appID` signed with `key` over `nonce` and `connection` (from
+        /// whichever hello the test chooses) and returns the answer and whether the daemon then closed.
+        func authenticate(
+            _ socket: RawSocket,
+            app appID: String?,
+            key: Ed25519.SigningKey,
+            nonce: [UInt8],
+            connection: UUID,
+            version: UInt32 = WireProtocol.version
+        ) async -> (answer: [String: Any]?, closed: Bool) {
+            let message = WireProtocol.signedMessage(
+                version: version,
+                nonce: nonce,
+                identity: appID ?? "",
+                connectionID: connection
+            )
+            let signature = Data(key.signature(for: message)).base64EncodedString()
+            var params: [String: Any] = ["version": version, "signature": signature]
+            if let appID { params["app"] = appID } else { params["owner"] = true }
+            let request: [String: Any] = ["jsonrpc": "2.0", "id": 1, "method": "authenticate", "params": params]
+            socket.sendFrame(Array(try! JSONSerialization.data(withJSONObject: request)))
+            let answer = await socket.readFrame()
+            return (answer, await socket.isClosedByPeer)
+        }
+
+        func hello(_ socket: RawSocket) async throws -> (nonce: [UInt8], connection: UUID) {
+            let hello = try #require(await socket.readFrame())
+            #expect(hello["method"] as? String == "hello")
+            let params = try #require(hello["params"] as? [String: Any])
+            #expect(params["protocol"] as? String == "healthvault")
+            #expect(params["version"] as? Int == 1)
+            let nonce = try #require(Data(base64Encoded: params["nonce"] as? String ?? ""))
+            #expect(nonce.count == 32)
+            let connection = try #require(UUID(uuidString: params["connection"] as? String ?? ""))
+            return (Array(nonce), connection)
+        }
+
+        @Test func spoofedIdentitiesAreRefusedAlikeClosedAndAudited() async throws {
+            let daemon = try TestDaemon(["--authentication-timeout", "3"])
+            let keyPath = try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            let key = try KeyFiles.readPrivateKey(keyPath)
+            let stranger = Ed25519.SigningKey()
+
+            // The right key on the right challenge is accepted.
+            let good = try RawSocket(path: daemon.socketPath)
+            let (nonce, connection) = try await hello(good)
+            let accepted = await authenticate(
+                good,
+                app: "org.example.app",
+                key: key,
+                nonce: nonce,
+                connection: connection
+            )
+            #expect((accepted.answer?["result"] as? [String: Any])?["role"] as? String == "app")
+
+            var refusals: [(String, [String: Any]?, Bool)] = []
+            // A wrong key.
+            do {
+                let socket = try RawSocket(path: daemon.socketPath)
+                let (nonce, connection) = try await hello(socket)
+                let result = await authenticate(
+                    socket,
+                    app: "org.example.app",
+                    key: stranger,
+                    nonce: nonce,
+                    connection: connection
+                )
+                refusals.append(("wrong key", result.answer, result.closed))
+            }
+            // An app that is not enrolled.
+            do {
+                let socket = try RawSocket(path: daemon.socketPath)
+                let (nonce, connection) = try await hello(socket)
+                let result = await authenticate(
+                    socket,
+                    app: "org.example.unknown",
+                    key: stranger,
+                    nonce: nonce,
+                    connection: connection
+                )
+                refusals.append(("unknown app", result.answer, result.closed))
+            }
+            // A replay: the good signature of the first connection's challenge, on a new connection.
+            do {
+                let socket = try RawSocket(path: daemon.socketPath)
+                _ = try await hello(socket)
+                let result = await authenticate(
+                    socket,
+                    app: "org.example.app",
+                    key: key,
+                    nonce: nonce,
+                    connection: connection
+                )
+                refusals.append(("replay", result.answer, result.closed))
+            }
+            // Another protocol version.
+            do {
+                let socket = try RawSocket(path: daemon.socketPath)
+                let (nonce, connection) = try await hello(socket)
+                let result = await authenticate(
+                    socket,
+                    app: "org.example.app",
+                    key: key,
+                    nonce: nonce,
+                    connection: connection,
+                    version: 2
+                )
+                refusals.append(("version", result.answer, result.closed))
+            }
+            // An app claiming to be the owner with its own key.
+            do {
+                let socket = try RawSocket(path: daemon.socketPath)
+                let (nonce, connection) = try await hello(socket)
+                let result = await authenticate(socket, app: nil, key: key, nonce: nonce, connection: connection)
+                refusals.append(("owner", result.answer, result.closed))
+            }
+            // A late answer: right key, right challenge, after the authentication timeout.
+            do {
+                let socket = try RawSocket(path: daemon.socketPath)
+                let (nonce, connection) = try await hello(socket)
+                try await Task.sleep(for: .milliseconds(3500))
+                let result = await authenticate(
+                    socket,
+                    app: "org.example.app",
+                    key: key,
+                    nonce: nonce,
+                    connection: connection
+                )
+                // The daemon refused at the deadline (id null) and closed; the late answer got nothing more.
+                refusals.append(("late", result.answer, result.closed || result.answer == nil))
+            }
+            for (name, answer, closed) in refusals {
+                #expect(answer?.errorCode == RPCError.authenticationFailed, "\(name)")
+                #expect(answer?.errorMessage == "authentication failed", "\(name)")
+                #expect(closed, "\(name): the connection stays open")
+            }
+
+            // The accepted connection still works; every refusal is in the log.
+            good.sendFrame(
+                #"{"jsonrpc":"2.0","id":2,"method":"authorization.status","params":{"type":"HKQuantityTypeIdentifierStepCount"}}"#
+            )
+            #expect((await good.readFrame()?["result"] as? [String: Any])?["status"] as? String == "notDetermined")
+            let failures = try await daemon.auditEntries(operation: "authentication.failure")
+            #expect(failures.count == refusals.count)
+            #expect(failures.filter { $0.actor == "org.example.unknown" }.count == 1)
+            #expect(failures.allSatisfy { $0.outcome == "denied" })
+        }
+
+        @Test func aUserNotAllowedIsRefusedBeforeAnyChallenge() async throws {
+            let daemon = try TestDaemon(["--allowed-uid", String(getuid() &+ 4242)])
+            let socket = try RawSocket(path: daemon.socketPath)
+            let answer = await socket.readFrame()
+            #expect(answer?.errorCode == RPCError.authenticationFailed)
+            #expect(answer?["method"] == nil, "no hello for a user not allowed")
+            #expect(await socket.isClosedByPeer)
+            // Audited: the owner (allowed? no: the owner's user is not allowed either) reads the log offline.
+            #expect(daemon.stop() == 0)
+            #expect(daemon.logText.contains("refused a connection from uid \(getuid())"))
+        }
+
+        @Test func aSecondDaemonOnTheSameVaultRefusesToStart() async throws {
+            let daemon = try TestDaemon()
+            let second = Process()
+            second.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvaultd"))
+            second.arguments = ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile]
+            let errors = Pipe()
+            second.standardError = errors
+            try second.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            second.waitUntilExit()
+            #expect(second.terminationStatus != 0)
+            #expect(message.contains("another healthvaultd is serving"))
+            // The first one is unharmed.
+            let owner = try await daemon.owner()
+            #expect(try await owner.call(Method.status, Empty(), as: StatusResult.self).locked == false)
+            owner.close()
+        }
+
+        @Test func aWrongPassphraseStopsTheDaemonWithOneLine() throws {
+            let daemon = try TestDaemon(start: false)
+            try Data("not the passphrase\n".utf8).write(to: URL(fileURLWithPath: daemon.passphraseFile))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvaultd"))
+            process.arguments = ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus != 0)
+            #expect(message.split(separator: "\n").count == 1)
+            #expect(message.contains("passphrase"))
+        }
+
+        @Test func theOwnerCanLockAndUnlockAndAppsSeeALockedVault() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            let owner = try await daemon.owner()
+            _ = try await owner.call(Method.lock, Empty(), as: Empty.self)
+            do {
+                _ = try await daemon.store("org.example.app")
+                Issue.record("an app authenticated against a locked vault")
+            } catch let error as HealthError {
+                #expect(error.code == .databaseInaccessible)
+            }
+            let wrong = PassphraseParams(passphrase: Data("nope".utf8).base64EncodedString())
+            await #expect(throws: RPCError.self) { try await owner.call(Method.unlock, wrong, as: Empty.self) }
+            let right = PassphraseParams(passphrase: Data(TestDaemon.passphrase.utf8).base64EncodedString())
+            _ = try await owner.call(Method.unlock, right, as: Empty.self)
+            let store = try await daemon.store("org.example.app")
+            #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .notDetermined)
+            await store.close()
+            owner.close()
+        }
+    }
+}
