@@ -23,8 +23,14 @@ public enum KeyFiles {
         Data(key.rawRepresentation).base64EncodedString()
     }
 
-    /// Reads a private key file.
+    /// Reads a private key file; one that other users may read is refused, as ssh does.
     public static func readPrivateKey(_ path: String) throws(ToolError) -> Ed25519.SigningKey {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
+            throw ToolError(
+                "\(path) may be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 on it"
+            )
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ToolError("cannot read the key file \(path)")
         }

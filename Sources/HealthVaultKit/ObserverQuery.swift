@@ -3,7 +3,7 @@ public import HealthModel
 import VaultClient
 public import VaultProtocol
 
-/// A running observer query: ``updates`` yields one ``ObserverUpdate`` per notification, until
+/// A running observer query: ``updates`` yields one ``Update`` per notification, until
 /// ``stop()``, the connection closes, or the owner removes the app. After a revocation it goes
 /// quiet for other apps' samples, exactly as if they had stopped writing.
 public final class ObserverQuery: Sendable {

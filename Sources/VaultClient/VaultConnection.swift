@@ -65,7 +65,7 @@ public final class VaultConnection: Sendable {
                     }
                 }
         } catch {
-            throw ConnectionError("cannot connect to healthvaultd at \(socketPath): is it running? (\(error))")
+            throw ConnectionError("cannot connect to healthvaultd at \(socketPath) (is it running?): \(error)")
         }
         let (stream, continuation) = AsyncStream.makeStream(of: Startup.self)
         let router = Router()

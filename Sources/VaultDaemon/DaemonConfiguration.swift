@@ -19,7 +19,7 @@ public struct DaemonConfiguration: Sendable {
     public var authenticationTimeout: Duration = .seconds(10)
     /// How long a frame, once begun, may take to arrive whole; a stalled one closes the connection.
     public var frameTimeout: Duration = .seconds(10)
-    /// The user ids allowed to connect: the daemon's own by default.
+    /// The user ids allowed to connect: the daemon's own by default (tests replace it).
     public var allowedUIDs: Set<UInt32> = [getuid()]
     /// How long shutdown waits for requests in flight and answers to be written.
     public var drainTimeout: Duration = .seconds(20)

@@ -18,7 +18,7 @@ extension Session {
                 let counts = try await engine.counts()
                 apps = counts.apps
                 pending = counts.pendingRequests
-                entries = Int(try await engine.auditEntries(matching: AuditEntryFilter(), limit: 0).total)
+                entries = Int(try await engine.auditLogSize())
             }
             return StatusResult(
                 vault: daemon.vaultID,

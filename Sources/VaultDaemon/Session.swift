@@ -184,11 +184,15 @@ final class Session: Sendable {
 
     /// Checks the `authenticate` request: the version, the signature over the hello's nonce and
     /// this connection's id with the claimed app's enrolled key (or the owner key), in time.
-    /// Every failure gets the same answer and an audit entry.
+    /// Every failure of identity gets the same answer; every failure is audited while the vault
+    /// is unlocked (a locked vault cannot record, and answers `vaultLocked` to apps).
     private func authenticate(_ frame: ByteBuffer, nonce: [UInt8], deadline: ContinuousClock.Instant) async -> Bool {
         let data = Data(buffer: frame)
         let head = try? HealthJSON.decoder().decode(RPCHead.self, from: data)
         guard let head, head.method == Method.authenticate, head.id != nil else {
+            if let engine = try? daemon.engine() {
+                try? await engine.recordAuthenticationFailure(claimedApp: nil, requestID: requestID(head?.id))
+            }
             await send(
                 RPCError(
                     code: RPCError.notAuthenticated,

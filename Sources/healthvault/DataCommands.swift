@@ -271,18 +271,24 @@ struct Audit: AsyncParsableCommand {
             let result = try await vault.withOwner {
                 try await $0.call(Method.auditEntries, params, as: AuditEntriesResult.self)
             }
+            // The log's own presentation (docs/AUDIT_LOG.md): JSON lines or a table.
+            let entries = result.entries.map { info in
+                AuditEntry(
+                    sequence: info.index,
+                    time: info.time,
+                    actor: info.actor == "owner" ? .owner : info.actor == "system" ? .system : .app(info.actor),
+                    operation: AuditEntry.Operation(rawValue: info.operation),
+                    types: info.types,
+                    objectCount: info.count,
+                    outcome: AuditEntry.Outcome.allCases.first { $0.description == info.outcome } ?? .error,
+                    requestID: info.request
+                )
+            }
             if output.json {
-                for entry in result.entries { try printJSON(entry) }
+                for entry in entries { print(entry.jsonLine) }
                 return
             }
-            var rows = [["SEQ", "TIME (UTC)", "ACTOR", "OPERATION", "OUTCOME", "OBJECTS", "TYPES", "REQUEST"]]
-            for entry in result.entries {
-                rows.append([
-                    String(entry.index), timestamp(entry.time), entry.actor, entry.operation, entry.outcome,
-                    String(entry.count), entry.types.joined(separator: ","), entry.request,
-                ])
-            }
-            print(table(rows))
+            print(AuditEntry.table(entries))
             print("\(result.entries.count) of \(result.total) entries")
         }
     }

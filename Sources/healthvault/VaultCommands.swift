@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import HealthModel
 import VaultClient
 import VaultCrypto
 import VaultProtocol
@@ -62,17 +63,21 @@ struct Status: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("keyring.json").path) else {
             throw ToolError("\(directory.path) is not a vault; create one with `healthvault init`")
         }
-        guard FileManager.default.fileExists(atPath: vault.socketPath),
-            let connection = try? await VaultConnection.connect(socketPath: vault.socketPath, identity: .anonymous)
-        else {
+        guard FileManager.default.fileExists(atPath: vault.socketPath) else {
             if output.json {
-                try printJSON(["directory": directory.path, "served": "false"])
+                try printJSON(["directory": directory.path, "served": "no"])
             } else {
                 print(
                     "\(directory.path): a vault, not served (start it with `healthvaultd --vault \(directory.path)`)."
                 )
             }
             return
+        }
+        let connection: VaultConnection
+        do {
+            connection = try await VaultConnection.connect(socketPath: vault.socketPath, identity: .anonymous)
+        } catch let error as RPCError {
+            throw ToolError("healthvaultd refused this connection: \(error.healthError.message)")
         }
         let hello = connection.hello
         await connection.closeAndWait()
@@ -85,7 +90,7 @@ struct Status: AsyncParsableCommand {
             print("locked       \(status.locked ? "yes" : "no")")
             if let apps = status.apps { print("apps         \(apps)") }
             if let pending = status.pendingRequests { print("requests     \(pending) pending") }
-            if let entries = status.auditEntries { print("audit log    \(entries) entries") }
+            if let entries = status.auditEntries { print("audit log    \(entries) entr\(entries == 1 ? "y" : "ies")") }
             return
         }
         if output.json { return try printJSON(hello) }

@@ -51,7 +51,7 @@ struct HealthVaultDaemon: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "A user id allowed to connect (repeatable); by default only the daemon's own user."
+        help: "Another user id allowed to connect (repeatable); the daemon's own user always is."
     )
     var allowedUid: [UInt32] = []
 
@@ -104,7 +104,7 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
         configuration.authenticationTimeout = .milliseconds(Int64(authenticationTimeout * 1000))
         configuration.frameTimeout = .milliseconds(Int64(frameTimeout * 1000))
-        if !allowedUid.isEmpty { configuration.allowedUIDs = Set(allowedUid) }
+        configuration.allowedUIDs.formUnion(allowedUid)
         let daemon = try VaultDaemon(vault: opened, configuration: configuration, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

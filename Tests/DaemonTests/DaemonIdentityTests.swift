@@ -160,16 +160,57 @@ extension DaemonEndToEnd {
             #expect(failures.allSatisfy { $0.outcome == "denied" })
         }
 
-        @Test func aUserNotAllowedIsRefusedBeforeAnyChallenge() async throws {
-            let daemon = try TestDaemon(["--allowed-uid", String(getuid() &+ 4242)])
-            let socket = try RawSocket(path: daemon.socketPath)
-            let answer = await socket.readFrame()
-            #expect(answer?.errorCode == RPCError.authenticationFailed)
-            #expect(answer?["method"] == nil, "no hello for a user not allowed")
-            #expect(await socket.isClosedByPeer)
-            // Audited: the owner (allowed? no: the owner's user is not allowed either) reads the log offline.
-            #expect(daemon.stop() == 0)
-            #expect(daemon.logText.contains("refused a connection from uid \(getuid())"))
+        /// Another user's process is refused on its uid before any challenge, and audited. It needs
+        /// root (to run a client as another user, with the socket opened up for it), setpriv and the
+        /// system's /usr/bin/python3 (installed by make deps).
+        @Test(
+            .enabled(
+                if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+                    && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+                "needs root, /usr/bin/setpriv and /usr/bin/python3"
+            )
+        )
+        func aUserNotAllowedIsRefusedBeforeAnyChallenge() async throws {
+            let daemon = try TestDaemon()
+            // Only the daemon's uid check stands between that user and the vault now.
+            chmod(daemon.directory.deletingLastPathComponent().path, 0o755)
+            chmod(daemon.directory.path, 0o755)
+            chmod(daemon.socketPath, 0o777)
+            let client = """
+                import socket, struct, sys
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.connect(sys.argv[1])
+                s.settimeout(5)
+                def exactly(n):
+                    data = b""
+                    while len(data) < n:
+                        chunk = s.recv(n - len(data))
+                        if not chunk:
+                            return None
+                        data += chunk
+                    return data
+                header = exactly(4)
+                print(exactly(struct.unpack(">I", header)[0]).decode() if header else "")
+                print("closed" if s.recv(1) == b"" else "open")
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client, daemon.socketPath,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let lines = text.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(text)")
+            let answer = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
+            #expect(answer?.errorCode == RPCError.authenticationFailed, "no hello, only the refusal")
+            #expect(lines.last == "closed")
+            let failures = try await daemon.auditEntries(operation: "authentication.failure")
+            #expect(failures.count == 1 && failures.first?.actor == "system")
+            #expect(daemon.logText.contains("refused a connection from uid 65534"))
         }
 
         @Test func aSecondDaemonOnTheSameVaultRefusesToStart() async throws {

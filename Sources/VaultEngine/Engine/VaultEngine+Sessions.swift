@@ -49,6 +49,11 @@ extension VaultEngine {
         }
     }
 
+    /// How many entries the audit log holds.
+    public func auditLogSize() async throws -> UInt64 {
+        try await perform { [self] in try database.read { try vault.auditLog(in: $0).size() } }
+    }
+
     /// How many apps are enrolled and how many requests wait, for the owner's status.
     public func counts() async throws -> (apps: Int, pendingRequests: Int) {
         async let apps = apps()
