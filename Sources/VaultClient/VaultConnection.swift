@@ -39,6 +39,10 @@ public final class VaultConnection: Sendable {
         var nextID: Int64 = 1
         var pending: [Int64: CheckedContinuation<Data, any Error>] = [:]
         var subscriptions: [UUID: AsyncStream<ObserverUpdateParams>.Continuation] = [:]
+        /// Updates that arrived before their subscription's stream was asked for (the daemon may
+        /// send one before the `observer.start` answer is read): a few per subscription, kept
+        /// for when the stream is.
+        var early: [UUID: [ObserverUpdateParams]] = [:]
         var closed: ConnectionError?
     }
 
@@ -232,6 +236,7 @@ public final class VaultConnection: Sendable {
         let closed = router.state.withLock { state -> Bool in
             guard state.closed == nil else { return true }
             state.subscriptions[subscription] = continuation
+            for update in state.early.removeValue(forKey: subscription) ?? [] { continuation.yield(update) }
             return false
         }
         if closed { continuation.finish() }
@@ -239,7 +244,10 @@ public final class VaultConnection: Sendable {
     }
 
     public func endUpdates(of subscription: UUID) {
-        router.state.withLock { $0.subscriptions.removeValue(forKey: subscription) }?.finish()
+        router.state.withLock { state in
+            state.early.removeValue(forKey: subscription)
+            return state.subscriptions.removeValue(forKey: subscription)
+        }?.finish()
     }
 
     // MARK: Routing
@@ -256,8 +264,13 @@ final class Router: Sendable {
             guard method == Method.observerUpdate,
                 let update = try? HealthJSON.decode(RPCParams<ObserverUpdateParams>.self, from: data).params
             else { return }
-            let continuation = state.withLock { $0.subscriptions[update.subscription] }
-            continuation?.yield(update)
+            state.withLock { state in
+                if let continuation = state.subscriptions[update.subscription] {
+                    continuation.yield(update)
+                } else if state.early[update.subscription, default: []].count < 16, state.early.count < 256 {
+                    state.early[update.subscription, default: []].append(update)
+                }
+            }
             return
         }
         guard case .number(let id)? = head.id else {

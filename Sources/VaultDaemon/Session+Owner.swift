@@ -30,13 +30,13 @@ extension Session {
                 auditEntries: entries
             )
         case Method.lock:
-            await daemon.lock()
+            try await daemon.lock()
             return Empty()
         case Method.unlock:
             let p = try params(PassphraseParams.self, from: data)
             let passphrase = try Self.passphrase(p.passphrase, field: "passphrase")
             defer { passphrase.wipe() }
-            try Self.checkingPassphrase("wrong passphrase") { try daemon.unlock(passphrase: passphrase) }
+            try await daemon.unlock(passphrase: passphrase)
             return Empty()
         case Method.changePassphrase:
             let p = try params(ChangePassphraseParams.self, from: data)
@@ -90,6 +90,8 @@ extension Session {
         case Method.appsRemove:
             let p = try params(AppParams.self, from: data)
             try await daemon.engine().removeApp(p.app)
+            // Its connections end with its enrolment: a key it had no longer opens anything.
+            daemon.closeSessions(ofApp: p.app)
             return Empty()
         case Method.requestsList:
             let p = try params(RequestsListParams.self, from: data)
@@ -123,6 +125,22 @@ extension Session {
                 throw RPCError.from(HealthError.invalidArgument("name read, share or both", field: "access"))
             }
             let engine = try daemon.engine()
+            // Both permissions or neither: a type the manifest does not declare for one of them
+            // is refused before anything is decided.
+            if decision == .grant, let app = try await engine.app(p.app) {
+                let undeclared = p.types.filter { type in
+                    (accesses.contains(.read) && !app.declaredRead.contains(type))
+                        || (accesses.contains(.share) && !(type.sampleType.map(app.declaredShare.contains) ?? false))
+                }
+                if !undeclared.isEmpty {
+                    throw RPCError.from(
+                        HealthError.invalidArgument(
+                            "\(p.app) does not declare \(undeclared.map(\.description).joined(separator: ", ")) for that in its manifest; nothing was granted",
+                            field: "types"
+                        )
+                    )
+                }
+            }
             for access in Set(accesses).sorted(by: { $0.rawValue < $1.rawValue }) {
                 try await engine.decide(decision, access, of: Set(p.types), for: p.app)
             }

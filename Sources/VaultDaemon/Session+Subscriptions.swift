@@ -12,15 +12,37 @@ struct Subscription: Sendable {
 }
 
 extension Session {
+    /// The most subscriptions one connection may hold.
+    static let maximumSubscriptions = 64
+
     /// Starts an observation; its updates are pushed as `observer.update` notifications, at most
     /// one per `frequency` interval (changes in between are merged into the next one).
     func subscribe(_ types: Set<SampleType>, frequency: UpdateFrequency, requestID: String) async throws -> UUID {
         guard let caller else { throw RPCError(code: RPCError.notAuthenticated, message: "authenticate first") }
-        let observation = try await daemon.engine().observe(types, as: caller, requestID: requestID)
+        guard state.withLock({ $0.subscriptions.count }) < Self.maximumSubscriptions else {
+            throw RPCError.from(
+                HealthError(
+                    .dataSizeExceeded,
+                    "a connection holds at most \(Self.maximumSubscriptions) subscriptions; stop one first",
+                    field: "types"
+                )
+            )
+        }
+        let engine = try daemon.engine()
+        let observation = try await engine.observe(types, as: caller, requestID: requestID)
         let delivery = Task { [self] in
             await deliver(observation, every: frequency.interval)
         }
-        state.withLock { $0.subscriptions[observation.id] = Subscription(observation: observation, delivery: delivery) }
+        let ended = state.withLock { state in
+            if !state.ended {
+                state.subscriptions[observation.id] = Subscription(observation: observation, delivery: delivery)
+            }
+            return state.ended
+        }
+        if ended {
+            // The connection closed while this request ran (it timed out, say): stop it again.
+            try? await engine.stopObserving(observation, as: caller, requestID: requestID)
+        }
         return observation.id
     }
 
@@ -69,7 +91,11 @@ extension Session {
             }
             if first, let sent = lastSent {
                 flush = Task { [self] in
-                    try? await Task.sleep(until: sent + .seconds(interval))
+                    do {
+                        try await Task.sleep(until: sent + .seconds(interval))
+                    } catch {
+                        return  // stopped: nothing more is sent
+                    }
                     let types = pending.types.withLock { types in
                         defer { types = [] }
                         return types
@@ -80,6 +106,7 @@ extension Session {
             }
         }
         flush?.cancel()
+        await flush?.value
     }
 
     private func notify(_ subscription: UUID, _ types: Set<SampleType>) async {

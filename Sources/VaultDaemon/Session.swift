@@ -23,6 +23,10 @@ final class Session: Sendable {
         var identity: Identity?
         var reader: Task<Void, Never>?
         var stopReading = false
+        /// A request is being answered: stopping waits for its answer to be written.
+        var busy = false
+        /// The connection is over: a subscription that starts now is stopped at once.
+        var ended = false
         var subscriptions: [UUID: Subscription] = [:]
     }
 
@@ -119,21 +123,27 @@ final class Session: Sendable {
         if stopAtOnce { reader.cancel() }
         await reader.value
         timer.cancel()
+        state.withLock { $0.ended = true }
         await endSubscriptions()
     }
 
-    /// Stops reading requests (shutdown); the answer under way is still written.
+    /// Stops reading requests (shutdown). A request being answered is answered first: the reader
+    /// stops after writing it; a reader waiting for a frame stops at once.
     func stopReading() {
+        let (reader, busy) = state.withLock { state in
+            state.stopReading = true
+            return (state.reader, state.busy)
+        }
+        if !busy { reader?.cancel() }
+    }
+
+    /// Closes the connection now.
+    func close() {
         let reader = state.withLock { state in
             state.stopReading = true
             return state.reader
         }
         reader?.cancel()
-    }
-
-    /// Closes the connection now.
-    func close() {
-        stopReading()
         channel.close(promise: nil)
     }
 
@@ -167,8 +177,19 @@ final class Session: Sendable {
                     )
                     continue
                 }
+                let stopping = state.withLock { state in
+                    if !state.stopReading { state.busy = true }
+                    return state.stopReading
+                }
+                if stopping { return }
                 let answer = await answerWithinTimeout(frame)
                 if let answer { try await outbound.write(answer) }
+                if state.withLock({ state in
+                    state.busy = false
+                    return state.stopReading
+                }) {
+                    return
+                }
             }
         } catch let error as FrameError {
             daemon.logger.debug("connection \(id): \(error)")
@@ -245,9 +266,10 @@ final class Session: Sendable {
         )
         // The key lookup runs whatever the other checks say, so a refusal takes as long either way.
         let registration = try? await engine.app(appID)
-        if inTime, params.version == WireProtocol.version, ContinuousClock.now < deadline,
-            let registration, registration.publicKey.isValidSignature(signature, for: message)
-        {
+        // An unknown app's signature is checked against a stand-in key, so both take as long.
+        let validSignature = (registration?.publicKey ?? Self.standInKey).isValidSignature(signature, for: message)
+        let accepted = [inTime, params.version == WireProtocol.version, ContinuousClock.now < deadline, validSignature]
+        if accepted.allSatisfy({ $0 }), registration != nil {
             state.withLock { $0.identity = .app(appID) }
             daemon.logger.info("app connected", metadata: ["app": "\(appID)", "connection": "\(id)"])
             await send(result: AuthenticateResult(role: "app", app: appID), id: head.id!)
@@ -256,6 +278,8 @@ final class Session: Sendable {
         await refuseAuthentication(claimedApp: appID, id: head.id)
         return false
     }
+
+    static let standInKey = Ed25519.SigningKey().publicKey
 
     static let authenticationFailed = RPCError(
         code: RPCError.authenticationFailed,
@@ -295,6 +319,11 @@ final class Session: Sendable {
                     )
                 )
             )
+        }
+        // A notification (no id) is never answered (JSON-RPC 2.0); the daemon accepts none.
+        if head.id == nil, head.method != nil, head.jsonrpc == jsonRPCVersion {
+            daemon.logger.debug("ignored a notification", metadata: ["connection": "\(id)"])
+            return nil
         }
         guard head.jsonrpc == jsonRPCVersion, let method = head.method, let rpcID = head.id else {
             return encode(
@@ -346,7 +375,17 @@ final class Session: Sendable {
     private func answer(method: String, id rpcID: RPCID, data: Data) async -> ByteBuffer {
         do {
             let result = try await dispatch(method: method, data: data, requestID: requestID(rpcID))
-            return encode(RPCResponse(id: rpcID, result: AnyEncodable(result)))
+            let answer = encode(RPCResponse(id: rpcID, result: AnyEncodable(result)))
+            let maximum = daemon.configuration.maximumFrameBytes
+            guard answer.readableBytes <= maximum else {
+                throw RPCError.from(
+                    HealthError(
+                        .dataSizeExceeded,
+                        "the answer is \(answer.readableBytes) bytes, more than a frame carries (\(maximum)); ask for less (a limit, a shorter date range)"
+                    )
+                )
+            }
+            return answer
         } catch {
             return encode(RPCErrorResponse(id: rpcID, error: Self.rpcError(error)))
         }

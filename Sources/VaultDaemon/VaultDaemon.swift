@@ -58,7 +58,9 @@ public final class VaultDaemon: Service, Sendable {
 
     /// Ends every app session (their answers cannot be served), stops the engine, and locks the
     /// vault: the keys are wiped, a checkpoint signed.
-    func lock() async {
+    func lock() async throws {
+        try beginTransition()
+        defer { endTransition() }
         guard
             let current = unlocked.withLock({ state -> (vault: Vault, engine: VaultEngine)? in
                 defer { state = nil }
@@ -69,21 +71,66 @@ public final class VaultDaemon: Service, Sendable {
             session.close()
         }
         await current.engine.shutdown()
-        current.vault.lock()
+        await offPool { current.vault.lock() }
         logger.info("vault locked")
     }
 
-    /// Opens the vault with `passphrase`; a wrong one is `wrongPassphrase`.
-    func unlock(passphrase: SecureBytes) throws {
+    /// Opens the vault with `passphrase` (Argon2id, off the Swift concurrency pool); a wrong one
+    /// is `authorizationDenied`.
+    func unlock(passphrase: SecureBytes) async throws {
+        try beginTransition()
+        defer { endTransition() }
         guard isLocked else { return }
-        let vault = try Vault.open(at: configuration.vaultDirectory, passphrase: passphrase)
-        guard vault.vaultID == vaultID else {
-            vault.lock()
-            throw DaemonError("the vault directory now holds another vault; restart healthvaultd")
+        let directory = configuration.vaultDirectory
+        let vaultID = vaultID
+        let opened = try await offPool { () throws -> OpenVault in
+            var vault: Vault?
+            try Session.checkingPassphrase("wrong passphrase") {
+                vault = try Vault.open(at: directory, passphrase: passphrase)
+            }
+            guard let vault else { throw DaemonError("the vault did not open") }
+            guard vault.vaultID == vaultID else {
+                vault.lock()
+                throw DaemonError("the vault directory now holds another vault; restart healthvaultd")
+            }
+            do {
+                return OpenVault(vault: vault, engine: try VaultEngine(vault: vault))
+            } catch {
+                vault.lock()
+                throw error
+            }
         }
-        let engine = try VaultEngine(vault: vault)
-        unlocked.withLock { $0 = (vault, engine) }
+        unlocked.withLock { $0 = (opened.vault, opened.engine) }
         logger.info("vault unlocked")
+    }
+
+    struct OpenVault: Sendable {
+        let vault: Vault
+        let engine: VaultEngine
+    }
+
+    /// One lock or unlock at a time; another meanwhile is refused.
+    private let transition = Mutex(false)
+
+    private func beginTransition() throws(RPCError) {
+        let free = transition.withLock { busy in
+            defer { busy = true }
+            return !busy
+        }
+        guard free else {
+            throw RPCError.from(HealthError(.databaseInaccessible, "the vault is being locked or unlocked; try again"))
+        }
+    }
+
+    private func endTransition() {
+        transition.withLock { $0 = false }
+    }
+
+    /// Closes every connection of an app (it was removed).
+    func closeSessions(ofApp appID: String) {
+        for session in sessions.withLock({ Array($0.values) }) {
+            if case .app(let id) = session.identity, id == appID { session.close() }
+        }
     }
 
     // MARK: Sessions
@@ -140,16 +187,23 @@ public final class VaultDaemon: Service, Sendable {
             ]
         )
 
-        try await withGracefulShutdownHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await channel.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.serve(connection) }
+        do {
+            try await withGracefulShutdownHandler {
+                try await withThrowingDiscardingTaskGroup { group in
+                    try await channel.executeThenClose { inbound in
+                        for try await connection in inbound {
+                            group.addTask { await self.serve(connection) }
+                        }
                     }
                 }
+            } onGracefulShutdown: {
+                self.beginShutdown()
             }
-        } onGracefulShutdown: {
-            self.beginShutdown()
+        } catch {
+            // The listening socket failed: still lock the vault and remove the socket.
+            logger.error("the listening socket failed: \(error)")
+            await finish(socketPath: path)
+            throw error
         }
         await finish(socketPath: path)
     }
@@ -175,7 +229,7 @@ public final class VaultDaemon: Service, Sendable {
             return state
         }) {
             await current.engine.shutdown()
-            current.vault.lock()
+            await offPool { current.vault.lock() }
         }
         unlink(socketPath)
         logger.info("stopped: the vault is locked and the socket removed")
@@ -190,5 +244,22 @@ public final class VaultDaemon: Service, Sendable {
         } catch {
             logger.debug("connection ended: \(error)")
         }
+    }
+}
+
+/// Runs blocking work (Argon2id, a checkpoint's fsync) on a thread of its own, so it never holds
+/// one of the Swift concurrency pool's few threads (DESIGN.md decision 11).
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+func offPool(_ body: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread {
+            body()
+            continuation.resume()
+        }.start()
     }
 }

@@ -51,7 +51,9 @@ public final class FrameHandler: ChannelDuplexHandler {
         } else {
             buffer!.writeBuffer(&incoming)
         }
+        var completed = 0
         while !failed, let frame = nextFrame(context: context) {
+            completed += 1
             context.fireChannelRead(wrapInboundOut(frame))
         }
         if buffer?.readableBytes == 0 {
@@ -59,7 +61,7 @@ public final class FrameHandler: ChannelDuplexHandler {
         } else {
             buffer?.discardReadBytes()
         }
-        updateStallTimer(context: context)
+        updateStallTimer(context: context, newFrame: completed > 0)
     }
 
     private func nextFrame(context: ChannelHandlerContext) -> ByteBuffer? {
@@ -77,10 +79,14 @@ public final class FrameHandler: ChannelDuplexHandler {
         return frame
     }
 
-    private func updateStallTimer(context: ChannelHandlerContext) {
+    /// The timer runs from the moment a frame begins until it is whole: bytes trickling in do not
+    /// restart it; only a new frame does.
+    private func updateStallTimer(context: ChannelHandlerContext, newFrame: Bool) {
+        let pending = !failed && (buffer?.readableBytes ?? 0) > 0
+        if stallTimer != nil, pending, !newFrame { return }
         stallTimer?.cancel()
         stallTimer = nil
-        guard !failed, let frameTimeout, let buffer, buffer.readableBytes > 0 else { return }
+        guard pending, let frameTimeout else { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         stallTimer = context.eventLoop.scheduleTask(in: frameTimeout) {
             let (handler, context) = loopBound.value

@@ -154,3 +154,32 @@ extension DaemonEndToEnd {
         }
     }
 }
+
+extension DaemonEndToEnd {
+    /// A client written in Python from docs/PROTOCOL.md alone (standard library, libsodium through
+    /// ctypes) drives the real daemon: the document is enough to write a client.
+    @Suite struct NonSwiftClientTests {
+        static var python: String? {
+            ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+
+        @Test(.enabled(if: python != nil, "needs python3 (make deps installs it)"))
+        func thePythonClientPasses() throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try #require(Self.python))
+            process.arguments = [
+                root.appendingPathComponent("Tests/PythonClient/test_protocol.py").path, TestDaemon.binDirectory.path,
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text.suffix(3000))")
+            #expect(text.contains("PASS"))
+        }
+    }
+}

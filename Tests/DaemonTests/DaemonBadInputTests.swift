@@ -40,7 +40,6 @@ extension DaemonEndToEnd {
                 ("not UTF-8", [0xFF, 0xFE, 0x7B], RPCError.parseError),
                 ("a JSON array", Array("[1,2]".utf8), RPCError.parseError),
                 ("no method", Array(#"{"jsonrpc":"2.0","id":1}"#.utf8), RPCError.invalidRequest),
-                ("no id", Array(#"{"jsonrpc":"2.0","method":"samples.save"}"#.utf8), RPCError.invalidRequest),
                 (
                     "wrong version", Array(#"{"jsonrpc":"1.0","id":1,"method":"samples.save"}"#.utf8),
                     RPCError.invalidRequest
@@ -69,6 +68,10 @@ extension DaemonEndToEnd {
                 ),
                 ("empty frame", [], RPCError.parseError),
             ]
+            // A notification (no id) is not answered: the next answer is the status request's.
+            socket.sendFrame(#"{"jsonrpc":"2.0","method":"samples.save"}"#)
+            socket.sendFrame(Self.statusRequest)
+            #expect(await socket.readFrame()?["id"] as? Int == 7)
             for (name, payload, code) in cases {
                 socket.sendFrame(payload)
                 let answer = await socket.readFrame()
@@ -120,6 +123,40 @@ extension DaemonEndToEnd {
             other.sendFrame(Self.statusRequest)
             #expect(await other.readFrame()?["result"] != nil)
             #expect(await stalled.isClosedByPeer)
+
+            // A frame trickling in a byte at a time: the timeout counts from its first byte.
+            let trickle = try await Self.authenticated(daemon, "org.example.app")
+            let frame: [UInt8] = [0, 0, 0, UInt8(Self.statusRequest.utf8.count)] + Array(Self.statusRequest.utf8)
+            var closedEarly = false
+            for byte in frame.prefix(12) {
+                trickle.send([byte])
+                try await Task.sleep(for: .milliseconds(150))
+            }
+            closedEarly = await trickle.isClosedByPeer
+            #expect(closedEarly, "a frame trickling in for 1.8 s outlived a 0.5 s frame timeout")
+
+            // An answer larger than a frame carries is refused as such, not sent.
+            let writer = try await daemon.store("org.example.app")
+            let base = Date(timeIntervalSince1970: 1_780_000_000)
+            for batch in 0..<5 {
+                try await writer.save(
+                    try (0..<8).map {
+                        try quantity(.stepCount, 1, .count, at: base.addingTimeInterval(Double(batch * 8 + $0) * 60))
+                    }
+                )
+            }
+            do {
+                _ = try await writer.samples(matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)]))
+                Issue.record("an answer above the frame limit was sent")
+            } catch let error as HealthError {
+                #expect(error.code == .dataSizeExceeded)
+            }
+            #expect(
+                try await writer.samples(
+                    matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)], limit: 3)
+                ).count == 3
+            )
+            await writer.close()
 
             // Half-open: a client that stops mid-frame and shuts its side; the daemon carries on.
             let halfOpen = try await Self.authenticated(daemon, "org.example.app")
@@ -224,13 +261,24 @@ extension DaemonEndToEnd {
                     continue
                 }
                 socket.sendFrame(payload)
-                // Every answer is a JSON object; the connection only closes for framing.
-                guard let answer = await socket.readFrame() else {
+                // Answers come in order; a marker request after each frame bounds the wait (a
+                // frame that reads as a notification gets no answer of its own).
+                socket.sendFrame(Self.statusRequest)
+                var answers = 0
+                var sawMarker = false
+                while answers < 2, let answer = await socket.readFrame() {
+                    answers += 1
+                    #expect(answer["jsonrpc"] as? String == "2.0")
+                    if answer["id"] as? Int == 7, answer["result"] != nil {
+                        sawMarker = true
+                        break
+                    }
+                }
+                if !sawMarker {
+                    // Only framing closes a connection; start another.
                     socket = try await Self.authenticated(daemon, "org.example.app")
                     reconnects += 1
-                    continue
                 }
-                #expect(answer["jsonrpc"] as? String == "2.0")
             }
             // Still alive and serving, with memory bounded.
             let check = try await Self.authenticated(daemon, "org.example.app")

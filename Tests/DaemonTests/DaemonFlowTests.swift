@@ -180,6 +180,27 @@ extension DaemonEndToEnd {
             await writer.close()
         }
 
+        /// Removing an app ends its connections: re-enrolled with a new key, its old key's
+        /// connection is gone rather than served as the new enrolment.
+        @Test func removingAnAppEndsItsConnections() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            let old = try await daemon.store("org.example.app")
+            #expect(try await old.authorizationStatus(for: ObjectType(steps)) == .notDetermined)
+            try await daemon.ownerCall(Method.appsRemove, AppParams(app: "org.example.app"), as: Empty.self)
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            try await daemon.decide("grant", ["share"], [ObjectType(steps)], for: "org.example.app")
+            do {
+                _ = try await old.authorizationStatus(for: ObjectType(steps))
+                Issue.record("the removed enrolment's connection was still served")
+            } catch let error as HealthError {
+                #expect(error.code == .healthDataUnavailable)
+            }
+            let renewed = try await daemon.store("org.example.app")
+            #expect(try await renewed.authorizationStatus(for: ObjectType(steps)) == .sharingAuthorized)
+            await renewed.close()
+        }
+
         @Test func subscriptionsFollowGrantsAndFrequency() async throws {
             let daemon = try TestDaemon()
             try await daemon.enroll("org.example.writer", read: [], share: [steps])

@@ -64,6 +64,27 @@ extension DaemonEndToEnd {
             await store.close()
         }
 
+        /// A request being answered when SIGTERM arrives is answered before the connection closes.
+        @Test func theAnswerUnderWayAtSigtermIsWritten() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.app")
+            let connection = try await daemon.connection("org.example.app")
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let batch = try (0..<30_000).map {
+                try quantity(.stepCount, 1, .count, at: start.addingTimeInterval(Double($0) * 60))
+            }
+            let save = Task { try await connection.call(Method.save, SaveParams(objects: batch), as: SaveResult.self) }
+            // Once the daemon is working on it (its memory grows as it reads and decodes the batch).
+            try await Task.sleep(for: .milliseconds(1200))
+            let signalled = Date()
+            if let pid = daemon.pid { kill(pid, SIGTERM) }
+            let result = try await save.value
+            #expect(result.saved == 30_000)
+            #expect(daemon.stop() == 0)
+            print("sigterm: answered \(Date().timeIntervalSince(signalled)) s after the signal")
+        }
+
         /// 64 clients (8 apps, 8 connections each) save and query for a few seconds: no error, no
         /// lost save, each app sees exactly its own, and the audit log verifies afterwards.
         @Test func sixtyFourClientsSaveAndQueryTogether() async throws {
