@@ -71,7 +71,7 @@ let package = Package(
             ]
         ),
         // What the command-line tools share: passphrases, key files, one-line errors.
-        .target(name: "CommandSupport", dependencies: ["VaultCrypto", "HealthModel"]),
+        .target(name: "CommandSupport", dependencies: ["VaultCrypto", "HealthModel", "VaultClient"]),
         .executableTarget(
             name: "healthvaultd",
             dependencies: [

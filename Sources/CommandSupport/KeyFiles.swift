@@ -1,5 +1,6 @@
 public import Foundation
 import Glibc
+import VaultClient
 public import VaultCrypto
 
 /// An app's key files (docs/PROTOCOL.md, "Key files"): the private key is one line, the base64 of
@@ -23,30 +24,12 @@ public enum KeyFiles {
         Data(key.rawRepresentation).base64EncodedString()
     }
 
-    /// Reads a private key file; one that other users may read is refused, as ssh does.
+    /// Reads a private key file (``PrivateKeyFile``).
     public static func readPrivateKey(_ path: String) throws(ToolError) -> Ed25519.SigningKey {
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
-            throw ToolError(
-                "\(path) may be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 on it"
-            )
-        }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ToolError("cannot read the key file \(path)")
-        }
-        guard var bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32
-        else {
-            throw ToolError(
-                "\(path) is not a HealthVault private key file (one line: base64 of a 32-byte Ed25519 seed)"
-            )
-        }
-        defer { bytes.resetBytes(in: 0..<bytes.count) }
-        let seed = SecureBytes(copying: bytes)
-        defer { seed.wipe() }
         do {
-            return try Ed25519.SigningKey(seed: seed)
+            return try PrivateKeyFile.read(path)
         } catch {
-            throw ToolError("\(path): \(error)")
+            throw ToolError(error.description)
         }
     }
 

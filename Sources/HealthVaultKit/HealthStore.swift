@@ -62,30 +62,12 @@ public final class HealthStore: Sendable {
         }
     }
 
-    /// Reads a private key file; one that other users may read is refused, as ssh does.
+    /// Reads a private key file (``PrivateKeyFile``); a bad one is `invalidArgument`.
     static func readKey(_ path: String) throws(HealthError) -> Ed25519.SigningKey {
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
-            throw HealthError(
-                .invalidArgument,
-                "\(path) may be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))); run chmod 600 on it"
-            )
-        }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-            var bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32
-        else {
-            throw HealthError(
-                .invalidArgument,
-                "\(path) is not a HealthVault private key file (one line: base64 of a 32-byte Ed25519 seed)"
-            )
-        }
-        defer { bytes.resetBytes(in: 0..<bytes.count) }
-        let seed = SecureBytes(copying: bytes)
-        defer { seed.wipe() }
         do {
-            return try Ed25519.SigningKey(seed: seed)
+            return try PrivateKeyFile.read(path)
         } catch {
-            throw HealthError(.invalidArgument, "\(path): \(error)")
+            throw HealthError(.invalidArgument, error.description)
         }
     }
 

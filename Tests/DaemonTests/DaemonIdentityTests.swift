@@ -67,82 +67,42 @@ extension DaemonEndToEnd {
             )
             #expect((accepted.answer?["result"] as? [String: Any])?["role"] as? String == "app")
 
-            var refusals: [(String, [String: Any]?, Bool)] = []
-            // A wrong key.
-            do {
+            /// A new connection answering its own hello's challenge, or, with `replaying`, the first
+            /// connection's; `delay` before answering.
+            func attempt(
+                _ name: String,
+                app: String?,
+                key: Ed25519.SigningKey,
+                version: UInt32 = WireProtocol.version,
+                replaying: Bool = false,
+                delay: Duration = .zero
+            ) async throws -> (String, [String: Any]?, Bool) {
                 let socket = try RawSocket(path: daemon.socketPath)
-                let (nonce, connection) = try await hello(socket)
+                let own = try await hello(socket)
+                try await Task.sleep(for: delay)
+                let challenge = replaying ? (nonce, connection) : own
                 let result = await authenticate(
                     socket,
-                    app: "org.example.app",
-                    key: stranger,
-                    nonce: nonce,
-                    connection: connection
-                )
-                refusals.append(("wrong key", result.answer, result.closed))
-            }
-            // An app that is not enrolled.
-            do {
-                let socket = try RawSocket(path: daemon.socketPath)
-                let (nonce, connection) = try await hello(socket)
-                let result = await authenticate(
-                    socket,
-                    app: "org.example.unknown",
-                    key: stranger,
-                    nonce: nonce,
-                    connection: connection
-                )
-                refusals.append(("unknown app", result.answer, result.closed))
-            }
-            // A replay: the good signature of the first connection's challenge, on a new connection.
-            do {
-                let socket = try RawSocket(path: daemon.socketPath)
-                _ = try await hello(socket)
-                let result = await authenticate(
-                    socket,
-                    app: "org.example.app",
+                    app: app,
                     key: key,
-                    nonce: nonce,
-                    connection: connection
+                    nonce: challenge.0,
+                    connection: challenge.1,
+                    version: version
                 )
-                refusals.append(("replay", result.answer, result.closed))
+                return (name, result.answer, result.closed)
             }
-            // Another protocol version.
-            do {
-                let socket = try RawSocket(path: daemon.socketPath)
-                let (nonce, connection) = try await hello(socket)
-                let result = await authenticate(
-                    socket,
-                    app: "org.example.app",
-                    key: key,
-                    nonce: nonce,
-                    connection: connection,
-                    version: 2
-                )
-                refusals.append(("version", result.answer, result.closed))
-            }
-            // An app claiming to be the owner with its own key.
-            do {
-                let socket = try RawSocket(path: daemon.socketPath)
-                let (nonce, connection) = try await hello(socket)
-                let result = await authenticate(socket, app: nil, key: key, nonce: nonce, connection: connection)
-                refusals.append(("owner", result.answer, result.closed))
-            }
-            // A late answer: right key, right challenge, after the authentication timeout.
-            do {
-                let socket = try RawSocket(path: daemon.socketPath)
-                let (nonce, connection) = try await hello(socket)
-                try await Task.sleep(for: .milliseconds(3500))
-                let result = await authenticate(
-                    socket,
-                    app: "org.example.app",
-                    key: key,
-                    nonce: nonce,
-                    connection: connection
-                )
-                // The daemon refused at the deadline (id null) and closed; the late answer got nothing more.
-                refusals.append(("late", result.answer, result.closed || result.answer == nil))
-            }
+            var refusals = [
+                try await attempt("wrong key", app: "org.example.app", key: stranger),
+                try await attempt("unknown app", app: "org.example.unknown", key: stranger),
+                try await attempt("replay", app: "org.example.app", key: key, replaying: true),
+                try await attempt("version", app: "org.example.app", key: key, version: 2),
+                // An app claiming to be the owner with its own key.
+                try await attempt("owner", app: nil, key: key),
+            ]
+            // A late answer: right key, right challenge, after the authentication timeout. The
+            // daemon refused at the deadline (id null) and closed; the late answer got nothing more.
+            let late = try await attempt("late", app: "org.example.app", key: key, delay: .milliseconds(3500))
+            refusals.append((late.0, late.1, late.2 || late.1 == nil))
             for (name, answer, closed) in refusals {
                 #expect(answer?.errorCode == RPCError.authenticationFailed, "\(name)")
                 #expect(answer?.errorMessage == "authentication failed", "\(name)")
