@@ -159,6 +159,11 @@ public final class HealthStore: Sendable {
         try await call(Method.querySamples, SampleQueryParams(query: query), as: SamplesResult.self).samples
     }
 
+    /// The apps that saved samples of a type (see ``SourceQueryDescriptor/result(for:)``).
+    public func sources(matching query: SourceQueryDescriptor) async throws -> Set<Source> {
+        Set(try await call(Method.querySources, SourceQueryParams(query: query), as: SourcesResult.self).sources)
+    }
+
     /// One object by UUID, or nil when there is none this app may see.
     public func object(uuid: UUID) async throws -> Sample? {
         try await call(Method.queryObject, ObjectParams(uuid: uuid), as: ObjectResult.self).sample
@@ -228,6 +233,14 @@ public final class HealthStore: Sendable {
 
     static func sorted<T: CustomStringConvertible>(_ values: Set<T>) -> [T] {
         values.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+    }
+}
+
+extension SourceQueryDescriptor {
+    /// Runs the query against `store` (HealthKit's `HKSourceQueryDescriptor.result(for:)`): the
+    /// sources of the samples this app may see.
+    public func result(for store: HealthStore) async throws -> Set<Source> {
+        try await store.sources(matching: self)
     }
 }
 

@@ -34,6 +34,11 @@ extension Session {
             return SamplesResult(
                 samples: try await daemon.engine().samples(matching: p.query, as: caller, requestID: requestID)
             )
+        case Method.querySources:
+            let p = try params(SourceQueryParams.self, from: data)
+            return SourcesResult(
+                sources: try await daemon.engine().sources(matching: p.query, as: caller, requestID: requestID)
+            )
         case Method.queryObject:
             let p = try params(ObjectParams.self, from: data)
             return ObjectResult(

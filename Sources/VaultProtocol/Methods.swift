@@ -16,6 +16,7 @@ public enum Method {
     public static let deleteObjects = "samples.deleteObjects"  // owner too
     public static let querySamples = "query.samples"  // owner too
     public static let queryObject = "query.object"  // owner too
+    public static let querySources = "query.sources"  // owner too
     public static let characteristic = "characteristic.get"  // owner too
     public static let observerStart = "observer.start"
     public static let observerStop = "observer.stop"
@@ -203,6 +204,23 @@ public struct SamplesResult: Sendable, Codable {
 
     public init(samples: [Sample]) {
         self.samples = samples
+    }
+}
+
+public struct SourceQueryParams: Hashable, Sendable, Codable {
+    public var query: SourceQueryDescriptor
+
+    public init(query: SourceQueryDescriptor) {
+        self.query = query
+    }
+}
+
+public struct SourcesResult: Hashable, Sendable, Codable {
+    /// By bundle identifier.
+    public var sources: [Source]
+
+    public init(sources: [Source]) {
+        self.sources = sources
     }
 }
 

@@ -82,6 +82,36 @@ extension SampleStore {
         return nil
     }
 
+    /// A source query under a scope (HealthKit's `HKSourceQuery`): the apps that saved samples of
+    /// the type matching the predicate, among the samples the scope may see, by bundle identifier;
+    /// each named as its latest revision among those samples names it. An app without a read
+    /// grant finds only itself, and only when it has such samples: exactly the answer of a vault
+    /// without other apps' data.
+    public func sources(matching query: SourceQueryDescriptor, scope: ReadScope, in db: Connection) throws -> [Source] {
+        try query.validate()
+        guard
+            let branch = try branch(
+                for: query.predicate,
+                scope: scope,
+                columns: SQLFragment("s.source_id, s.revision_id"),
+                db
+            )
+        else { return [] }
+        let rows = try db.rows(
+            """
+            SELECT src.bundle_id, r.name FROM (
+                SELECT source_id, max(revision_id) AS revision_id FROM (\(branch.sql)) GROUP BY source_id
+            ) b JOIN sources src ON src.id = b.source_id JOIN revisions r ON r.id = b.revision_id
+            ORDER BY src.bundle_id
+            """,
+            branch.arguments
+        )
+        return rows.compactMap { row in
+            guard let bundleIdentifier = row[0].string, let name = row[1].string else { return nil }
+            return Source(bundleIdentifier: bundleIdentifier, name: name)
+        }
+    }
+
     // MARK: Building queries
 
     /// The SELECT of one typed predicate under a scope, or nil when it can match nothing (a type

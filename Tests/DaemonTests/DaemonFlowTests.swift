@@ -118,6 +118,10 @@ extension DaemonEndToEnd {
                     try await connection.rawCall(Method.queryObject, ObjectParams(uuid: target)),
                     try await connection.rawCall(Method.characteristic, CharacteristicParams(type: .biologicalSex)),
                     try await connection.rawCall(Method.delete, DeleteParams(uuids: [target])),
+                    try await connection.rawCall(
+                        Method.querySources,
+                        SourceQueryParams(query: SourceQueryDescriptor(sampleType: steps))
+                    ),
                 ]
             }
 
@@ -135,6 +139,7 @@ extension DaemonEndToEnd {
             #expect(texts[1] == #"{"id":3,"jsonrpc":"2.0","result":{}}"#)
             #expect(texts[2] == #"{"id":4,"jsonrpc":"2.0","result":{}}"#)
             #expect(texts[3] == #"{"id":5,"jsonrpc":"2.0","result":{"deleted":0}}"#)
+            #expect(texts[4] == #"{"id":6,"jsonrpc":"2.0","result":{"sources":[]}}"#)
             try await daemon.decide(
                 "revoke",
                 ["read"],

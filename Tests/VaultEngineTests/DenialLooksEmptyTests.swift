@@ -95,6 +95,19 @@ import VaultStore
         for query in queries {
             answers.append(try wireBytes(try await engine.samples(matching: query, as: caller)))
         }
+        answers.append(
+            try wireBytes(
+                try await engine.sources(matching: SourceQueryDescriptor(sampleType: .quantity(.stepCount)), as: caller)
+            )
+        )
+        answers.append(
+            try wireBytes(
+                try await engine.sources(
+                    matching: SourceQueryDescriptor(sampleType: .correlation(.bloodPressure)),
+                    as: caller
+                )
+            )
+        )
         // Another app's sample by UUID is answered as an unknown UUID.
         answers.append(try wireBytes(try await engine.sample(uuid: hidden ?? UUID(), as: caller)))
         answers.append(try wireBytes(try await engine.characteristic(.biologicalSex, as: caller)))

@@ -232,6 +232,22 @@ extension VaultEngine {
         }
     }
 
+    /// Runs a source query in the caller's scope: the apps that saved samples of the type, among
+    /// the samples the caller may see (without a read grant: itself, if it saved any).
+    public func sources(
+        matching query: SourceQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws
+        -> [Source]
+    {
+        try await read(.querySource, types: [query.predicate.sampleType], as: caller, requestID: requestID) {
+            [self] db, scope in
+            let sources = try store.sources(matching: query, scope: scope, in: db)
+            return (sources, sources.count)
+        }
+    }
+
     /// The shared path of every read: the grants and the data from one snapshot, then the entry,
     /// durable before the result is returned. The entry's outcome tells the auditor whether the
     /// scope held anything back; the caller's answer never does.
