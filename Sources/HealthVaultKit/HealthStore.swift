@@ -232,7 +232,7 @@ public final class HealthStore: Sendable {
     }
 
     static func sorted<T: CustomStringConvertible>(_ values: Set<T>) -> [T] {
-        values.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+        values.sortedByIdentifier()
     }
 }
 

@@ -241,10 +241,8 @@ extension Session {
             publicKey: Data(app.publicKey.rawRepresentation).base64EncodedString(),
             readPurpose: app.readPurpose,
             sharePurpose: app.sharePurpose,
-            declaredRead: sortedTypes(app.declaredRead),
-            declaredShare: app.declaredShare.sorted {
-                $0.description.utf8.lexicographicallyPrecedes($1.description.utf8)
-            },
+            declaredRead: app.declaredRead.sortedByIdentifier(),
+            declaredShare: app.declaredShare.sortedByIdentifier(),
             enrolledAt: app.enrolledAt,
             grants: grants?.grants.map {
                 GrantInfo(type: $0.type, read: info($0.read), share: info($0.share))
@@ -269,9 +267,5 @@ extension Session {
             read: request.read,
             share: request.share
         )
-    }
-
-    static func sortedTypes(_ types: some Sequence<ObjectType>) -> [ObjectType] {
-        types.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
     }
 }

@@ -110,7 +110,7 @@ extension Session {
     }
 
     private func notify(_ subscription: UUID, _ types: Set<SampleType>) async {
-        let sorted = types.sorted { $0.description.utf8.lexicographicallyPrecedes($1.description.utf8) }
+        let sorted = types.sortedByIdentifier()
         await send(notification: Method.observerUpdate, ObserverUpdateParams(subscription: subscription, types: sorted))
     }
 }

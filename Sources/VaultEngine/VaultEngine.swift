@@ -210,6 +210,6 @@ extension Caller {
 extension Sequence where Element: CustomStringConvertible {
     /// Identifiers in byte order, as the audit log and every listing give them.
     var sortedIdentifiers: [String] {
-        map(\.description).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        sortedByIdentifier().map(\.description)
     }
 }

@@ -175,15 +175,8 @@ extension DaemonEndToEnd {
 
         @Test func aSecondDaemonOnTheSameVaultRefusesToStart() async throws {
             let daemon = try TestDaemon()
-            let second = Process()
-            second.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvaultd"))
-            second.arguments = ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile]
-            let errors = Pipe()
-            second.standardError = errors
-            try second.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            second.waitUntilExit()
-            #expect(second.terminationStatus != 0)
+            let (status, message) = try daemon.runAnotherDaemon()
+            #expect(status != 0)
             #expect(message.contains("another healthvaultd is serving"))
             // The first one is unharmed.
             let owner = try await daemon.owner()
@@ -194,15 +187,8 @@ extension DaemonEndToEnd {
         @Test func aWrongPassphraseStopsTheDaemonWithOneLine() throws {
             let daemon = try TestDaemon(start: false)
             try Data("not the passphrase\n".utf8).write(to: URL(fileURLWithPath: daemon.passphraseFile))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvaultd"))
-            process.arguments = ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus != 0)
+            let (status, message) = try daemon.runAnotherDaemon()
+            #expect(status != 0)
             #expect(message.split(separator: "\n").count == 1)
             #expect(message.contains("passphrase"))
         }

@@ -81,6 +81,19 @@ final class TestDaemon: @unchecked Sendable {
         throw DaemonTestError("healthvaultd did not start: \(logText)")
     }
 
+    /// Runs one more healthvaultd on this vault, to its end; its exit status and stderr.
+    func runAnotherDaemon() throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary("healthvaultd"))
+        process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, message)
+    }
+
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     /// Sends SIGTERM and waits; returns the exit status.
