@@ -112,6 +112,9 @@ public struct AuditEntry: Hashable, Sendable {
         public static let `import` = Operation(rawValue: "vault.import")
         public static let export = Operation(rawValue: "vault.export")
         public static let auditExport = Operation(rawValue: "audit.export")
+        /// The owner changed a vault setting: a type's source priority (the entry names the type)
+        /// or the time zone statistics are counted in (no type).
+        public static let settingsSet = Operation(rawValue: "settings.set")
 
         /// Every operation this version names (docs/AUDIT_LOG.md).
         public static let known: [Operation] = [
@@ -121,7 +124,7 @@ public struct AuditEntry: Hashable, Sendable {
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .characteristicSet,
             .subscribe, .unsubscribe, .authenticationFailure, .unlock, .lock, .passphraseChange, .import, .export,
-            .auditExport,
+            .auditExport, .settingsSet,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

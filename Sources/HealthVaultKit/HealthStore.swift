@@ -164,6 +164,28 @@ public final class HealthStore: Sendable {
         Set(try await call(Method.querySources, SourceQueryParams(query: query), as: SourcesResult.self).sources)
     }
 
+    /// The statistics of the samples a statistics query matches, or nil when this app sees none
+    /// (see ``StatisticsQueryDescriptor/result(for:)``).
+    public func statistics(matching query: StatisticsQueryDescriptor) async throws -> Statistics? {
+        try await call(Method.queryStatistics, StatisticsQueryParams(query: query), as: StatisticsResult.self)
+            .statistics
+    }
+
+    /// The statistics per interval of a collection query (see
+    /// ``StatisticsCollectionQueryDescriptor/result(for:)``).
+    public func statisticsCollection(
+        matching query: StatisticsCollectionQueryDescriptor
+    ) async throws
+        -> StatisticsCollection
+    {
+        try await call(
+            Method.queryStatisticsCollection,
+            StatisticsCollectionQueryParams(query: query),
+            as: StatisticsCollectionResult.self
+        )
+        .collection
+    }
+
     /// One object by UUID, or nil when there is none this app may see.
     public func object(uuid: UUID) async throws -> Sample? {
         try await call(Method.queryObject, ObjectParams(uuid: uuid), as: ObjectResult.self).sample
@@ -248,5 +270,45 @@ extension SampleQueryDescriptor {
     /// Runs the query against `store` (HealthKit's `HKSampleQueryDescriptor.result(for:)`).
     public func result(for store: HealthStore) async throws -> [Sample] {
         try await store.samples(matching: self)
+    }
+}
+
+extension StatisticsQueryDescriptor {
+    /// Runs the query against `store` (HealthKit's `HKStatisticsQueryDescriptor.result(for:)`):
+    /// nil when this app sees no matching sample.
+    public func result(for store: HealthStore) async throws -> Statistics? {
+        try await store.statistics(matching: self)
+    }
+}
+
+extension StatisticsCollectionQueryDescriptor {
+    /// Runs the query against `store` (HealthKit's
+    /// `HKStatisticsCollectionQueryDescriptor.result(for:)`).
+    public func result(for store: HealthStore) async throws -> StatisticsCollection {
+        try await store.statisticsCollection(matching: self)
+    }
+
+    /// The long-running form (HealthKit's `results(for:)`): the collection now, then again each
+    /// time samples of the type this app may see change. Ends when the stream's consumer stops
+    /// or the connection ends.
+    public func results(for store: HealthStore) -> AsyncThrowingStream<StatisticsCollection, any Error> {
+        let query = self
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let observer = try await store.observe([.quantity(query.quantityType)])
+                    continuation.yield(try await store.statisticsCollection(matching: query))
+                    for await _ in observer.updates {
+                        if Task.isCancelled { break }
+                        continuation.yield(try await store.statisticsCollection(matching: query))
+                    }
+                    try? await observer.stop()
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }

@@ -39,6 +39,20 @@ extension Session {
             return SourcesResult(
                 sources: try await daemon.engine().sources(matching: p.query, as: caller, requestID: requestID)
             )
+        case Method.queryStatistics:
+            let p = try params(StatisticsQueryParams.self, from: data)
+            return StatisticsResult(
+                statistics: try await daemon.engine().statistics(matching: p.query, as: caller, requestID: requestID)
+            )
+        case Method.queryStatisticsCollection:
+            let p = try params(StatisticsCollectionQueryParams.self, from: data)
+            return StatisticsCollectionResult(
+                collection: try await daemon.engine().statisticsCollection(
+                    matching: p.query,
+                    as: caller,
+                    requestID: requestID
+                )
+            )
         case Method.queryObject:
             let p = try params(ObjectParams.self, from: data)
             return ObjectResult(

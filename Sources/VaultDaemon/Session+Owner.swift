@@ -162,6 +162,28 @@ extension Session {
                 }
             }
             return ProfileResult(values: values)
+        case Method.sourcesPriority:
+            let p = try params(SourcePriorityParams.self, from: data)
+            let engine = try daemon.engine()
+            let priorities =
+                if let type = p.type {
+                    [type: try await engine.sourcePriority(for: type)]
+                } else {
+                    try await engine.sourcePriorities()
+                }
+            return SourcePriorityResult(
+                priorities: Dictionary(uniqueKeysWithValues: priorities.map { ($0.key.rawValue, $0.value) })
+            )
+        case Method.sourcesSetPriority:
+            let p = try params(SetSourcePriorityParams.self, from: data)
+            try await daemon.engine().setSourcePriority(p.sources, for: p.type, requestID: requestID)
+            return Empty()
+        case Method.settingsShow:
+            return SettingsResult(timeZone: try await daemon.engine().timeZone().identifier)
+        case Method.settingsSetTimeZone:
+            let p = try params(TimeZoneParams.self, from: data)
+            try await daemon.engine().setTimeZone(p.timeZone, requestID: requestID)
+            return Empty()
         case Method.auditExport:
             let p = try params(AuditExportParams.self, from: data)
             guard p.directory.hasPrefix("/") else {

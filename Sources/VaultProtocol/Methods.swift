@@ -17,6 +17,8 @@ public enum Method {
     public static let querySamples = "query.samples"  // owner too
     public static let queryObject = "query.object"  // owner too
     public static let querySources = "query.sources"  // owner too
+    public static let queryStatistics = "query.statistics"  // owner too
+    public static let queryStatisticsCollection = "query.statisticsCollection"  // owner too
     public static let characteristic = "characteristic.get"  // owner too
     public static let observerStart = "observer.start"
     public static let observerStop = "observer.stop"
@@ -40,6 +42,10 @@ public enum Method {
     public static let profileShow = "profile.show"
     public static let auditExport = "audit.export"
     public static let auditEntries = "audit.entries"
+    public static let sourcesPriority = "sources.priority"
+    public static let sourcesSetPriority = "sources.setPriority"
+    public static let settingsShow = "settings.show"
+    public static let settingsSetTimeZone = "settings.setTimeZone"
 }
 
 // MARK: Handshake
@@ -287,5 +293,44 @@ public struct ObserverUpdateParams: Hashable, Sendable, Codable {
     public init(subscription: UUID, types: [SampleType]) {
         self.subscription = subscription
         self.types = types
+    }
+}
+
+public struct StatisticsQueryParams: Hashable, Sendable, Codable {
+    public var query: StatisticsQueryDescriptor
+
+    public init(query: StatisticsQueryDescriptor) {
+        self.query = query
+    }
+}
+
+public struct StatisticsResult: Hashable, Sendable, Codable {
+    /// Null when the caller sees no matching sample.
+    public var statistics: Statistics?
+
+    public init(statistics: Statistics?) {
+        self.statistics = statistics
+    }
+
+    // Always present, null included, so the answer's shape never depends on the data.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(statistics, forKey: .statistics)
+    }
+}
+
+public struct StatisticsCollectionQueryParams: Hashable, Sendable, Codable {
+    public var query: StatisticsCollectionQueryDescriptor
+
+    public init(query: StatisticsCollectionQueryDescriptor) {
+        self.query = query
+    }
+}
+
+public struct StatisticsCollectionResult: Hashable, Sendable, Codable {
+    public var collection: StatisticsCollection
+
+    public init(collection: StatisticsCollection) {
+        self.collection = collection
     }
 }

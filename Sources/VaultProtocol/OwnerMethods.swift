@@ -311,3 +311,49 @@ public struct AuditEntriesResult: Hashable, Sendable, Codable {
         self.total = total
     }
 }
+
+/// `sources.priority`: one type's order (`type` given) or every type the owner has ordered.
+public struct SourcePriorityParams: Hashable, Sendable, Codable {
+    public var type: QuantityTypeIdentifier?
+
+    public init(type: QuantityTypeIdentifier?) {
+        self.type = type
+    }
+}
+
+/// `sources.setPriority`: a type's sources, highest priority first; empty restores the default.
+public struct SetSourcePriorityParams: Hashable, Sendable, Codable {
+    public var type: QuantityTypeIdentifier
+    public var sources: [String]
+
+    public init(type: QuantityTypeIdentifier, sources: [String]) {
+        self.type = type
+        self.sources = sources
+    }
+}
+
+public struct SourcePriorityResult: Hashable, Sendable, Codable {
+    /// Type identifier to bundle identifiers, highest priority first.
+    public var priorities: [String: [String]]
+
+    public init(priorities: [String: [String]]) {
+        self.priorities = priorities
+    }
+}
+
+public struct SettingsResult: Hashable, Sendable, Codable {
+    /// The time zone statistics collections use when a query names none.
+    public var timeZone: String
+
+    public init(timeZone: String) {
+        self.timeZone = timeZone
+    }
+}
+
+public struct TimeZoneParams: Hashable, Sendable, Codable {
+    public var timeZone: String
+
+    public init(timeZone: String) {
+        self.timeZone = timeZone
+    }
+}

@@ -21,6 +21,10 @@ enum SQLite {
         if code == SQLITE_OK, let handle {
             code = healthvault_no_checkpoint_on_close(handle, 1)
         }
+        if code == SQLITE_OK, let handle {
+            // hv_interval and hv_boundary, the statistics' interval lookups (shim.h).
+            code = healthvault_register_functions(handle)
+        }
         return (handle, code)
     }
 

@@ -122,6 +122,26 @@ extension DaemonEndToEnd {
                         Method.querySources,
                         SourceQueryParams(query: SourceQueryDescriptor(sampleType: steps))
                     ),
+                    try await connection.rawCall(
+                        Method.queryStatistics,
+                        StatisticsQueryParams(
+                            query: StatisticsQueryDescriptor(
+                                quantityType: .stepCount,
+                                options: [.cumulativeSum, .separateBySource, .duration]
+                            )
+                        )
+                    ),
+                    try await connection.rawCall(
+                        Method.queryStatisticsCollection,
+                        StatisticsCollectionQueryParams(
+                            query: StatisticsCollectionQueryDescriptor(
+                                quantityType: .stepCount,
+                                options: [.cumulativeSum, .separateBySource],
+                                anchorDate: start,
+                                intervalComponents: IntervalComponents(hour: 1)
+                            )
+                        )
+                    ),
                 ]
             }
 
@@ -140,6 +160,8 @@ extension DaemonEndToEnd {
             #expect(texts[2] == #"{"id":4,"jsonrpc":"2.0","result":{}}"#)
             #expect(texts[3] == #"{"id":5,"jsonrpc":"2.0","result":{"deleted":0}}"#)
             #expect(texts[4] == #"{"id":6,"jsonrpc":"2.0","result":{"sources":[]}}"#)
+            #expect(texts[5] == #"{"id":7,"jsonrpc":"2.0","result":{"statistics":null}}"#)
+            #expect(texts[6].contains(#""statistics":[]"#), "\(texts[6])")
             try await daemon.decide(
                 "revoke",
                 ["read"],

@@ -176,6 +176,7 @@ struct JSONFormTests {
             startDate: Fixtures.start,
             endDate: Fixtures.start.addingTimeInterval(86_400),
             values: values,
+            sources: [source],
             valuesBySource: [SourceStatistics(source: source, values: values)]
         )
         let collection = StatisticsCollection(

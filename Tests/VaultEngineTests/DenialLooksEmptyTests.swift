@@ -108,6 +108,26 @@ import VaultStore
                 )
             )
         )
+        let statistics: [StatisticsQueryDescriptor] = [
+            StatisticsQueryDescriptor(
+                quantityType: .stepCount,
+                options: [.cumulativeSum, .separateBySource, .duration]
+            ),
+            StatisticsQueryDescriptor(quantityType: .bloodPressureSystolic, options: [.discreteAverage, .mostRecent]),
+        ]
+        for query in statistics {
+            answers.append(try wireBytes(try await engine.statistics(matching: query, as: caller)))
+        }
+        for (components, zone) in [(IntervalComponents(hour: 1), "UTC"), (IntervalComponents(day: 1), "Europe/Paris")] {
+            let collection = StatisticsCollectionQueryDescriptor(
+                quantityType: .stepCount,
+                options: [.cumulativeSum, .separateBySource],
+                anchorDate: start,
+                intervalComponents: components,
+                timeZone: zone
+            )
+            answers.append(try wireBytes(try await engine.statisticsCollection(matching: collection, as: caller)))
+        }
         // Another app's sample by UUID is answered as an unknown UUID.
         answers.append(try wireBytes(try await engine.sample(uuid: hidden ?? UUID(), as: caller)))
         answers.append(try wireBytes(try await engine.characteristic(.biologicalSex, as: caller)))

@@ -8,7 +8,12 @@ public struct Statistics: Hashable, Sendable, Codable {
     public let endDate: Date
     /// The statistics over every source.
     public let values: StatisticsValues
-    /// The statistics of each source, when the query asked `separateBySource`.
+    /// The sources whose samples went into `values`, by bundle identifier. With overlapping
+    /// sources merged (docs/STATISTICS.md), a source whose samples were all covered by a source
+    /// of higher priority did not contribute to the sum.
+    public let sources: [Source]
+    /// The statistics of each source (its own samples, unmerged), when the query asked
+    /// `separateBySource`.
     public let valuesBySource: [SourceStatistics]
 
     public init(
@@ -16,17 +21,16 @@ public struct Statistics: Hashable, Sendable, Codable {
         startDate: Date,
         endDate: Date,
         values: StatisticsValues,
+        sources: [Source] = [],
         valuesBySource: [SourceStatistics] = []
     ) {
         self.quantityType = quantityType
         self.startDate = startDate
         self.endDate = endDate
         self.values = values
+        self.sources = sources
         self.valuesBySource = valuesBySource
     }
-
-    /// The sources that contributed, when the query separated by source.
-    public var sources: [Source] { valuesBySource.map(\.source) }
 
     public func sumQuantity() -> Quantity? { values.sum }
     public func averageQuantity() -> Quantity? { values.average }
@@ -125,9 +129,10 @@ public struct StatisticsCollection: Hashable, Sendable, Codable {
         statistics.first { $0.startDate <= date && date < $0.endDate }
     }
 
-    /// The sources that contributed to any bucket.
+    /// The sources that contributed to any bucket, by bundle identifier.
     public func sources() -> [Source] {
         var seen = Set<Source>()
         return statistics.flatMap(\.sources).filter { seen.insert($0).inserted }
+            .sorted { $0.bundleIdentifier.utf8.lexicographicallyPrecedes($1.bundleIdentifier.utf8) }
     }
 }

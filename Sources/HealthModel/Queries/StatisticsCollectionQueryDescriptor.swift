@@ -4,15 +4,17 @@ public import Foundation
 /// `HKStatisticsCollectionQueryDescriptor`), e.g. daily step sums.
 ///
 /// Buckets start at `anchorDate` and repeat every `intervalComponents`, forwards and backwards,
-/// in the calendar of `timeZone` (days and months follow that zone's clock changes).
+/// in the calendar of `timeZone` (days and months follow that zone's clock changes); see
+/// ``StatisticsIntervals``.
 public struct StatisticsCollectionQueryDescriptor: Hashable, Sendable, Codable {
     public let quantityType: QuantityTypeIdentifier
     public let predicate: SamplePredicate?
     public let options: StatisticsOptions
     public let anchorDate: Date
     public let intervalComponents: IntervalComponents
-    /// An IANA time zone name (`Europe/Paris`); buckets follow its calendar days.
-    public let timeZone: String
+    /// An IANA time zone name (`Europe/Paris`); buckets follow its calendar days. Nil: the
+    /// owner's time zone, as the vault is set (HealthKit uses the device's calendar).
+    public let timeZone: String?
 
     public init(
         quantityType: QuantityTypeIdentifier,
@@ -20,7 +22,7 @@ public struct StatisticsCollectionQueryDescriptor: Hashable, Sendable, Codable {
         options: StatisticsOptions,
         anchorDate: Date,
         intervalComponents: IntervalComponents,
-        timeZone: String = "UTC"
+        timeZone: String? = nil
     ) {
         self.quantityType = quantityType
         self.predicate = predicate
@@ -37,7 +39,7 @@ public struct StatisticsCollectionQueryDescriptor: Hashable, Sendable, Codable {
         guard RFC3339.representableRange.contains(anchorDate) else {
             throw .invalidArgument("the anchor date is not between the years 0000 and 9999", field: "anchorDate")
         }
-        guard TimeZone(identifier: timeZone) != nil else {
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw .invalidArgument("\"\(timeZone)\" is not a time zone name", field: "timeZone")
         }
     }

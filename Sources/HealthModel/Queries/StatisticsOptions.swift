@@ -42,7 +42,8 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable, Codable {
     }
 
     /// Checks the options against the type's aggregation style, as HealthKit does: a sum needs a
-    /// cumulative type; average, minimum and maximum need a discrete type; at least one statistic.
+    /// cumulative type; average, minimum, maximum and most recent need a discrete type; duration
+    /// fits any type; at least one statistic.
     public func validate(for type: QuantityTypeIdentifier) throws(HealthError) {
         guard !subtracting(.separateBySource).isEmpty else {
             throw .invalidArgument("ask for at least one statistic", field: "options")
@@ -54,7 +55,8 @@ public struct StatisticsOptions: OptionSet, Hashable, Sendable, Codable {
                 field: "options"
             )
         }
-        for (name, option) in Self.names where [.discreteAverage, .discreteMin, .discreteMax].contains(option) {
+        for (name, option) in Self.names
+        where [.discreteAverage, .discreteMin, .discreteMax, .mostRecent].contains(option) {
             if contains(option) && !style.isDiscrete {
                 throw .invalidArgument("\(name) needs a discrete type; \(type) is cumulative", field: "options")
             }

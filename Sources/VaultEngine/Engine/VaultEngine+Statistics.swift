@@ -1,0 +1,102 @@
+public import AuditLog
+public import Foundation
+public import HealthModel
+import VaultStore
+
+extension VaultEngine {
+    // MARK: Statistics
+
+    /// Runs a statistics query in the caller's scope (computed in SQL over the samples it may
+    /// see): nil when it sees no matching sample, whether there is none or it may not see them.
+    public func statistics(
+        matching query: StatisticsQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> Statistics? {
+        try await read(.queryStatistics, types: [.quantity(query.quantityType)], as: caller, requestID: requestID) {
+            [self] db, scope in
+            let statistics = try store.statistics(matching: query, scope: scope, in: db)
+            return (statistics, statistics == nil ? 0 : 1)
+        }
+    }
+
+    /// Runs a statistics collection query in the caller's scope; intervals are counted in the
+    /// query's time zone, or the owner's when it names none.
+    public func statisticsCollection(
+        matching query: StatisticsCollectionQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> StatisticsCollection {
+        try await read(
+            .queryStatisticsCollection,
+            types: [.quantity(query.quantityType)],
+            as: caller,
+            requestID: requestID
+        ) { [self] db, scope in
+            let collection = try store.statisticsCollection(
+                matching: query,
+                scope: scope,
+                timeZone: try VaultSettings.timeZone(db),
+                in: db
+            )
+            return (collection, collection.statistics.count)
+        }
+    }
+
+    // MARK: Settings (owner)
+
+    /// The owner's order of sources for merging a type's statistics, highest priority first
+    /// (bundle identifiers; sources not listed follow in the order they first saved).
+    public func sourcePriority(for type: QuantityTypeIdentifier) async throws -> [String] {
+        try await perform { [self] in try database.read { try store.sourcePriority(for: type, in: $0) } }
+    }
+
+    /// Every type the owner has ordered sources for.
+    public func sourcePriorities() async throws -> [QuantityTypeIdentifier: [String]] {
+        try await perform { [self] in try database.read { try store.sourcePriorities(in: $0) } }
+    }
+
+    /// Sets a type's source order; an empty list restores the default. Audited as `settings.set`.
+    public func setSourcePriority(
+        _ bundleIdentifiers: [String],
+        for type: QuantityTypeIdentifier,
+        requestID: String = ""
+    ) async throws {
+        guard Set(bundleIdentifiers).count == bundleIdentifiers.count else {
+            throw HealthError.invalidArgument("a source is listed twice", field: "sources")
+        }
+        guard bundleIdentifiers.count <= 1000, bundleIdentifiers.allSatisfy({ (1...255).contains($0.utf8.count) })
+        else {
+            throw HealthError.invalidArgument("at most 1000 bundle identifiers of 1 to 255 bytes", field: "sources")
+        }
+        let recorded = [SampleType.quantity(type).identifier]
+        try await perform { [self] in
+            try audited(.owner, .settingsSet, types: recorded, requestID: requestID) {
+                try database.write { db in
+                    try store.setSourcePriority(bundleIdentifiers, for: type, in: db)
+                    try append(entry(.owner, .settingsSet, types: recorded, requestID: requestID), in: db)
+                }
+            }
+        }
+    }
+
+    /// The time zone statistics collections are counted in when a query names none.
+    public func timeZone() async throws -> TimeZone {
+        try await perform { [self] in try database.read { try VaultSettings.timeZone($0) } }
+    }
+
+    /// Sets the owner's time zone (an IANA name). Audited as `settings.set`.
+    public func setTimeZone(_ identifier: String, requestID: String = "") async throws {
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw HealthError.invalidArgument("\"\(identifier)\" is not a time zone name", field: "timeZone")
+        }
+        try await perform { [self] in
+            try audited(.owner, .settingsSet, types: [], requestID: requestID) {
+                try database.write { db in
+                    try VaultSettings.setTimeZone(zone, db)
+                    try append(entry(.owner, .settingsSet, requestID: requestID), in: db)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HealthModel
+import HealthVaultKit
+import Testing
+import VaultProtocol
+
+extension DaemonEndToEnd {
+    /// Statistics through the real daemon: HealthVaultKit's descriptors, the owner's source
+    /// priority and time zone from the CLI, the long-running collection.
+    @Suite struct DaemonStatisticsTests {
+        static let steps = SampleType.quantity(.stepCount)
+
+        @Test func statisticsMergeSourcesByTheOwnersPriority() async throws {
+            let daemon = try TestDaemon()
+            for app in ["org.example.phone", "org.example.watch"] {
+                try await daemon.enroll(app, read: [ObjectType(Self.steps)], share: [Self.steps])
+                try await daemon.decide("grant", ["share"], [ObjectType(Self.steps)], for: app)
+            }
+            try await daemon.enroll("org.example.reader", read: [ObjectType(Self.steps)], share: [])
+            try await daemon.decide("grant", ["read"], [ObjectType(Self.steps)], for: "org.example.reader")
+            #expect(
+                try CLITests.healthvault(["timezone", "Europe/Paris"], daemon: daemon).out
+                    == "Time zone: Europe/Paris\n"
+            )
+
+            // Both count 10:00-11:00 Paris time on 2026-10-24; the watch also 23:30-00:30.
+            let morning = RFC3339.date(from: "2026-10-24T10:00:00.000+02:00")!
+            let phone = try await daemon.store("org.example.phone")
+            let watch = try await daemon.store("org.example.watch")
+            try await phone.save(try quantity(.stepCount, 1000, .count, at: morning, minutes: 60))
+            try await watch.save(try quantity(.stepCount, 800, .count, at: morning, minutes: 60))
+            try await watch.save(
+                try quantity(.stepCount, 100, .count, at: morning.addingTimeInterval(13.5 * 3600), minutes: 60)
+            )
+
+            let reader = try await daemon.store("org.example.reader")
+            let sum = StatisticsQueryDescriptor(quantityType: .stepCount, options: [.cumulativeSum, .separateBySource])
+            // Default priority: the phone saved first.
+            var statistics = try #require(try await sum.result(for: reader))
+            #expect(statistics.sumQuantity() == Quantity(1100, .count))
+            #expect(statistics.sources.map(\.bundleIdentifier) == ["org.example.phone", "org.example.watch"])
+
+            let set = try CLITests.healthvault(["priority", "set", "stepCount", "org.example.watch"], daemon: daemon)
+            #expect(set.status == 0, "\(set.err)")
+            let shown = try CLITests.healthvault(["priority"], daemon: daemon)
+            #expect(
+                shown.out.contains(
+                    "HKQuantityTypeIdentifierStepCount  org.example.watch (then the rest, oldest first)"
+                ),
+                "\(shown)"
+            )
+            statistics = try #require(try await sum.result(for: reader))
+            #expect(statistics.sumQuantity() == Quantity(900, .count))
+            #expect(statistics.sumQuantity(for: statistics.valuesBySource[0].source) == Quantity(1000, .count))
+
+            // Days in the owner's zone: the late sample is split at Paris midnight.
+            let daily = StatisticsCollectionQueryDescriptor(
+                quantityType: .stepCount,
+                options: [.cumulativeSum],
+                anchorDate: RFC3339.date(from: "2026-10-01T00:00:00.000+02:00")!,
+                intervalComponents: IntervalComponents(day: 1)
+            )
+            let collection = try await daily.result(for: reader)
+            #expect(collection.timeZone == "Europe/Paris")
+            #expect(collection.statistics.map { $0.sumQuantity() } == [Quantity(850, .count), Quantity(50, .count)])
+
+            // The CLI shows the same days.
+            let stats = try CLITests.healthvault(["stats", "stepCount"], daemon: daemon)
+            #expect(stats.status == 0)
+            #expect(stats.out.contains("2026-10-24  sum 850  [org.example.watch]"), "\(stats.out)")
+            #expect(stats.out.contains("2026-10-25  sum 50  [org.example.watch]"), "\(stats.out)")
+
+            // The long-running form: the collection now, and again after another save.
+            var updates = daily.results(for: reader).makeAsyncIterator()
+            #expect(try await updates.next()?.statistics.count == 2)
+            try await phone.save(
+                try quantity(.stepCount, 7, .count, at: morning.addingTimeInterval(86_400 * 3), minutes: 10)
+            )
+            let updated = try #require(try await updates.next())
+            #expect(updated.statistics.count == 3)
+
+            for store in [phone, watch, reader] { await store.close() }
+        }
+    }
+}
