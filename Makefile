@@ -24,7 +24,8 @@ test: deps
 # plain SQLite measured in the same run. The first run builds the benchmark framework (~3 min).
 bench: deps
 	@mkdir -p Benchmarks/.build
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress \
+	$(SWIFT) build -c release --product healthvaultd
+	cd Benchmarks && HEALTHVAULTD=$(CURDIR)/.build/release/healthvaultd $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress \
 		| tee .build/bench.txt
 	@python3 scripts/bench-ratios.py < Benchmarks/.build/bench.txt
 

@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "VaultStore", package: "HealthVault"),
                 .product(name: "AuditLog", package: "HealthVault"),
                 .product(name: "VaultEngine", package: "HealthVault"),
+                .product(name: "HealthVaultKit", package: "HealthVault"),
             ],
             path: "StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

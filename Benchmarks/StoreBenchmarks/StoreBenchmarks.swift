@@ -93,6 +93,7 @@ let benchmarks: @Sendable () -> Void = {
 
     engineBenchmarks(query: query, configuration: queryConfiguration)
     auditBenchmarks()
+    statisticsBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.

@@ -26,6 +26,12 @@ public struct ReadScope: Hashable, Sendable {
         case ownSamples(String)
     }
 
+    /// The app whose own samples are all this scope sees of `type`, or nil when it sees them all.
+    func ownSource(of type: SampleType) -> String? {
+        if case .ownSamples(let bundleIdentifier) = access(to: type) { return bundleIdentifier }
+        return nil
+    }
+
     func access(to type: SampleType) -> Access {
         guard let bundleIdentifier else { return .all }
         return readableTypes.contains(type) ? .all : .ownSamples(bundleIdentifier)

@@ -39,13 +39,13 @@ extension SampleStore {
                 db
             )
         else { return nil }
-        // One interval holding every sample: from the earliest start to just past the latest end.
-        let computed = try plan.compute(boundaries: [plan.start, plan.end.nextUp], db)
-        return computed.first.map {
+        // One interval holding every sample: from the earliest start on, without an end.
+        let computed = try plan.compute(boundaries: [plan.start, .greatestFiniteMagnitude], db)
+        return computed.results.first.map {
             $0.statistics(
                 plan,
                 start: Date(timeIntervalSinceReferenceDate: plan.start),
-                end: Date(timeIntervalSinceReferenceDate: plan.end)
+                end: Date(timeIntervalSinceReferenceDate: max(plan.start, computed.end))
             )
         }
     }
@@ -74,18 +74,27 @@ extension SampleStore {
             store: self,
             db
         ) {
+            // Intervals through the one after the latest start; when a sample ends beyond them
+            // (the passes report it), once more through the latest end.
             let first = intervals.index(containing: Date(timeIntervalSinceReferenceDate: plan.start))
-            let last = intervals.index(containing: Date(timeIntervalSinceReferenceDate: plan.end))
-            guard last - first < Self.maximumStatisticsIntervals else {
-                throw HealthError.invalidArgument(
-                    "the samples span \(last - first + 1) intervals; at most \(Self.maximumStatisticsIntervals): narrow the dates with a predicate or lengthen the interval",
-                    field: "intervalComponents"
-                )
-            }
-            let boundaries = intervals.boundaries(from: first, through: last)
-            let computed = try plan.compute(boundaries: boundaries.map(\.timeIntervalSinceReferenceDate), db)
-            statistics = computed.map {
-                $0.statistics(plan, start: boundaries[$0.index], end: boundaries[$0.index + 1])
+            var last = intervals.index(containing: Date(timeIntervalSinceReferenceDate: plan.end)) + 1
+            while true {
+                guard last - first < Self.maximumStatisticsIntervals else {
+                    throw HealthError.invalidArgument(
+                        "the samples span \(last - first + 1) intervals; at most \(Self.maximumStatisticsIntervals): narrow the dates with a predicate or lengthen the interval",
+                        field: "intervalComponents"
+                    )
+                }
+                let boundaries = intervals.boundaries(from: first, through: last)
+                let computed = try plan.compute(boundaries: boundaries.map(\.timeIntervalSinceReferenceDate), db)
+                if computed.end > boundaries[boundaries.count - 1].timeIntervalSinceReferenceDate {
+                    last = intervals.index(containing: Date(timeIntervalSinceReferenceDate: computed.end))
+                    continue
+                }
+                statistics = computed.results.map {
+                    $0.statistics(plan, start: boundaries[$0.index], end: boundaries[$0.index + 1])
+                }
+                break
             }
         }
         return StatisticsCollection(
@@ -142,15 +151,18 @@ extension SampleStore {
     static func priorityKey(_ type: QuantityTypeIdentifier) -> String { "sourcePriority:" + type.rawValue }
 }
 
-/// One statistics computation: the visible rows of the type, their sources in priority order and
-/// the span of their dates.
+/// One statistics computation: the visible rows of the type, the sources that may have some in
+/// priority order, and where their start dates begin and end.
 struct StatisticsPlan {
     let type: QuantityTypeIdentifier
     let options: StatisticsOptions
-    /// `SELECT id, src, rev, a (start), b (end), x (canonical value)` over the visible rows.
+    /// `SELECT id, src, a (start), b (end), x (canonical value)` over the visible rows.
     let visible: SQLFragment
-    /// Highest priority first.
+    /// Highest priority first: every visible source with samples of the type (a source may have
+    /// none matching the predicate).
     let sources: [(id: Int64, source: Source)]
+    /// The earliest and latest start date of a visible sample (without a predicate, of the
+    /// sources' samples of the type; with one, of those it matches).
     let start: Double
     let end: Double
 
@@ -167,30 +179,59 @@ struct StatisticsPlan {
                 for: SampleTypePredicate(.quantity(type), predicate: predicate),
                 scope: scope,
                 columns: SQLFragment(
-                    "s.id AS id, s.source_id AS src, s.revision_id AS rev, s.start_date AS a, s.end_date AS b, s.value AS x"
+                    "s.id AS id, s.source_id AS src, s.start_date AS a, s.end_date AS b, s.value AS x"
                 ),
                 db
+            ),
+            let code = try db.scalarInt(
+                "SELECT code FROM types WHERE identifier = ?",
+                [SampleType.quantity(type).identifier]
             )
         else { return nil }
-        let rows = try db.rows(
-            """
-            SELECT v.src, src.bundle_id, r.name, v.a, v.b FROM (
-                SELECT src, max(rev) AS rev, min(a) AS a, max(b) AS b FROM (\(branch.sql)) GROUP BY src
-            ) v JOIN sources src ON src.id = v.src JOIN revisions r ON r.id = v.rev
-            ORDER BY v.src
-            """,
-            branch.arguments
-        )
-        guard !rows.isEmpty else { return nil }
-        guard rows.count <= SampleStore.maximumStatisticsSources else {
+        // The sources: the app's own, or every one with samples of the type, found through the
+        // (type, source, start) index one source at a time; each one's first and last start
+        // from the same index. Never a pass over the rows.
+        var ids: [Int64] = []
+        if let own = scope.ownSource(of: .quantity(type)) {
+            if let id = try db.scalarInt("SELECT id FROM sources WHERE bundle_id = ?", [own]) { ids = [id] }
+        } else {
+            var after: Int64 = -1
+            while let id = try db.scalarInt(
+                "SELECT source_id FROM samples INDEXED BY samples_by_type_source_start WHERE type = ? AND source_id > ? ORDER BY source_id LIMIT 1",
+                [code, after]
+            ) {
+                ids.append(id)
+                after = id
+            }
+        }
+        guard ids.count <= SampleStore.maximumStatisticsSources else {
             throw HealthError.invalidArgument(
-                "statistics over \(rows.count) sources of one type are not supported; at most \(SampleStore.maximumStatisticsSources): narrow the predicate to fewer sources",
-                field: "predicate"
+                "statistics over \(ids.count) sources of one type are not supported; at most \(SampleStore.maximumStatisticsSources)",
+                field: "quantityType"
             )
         }
-        var found: [(id: Int64, source: Source)] = rows.compactMap { row in
-            guard let id = row[0].int64, let bundle = row[1].string, let name = row[2].string else { return nil }
-            return (id, Source(bundleIdentifier: bundle, name: name))
+        var found: [(id: Int64, source: Source, first: Double, last: Double)] = []
+        for id in ids {
+            // Named as its latest sample of the type names it.
+            let edge = """
+                SELECT s.start_date, src.bundle_id, r.name FROM samples s INDEXED BY samples_by_type_source_start
+                JOIN sources src ON src.id = s.source_id JOIN revisions r ON r.id = s.revision_id
+                WHERE s.type = ? AND s.source_id = ? ORDER BY s.start_date
+                """
+            guard let first = try db.rows(edge + " LIMIT 1", [code, id]).first?[0].double,
+                let latest = try db.rows(edge + " DESC LIMIT 1", [code, id]).first,
+                let last = latest[0].double, let bundle = latest[1].string, let name = latest[2].string
+            else { continue }
+            found.append((id, Source(bundleIdentifier: bundle, name: name), first, last))
+        }
+        guard !found.isEmpty else { return nil }
+        var start = found.map(\.first).min()!
+        var end = found.map(\.last).max()!
+        if predicate != nil {
+            // The predicate may leave far fewer dates: their span, in one pass over the matches.
+            let span = try db.rows("SELECT min(a), max(a) FROM (\(branch.sql))", branch.arguments).first
+            guard let first = span?[0].double, let last = span?[1].double else { return nil }
+            (start, end) = (first, last)
         }
         // The owner's order first, then the order in which sources first saved (their row ids).
         let priority = try store.sourcePriority(for: type, in: db)
@@ -199,9 +240,9 @@ struct StatisticsPlan {
         self.type = type
         self.options = options
         self.visible = branch
-        self.sources = found
-        self.start = rows.compactMap { $0[3].double }.min() ?? 0
-        self.end = rows.compactMap { $0[4].double }.max() ?? 0
+        self.sources = found.map { ($0.id, $0.source) }
+        self.start = start
+        self.end = end
     }
 
     private var style: AggregationStyle { type.aggregationStyle }
@@ -210,10 +251,12 @@ struct StatisticsPlan {
     /// interval holding its start.
     private var apportioned: Bool { style != .discreteArithmetic }
 
-    /// Whether the sum needs merging across sources, or coverage is asked for.
-    private var needsSegments: Bool {
-        options.contains(.duration) || (options.contains(.cumulativeSum) && sources.count > 1)
-    }
+    /// A sum over two or more sources is merged, entirely in the segments pass.
+    private var merging: Bool { style == .cumulative && sources.count > 1 }
+
+    private var needsPieces: Bool { !merging }
+
+    private var needsSegments: Bool { merging || options.contains(.duration) }
 
     /// The transform averaged: sound levels are averaged as energy.
     private func level(_ expression: String) -> String {
@@ -221,29 +264,36 @@ struct StatisticsPlan {
     }
 
     /// Computes every interval with visible data; `boundaries` are the intervals' edges in
-    /// seconds since the reference date.
-    func compute(boundaries: [Double], _ db: Connection) throws -> [IntervalResult] {
+    /// seconds since the reference date. Also returns the latest end date of a visible sample
+    /// (an interval past the last boundary is not computed: the caller extends and asks again).
+    func compute(boundaries: [Double], _ db: Connection) throws -> (results: [IntervalResult], end: Double) {
         let blob = DatabaseValue.blob(boundaries.withUnsafeBytes { Array($0) })
         let count = Int64(boundaries.count - 1)
         var results: [Int: IntervalResult] = [:]
+        var end = -Double.greatestFiniteMagnitude
         func result(_ index: Int) -> IntervalResult {
             results[index] ?? IntervalResult(index: index, perSource: Array(repeating: nil, count: sources.count))
         }
-        for row in try db.rows(piecesSQL(), visible.arguments + piecesArguments(blob: blob, count: count)) {
-            guard let index = row[0].int64.map(Int.init), let rank = row[1].int64.map(Int.init) else { continue }
-            var interval = result(index)
-            interval.perSource[rank] = Pieces(row)
-            results[index] = interval
+        if needsPieces {
+            for row in try db.rows(piecesSQL(), visible.arguments + piecesArguments(blob: blob, count: count)) {
+                guard let index = row[0].int64.map(Int.init), let rank = row[1].int64.map(Int.init) else { continue }
+                end = max(end, row[14].double ?? end)
+                var interval = result(index)
+                interval.perSource[rank] = Pieces(row)
+                results[index] = interval
+            }
         }
         if needsSegments {
             for row in try db.rows(segmentsSQL(), visible.arguments + segmentsArguments(blob: blob, count: count)) {
                 guard let index = row[0].int64.map(Int.init) else { continue }
+                end = max(end, row[1].double ?? end)
+                guard index < count else { continue }
                 var interval = result(index)
                 interval.segments = Segments(row, sources: sources.count)
                 results[index] = interval
             }
         }
-        return results.values.sorted { $0.index < $1.index }
+        return (results.values.sorted { $0.index < $1.index }, end)
     }
 
     /// The source's rank, as SQL over `src`.
@@ -263,12 +313,13 @@ struct StatisticsPlan {
             p AS NOT MATERIALIZED (
                 SELECT id, \(rankSQL) AS k, a, b, x, i0, CASE WHEN b > a THEN hv_interval(?, b, 1) ELSE i0 END AS i1
                 FROM (SELECT *, hv_interval(?, a, 0) AS i0 FROM v)),
-            spans(id, k, a, b, x, i, i1) AS (
-                SELECT id, k, a, b, x, i0, i1 FROM p WHERE i1 > i0
-                UNION ALL SELECT id, k, a, b, x, i + 1, i1 FROM spans WHERE i < i1),
+            spans(id, k, a, b, x, i0, i, i1) AS (
+                SELECT id, k, a, b, x, i0, i0, i1 FROM p
+                UNION ALL SELECT id, k, a, b, x, i0, i + 1, i1 FROM spans WHERE i < i1),
             pieces AS (
-                SELECT id, k, a, b, x, i0 AS i, b - a AS w FROM p WHERE i1 = i0
-                UNION ALL SELECT id, k, a, b, x, i, min(b, hv_boundary(?, i + 1)) - max(a, hv_boundary(?, i)) FROM spans),
+                SELECT id, k, a, b, x, i,
+                    CASE WHEN i1 = i0 THEN b - a ELSE min(b, hv_boundary(?, i + 1)) - max(a, hv_boundary(?, i)) END AS w
+                FROM spans),
             """
             : """
             pieces AS (SELECT id, \(rankSQL) AS k, a, b, x, hv_interval(?, a, 0) AS i, b - a AS w FROM v),
@@ -283,7 +334,8 @@ struct StatisticsPlan {
                 sum(CASE WHEN b > a THEN \(level("x")) * w END), sum(CASE WHEN b > a THEN w END),
                 sum(CASE WHEN b = a THEN \(level("x")) END), sum(b = a),
                 sum(CASE WHEN b = a OR w = b - a THEN x ELSE x * w / (b - a) END),
-                \(mostRecent ? "max(CASE WHEN rn = 1 THEN x END), max(CASE WHEN rn = 1 THEN a END), max(CASE WHEN rn = 1 THEN b END)" : "NULL, NULL, NULL")
+                \(mostRecent ? "max(CASE WHEN rn = 1 THEN x END), max(CASE WHEN rn = 1 THEN a END), max(CASE WHEN rn = 1 THEN b END)" : "NULL, NULL, NULL"),
+                max(b)
             FROM q GROUP BY i, k
             """
     }
@@ -292,33 +344,58 @@ struct StatisticsPlan {
         rankArguments + (apportioned ? [blob, blob, blob, blob] : [blob]) + [.integer(count)]
     }
 
+    /// Time cut at every start, end and boundary; per source, a running count of the samples
+    /// covering each segment and the sum of their rates (value per second, or level for a
+    /// discrete type). Samples without a duration ride along as points of their instant. Only the
+    /// columns the options need are computed; the others are constant zeros.
     private func segmentsSQL() -> String {
         let ranks = sources.indices
         let covered = ranks.map { "c\($0) > 0" }.joined(separator: " OR ")
         let chosen = "CASE " + ranks.map { "WHEN c\($0) > 0 THEN r\($0) " }.joined() + "ELSE 0 END"
         let won = ranks.map { k in
-            "max(" + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)"
+            "max(cov AND " + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)"
         }
+        let perRank = ranks.map {
+            ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0), sum(CASE k WHEN \($0) THEN p END) AS p\($0)"
+        }
+        let running = ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0), p\($0)" }
+        let separate = options.contains(.separateBySource)
+        let coverage = separate || options.contains(.duration)
+        let bySource = ranks.map { k in
+            ", "
+                + (separate
+                    ? "sum(CASE WHEN cov AND c\(k) > 0 THEN len * r\(k) ELSE 0 END) + coalesce(sum(p\(k)), 0)" : "0")
+                + ", " + (coverage ? "sum(CASE WHEN cov AND c\(k) > 0 THEN len ELSE 0 END)" : "0")
+                + ", max(p\(k) IS NOT NULL)"
+        }
+        let points = ranks.map { "coalesce(p\($0), 0)" }.joined(separator: " + ")
         return """
             WITH RECURSIVE v AS NOT MATERIALIZED (\(visible.sql)),
             bounds(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM bounds WHERE i < ?),
-            e(t, k, dr, dc, bi) AS (
-                SELECT a, \(rankSQL), x / (b - a), 1, NULL FROM v WHERE b > a
-                UNION ALL SELECT b, \(rankSQL), -x / (b - a), -1, NULL FROM v WHERE b > a
-                UNION ALL SELECT hv_boundary(?, i), -1, 0, 0, i FROM bounds),
-            g AS (
-                SELECT t, max(bi) AS bi\(ranks.map { ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0)" }.joined())
-                FROM e GROUP BY t),
+            e(t, k, dr, dc, p) AS (
+                SELECT a, \(rankSQL), iif(b > a, \(rate), 0), b > a, iif(b > a, NULL, x) FROM v
+                UNION ALL SELECT b, \(rankSQL), -\(rate), -1, NULL FROM v WHERE b > a
+                UNION ALL SELECT hv_boundary(?, i), -1, 0, 0, NULL FROM bounds),
+            g AS (SELECT t\(perRank.joined()) FROM e GROUP BY t),
             st AS (
-                SELECT lead(t) OVER o - t AS len, max(bi) OVER o AS i\(ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0)" }.joined())
-                FROM g WINDOW o AS (ORDER BY t ROWS UNBOUNDED PRECEDING))
-            SELECT i, sum(len * \(chosen)), sum(len)\(ranks.map { ", sum(CASE WHEN c\($0) > 0 THEN len ELSE 0 END)" }.joined()), \(won.joined(separator: ", "))
-            FROM st WHERE len > 0 AND i >= 0 AND i < ? AND (\(covered)) GROUP BY i
+                SELECT t, lead(t) OVER o - t AS len\(running.joined())
+                FROM g WINDOW o AS (ORDER BY t ROWS UNBOUNDED PRECEDING)),
+            cut AS (
+                SELECT *, hv_interval(?, t, 0) AS i, coalesce(len > 0 AND (\(covered)), 0) AS cov FROM st
+                WHERE (len > 0 AND (\(covered)))\(ranks.map { " OR p\($0) IS NOT NULL" }.joined()))
+            SELECT i, max(CASE WHEN cov THEN t + len ELSE t END),
+                sum(CASE WHEN cov THEN len * \(chosen) ELSE 0 END) + sum(\(points)),
+                \(options.contains(.duration) ? "sum(CASE WHEN cov THEN len ELSE 0 END)" : "0")\(bySource.joined()),
+                \(won.joined(separator: ", "))
+            FROM cut WHERE i >= 0 AND i <= ? GROUP BY i
             """
     }
 
+    /// What a covering sample adds per second: its share of a sum, or its level.
+    private var rate: String { style == .cumulative ? "x / (b - a)" : level("x") }
+
     private func segmentsArguments(blob: DatabaseValue, count: Int64) -> [DatabaseValue] {
-        [.integer(count)] + rankArguments + rankArguments + [blob, .integer(count)]
+        [.integer(count)] + rankArguments + rankArguments + [blob, blob, .integer(count)]
     }
 }
 
@@ -357,19 +434,24 @@ struct Pieces {
     }
 }
 
-/// One interval's segments: the merged sum, the time covered, per source its coverage and
-/// whether it supplied any of the merged sum.
+/// One interval's segments: the merged sum, the time covered, and per source its own sum, its
+/// coverage, whether it had samples without a duration here and whether it supplied any of the
+/// merged sum.
 struct Segments {
     var merged: Double
     var covered: Double
+    var sumBySource: [Double]
     var coveredBySource: [Double]
+    var pointsBySource: [Bool]
     var won: [Bool]
 
     init(_ row: Row, sources: Int) {
-        merged = row[1].double ?? 0
-        covered = row[2].double ?? 0
-        coveredBySource = (0..<sources).map { row[3 + $0].double ?? 0 }
-        won = (0..<sources).map { (row[3 + sources + $0].int64 ?? 0) != 0 }
+        merged = row[2].double ?? 0
+        covered = row[3].double ?? 0
+        sumBySource = (0..<sources).map { row[4 + 3 * $0].double ?? 0 }
+        coveredBySource = (0..<sources).map { row[5 + 3 * $0].double ?? 0 }
+        pointsBySource = (0..<sources).map { (row[6 + 3 * $0].int64 ?? 0) != 0 }
+        won = (0..<sources).map { (row[4 + 3 * sources + $0].int64 ?? 0) != 0 }
     }
 }
 
@@ -388,7 +470,7 @@ struct IntervalResult {
         let type = plan.type
         let options = plan.options
         let unit = type.canonicalUnit
-        let cumulative = type.aggregationStyle == .cumulative
+        let merging = type.aggregationStyle == .cumulative && plan.sources.count > 1
         let present = perSource.compactMap { $0 }
 
         func values(_ pieces: [Pieces], sum: Double?, duration: Double?) -> StatisticsValues {
@@ -407,26 +489,19 @@ struct IntervalResult {
             )
         }
 
-        // The merged sum: each moment from the covering source of highest priority, plus every
-        // sample without a duration, which no other source can cover.
-        let pointSum = present.reduce(0) { $0 + $1.pointLevels }
+        // Merged sums come whole from the segments; otherwise each source's pieces add up.
         let sum: Double? =
-            if let segments, plan.sources.count > 1 {
-                segments.merged + pointSum
-            } else if present.isEmpty {
-                nil
-            } else {
-                present.reduce(0) { $0 + $1.share }
-            }
+            merging ? segments?.merged : (present.isEmpty ? nil : present.reduce(0) { $0 + $1.share })
         var contributing: [Source] = []
         var bySource: [SourceStatistics] = []
         for (rank, ranked) in plan.sources.enumerated() {
             let pieces = perSource[rank]
             let covered = segments?.coveredBySource[rank] ?? 0
-            guard pieces != nil || covered > 0 else { continue }
-            let supplied =
-                cumulative && plan.sources.count > 1
-                ? (segments?.won[rank] ?? false) || (pieces?.points ?? 0) > 0 : true
+            let points = segments?.pointsBySource[rank] ?? false
+            let won = segments?.won[rank] ?? false
+            // Coverage is computed only when asked for (duration, separateBySource).
+            guard pieces != nil || covered > 0 || points || won else { continue }
+            let supplied = merging ? won || points : true
             if supplied { contributing.append(ranked.source) }
             if options.contains(.separateBySource) {
                 bySource.append(
@@ -434,8 +509,8 @@ struct IntervalResult {
                         source: ranked.source,
                         values: values(
                             pieces.map { [$0] } ?? [],
-                            sum: pieces?.share,
-                            duration: segments?.coveredBySource[rank] ?? 0
+                            sum: merging ? segments?.sumBySource[rank] : pieces?.share,
+                            duration: covered
                         )
                     )
                 )

@@ -26,6 +26,10 @@ public enum RFC3339 {
         let whole = reference.rounded(.down)
         // Exact: both numbers are close, so the subtraction loses nothing.
         let fraction = reference - whole
+        // A whole second is exact in any number of digits: nothing to check.
+        if fraction == 0 {
+            return format(whole: whole, fraction: 0, digits: 3)
+        }
         // Nine digits reproduce every date after April 2001; nearer Foundation's reference date a
         // Double is finer than a nanosecond, so more digits are written until the date reads back.
         for digits in [9, 10, 11, 12, 13, 14, 15, 16, 17] {
