@@ -74,21 +74,26 @@ extension SampleStore {
             store: self,
             db
         ) {
-            // Intervals through the one after the latest start; when a sample ends beyond them
-            // (the passes report it), once more through the latest end.
+            // Intervals through the one after the latest start's; when a sample ends beyond them
+            // (the passes report it), once more through the interval its end reaches into.
             let first = intervals.index(containing: Date(timeIntervalSinceReferenceDate: plan.start))
-            var last = intervals.index(containing: Date(timeIntervalSinceReferenceDate: plan.end)) + 1
+            var reached = intervals.index(containing: Date(timeIntervalSinceReferenceDate: plan.end))
+            var last = reached + 1
             while true {
-                guard last - first < Self.maximumStatisticsIntervals else {
+                guard reached - first < Self.maximumStatisticsIntervals else {
                     throw HealthError.invalidArgument(
-                        "the samples span \(last - first + 1) intervals; at most \(Self.maximumStatisticsIntervals): narrow the dates with a predicate or lengthen the interval",
+                        "the samples span \(reached - first + 1) intervals; at most \(Self.maximumStatisticsIntervals): narrow the dates with a predicate or lengthen the interval",
                         field: "intervalComponents"
                     )
                 }
                 let boundaries = intervals.boundaries(from: first, through: last)
                 let computed = try plan.compute(boundaries: boundaries.map(\.timeIntervalSinceReferenceDate), db)
                 if computed.end > boundaries[boundaries.count - 1].timeIntervalSinceReferenceDate {
-                    last = intervals.index(containing: Date(timeIntervalSinceReferenceDate: computed.end))
+                    // The interval holding the instant just before the end.
+                    let end = Date(timeIntervalSinceReferenceDate: computed.end)
+                    reached = intervals.index(containing: end)
+                    if intervals.start(of: reached) == end { reached -= 1 }
+                    last = reached
                     continue
                 }
                 statistics = computed.results.map {
@@ -204,10 +209,25 @@ struct StatisticsPlan {
                 after = id
             }
         }
+        // With a predicate, one pass over its matches keeps only the sources it leaves, and
+        // narrows the span to their start dates.
+        var matched: (start: Double, end: Double)?
+        if predicate != nil {
+            let spans = try db.rows(
+                "SELECT src, min(a), max(a) FROM (\(branch.sql)) GROUP BY src",
+                branch.arguments
+            )
+            let kept = Set(spans.compactMap { $0[0].int64 })
+            ids = ids.filter(kept.contains)
+            guard let first = spans.compactMap({ $0[1].double }).min(),
+                let last = spans.compactMap({ $0[2].double }).max()
+            else { return nil }
+            matched = (first, last)
+        }
         guard ids.count <= SampleStore.maximumStatisticsSources else {
             throw HealthError.invalidArgument(
-                "statistics over \(ids.count) sources of one type are not supported; at most \(SampleStore.maximumStatisticsSources)",
-                field: "quantityType"
+                "statistics over \(ids.count) sources of one type are not supported; at most \(SampleStore.maximumStatisticsSources): narrow the predicate to fewer sources",
+                field: "predicate"
             )
         }
         var found: [(id: Int64, source: Source, first: Double, last: Double)] = []
@@ -225,14 +245,8 @@ struct StatisticsPlan {
             found.append((id, Source(bundleIdentifier: bundle, name: name), first, last))
         }
         guard !found.isEmpty else { return nil }
-        var start = found.map(\.first).min()!
-        var end = found.map(\.last).max()!
-        if predicate != nil {
-            // The predicate may leave far fewer dates: their span, in one pass over the matches.
-            let span = try db.rows("SELECT min(a), max(a) FROM (\(branch.sql))", branch.arguments).first
-            guard let first = span?[0].double, let last = span?[1].double else { return nil }
-            (start, end) = (first, last)
-        }
+        let start = matched?.start ?? found.map(\.first).min()!
+        let end = matched?.end ?? found.map(\.last).max()!
         // The owner's order first, then the order in which sources first saved (their row ids).
         let priority = try store.sourcePriority(for: type, in: db)
         func rank(_ bundle: String) -> Int { priority.firstIndex(of: bundle) ?? priority.count }
@@ -378,12 +392,12 @@ struct StatisticsPlan {
                 UNION ALL SELECT hv_boundary(?, i), -1, 0, 0, NULL FROM bounds),
             g AS (SELECT t\(perRank.joined()) FROM e GROUP BY t),
             st AS (
-                SELECT t, lead(t) OVER o - t AS len\(running.joined())
+                SELECT t, lead(t) OVER o AS t2, lead(t) OVER o - t AS len\(running.joined())
                 FROM g WINDOW o AS (ORDER BY t ROWS UNBOUNDED PRECEDING)),
             cut AS (
                 SELECT *, hv_interval(?, t, 0) AS i, coalesce(len > 0 AND (\(covered)), 0) AS cov FROM st
                 WHERE (len > 0 AND (\(covered)))\(ranks.map { " OR p\($0) IS NOT NULL" }.joined()))
-            SELECT i, max(CASE WHEN cov THEN t + len ELSE t END),
+            SELECT i, max(CASE WHEN cov THEN t2 ELSE t END),
                 sum(CASE WHEN cov THEN len * \(chosen) ELSE 0 END) + sum(\(points)),
                 \(options.contains(.duration) ? "sum(CASE WHEN cov THEN len ELSE 0 END)" : "0")\(bySource.joined()),
                 \(won.joined(separator: ", "))

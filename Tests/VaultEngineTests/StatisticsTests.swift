@@ -511,6 +511,52 @@ import VaultEngine
         }
         #expect(tooMany?.isInvalidArgument == true)
     }
+
+    @Test func limitsCountWhatTheQueryMatches() async throws {
+        let test = try TestEngine()
+        // Exactly 100,000 hourly intervals of data is allowed; one more is not.
+        let start = Fixtures.start
+        try await test.enroll("org.example.phone")
+        try await test.grant(.share, .quantity(.stepCount), to: "org.example.phone")
+        try await test.engine.save(
+            [try quantitySample(start: start), try quantitySample(start: start.addingTimeInterval(99_999 * 3600))],
+            as: .app("org.example.phone")
+        )
+        let hourly = StatisticsCollectionQueryDescriptor(
+            quantityType: .stepCount,
+            options: [.cumulativeSum],
+            anchorDate: start,
+            intervalComponents: IntervalComponents(hour: 1)
+        )
+        #expect(try await test.engine.statisticsCollection(matching: hourly, as: .owner).statistics.count == 2)
+        try await test.engine.save(
+            [try quantitySample(start: start.addingTimeInterval(100_000 * 3600))],
+            as: .app("org.example.phone")
+        )
+        let error = await healthError { _ = try await test.engine.statisticsCollection(matching: hourly, as: .owner) }
+        #expect(error?.isInvalidArgument == true)
+
+        // 65 sources of steps are too many to merge, unless the predicate narrows them.
+        for index in 0..<65 {
+            let app = "org.example.app\(index)"
+            try await test.enroll(app)
+            try await test.grant(.share, .quantity(.stepCount), to: app)
+            try await test.engine.save([try quantitySample(start: start)], as: .app(app))
+        }
+        let all = StatisticsQueryDescriptor(quantityType: .stepCount, options: [.cumulativeSum])
+        let tooMany = await healthError { _ = try await test.engine.statistics(matching: all, as: .owner) }
+        #expect(tooMany?.isInvalidArgument == true && tooMany?.field == "predicate")
+        let narrowed = StatisticsQueryDescriptor(
+            quantityType: .stepCount,
+            predicate: .sources(["org.example.app3", "org.example.app4"]),
+            options: [.cumulativeSum]
+        )
+        let statistics = try #require(try await test.engine.statistics(matching: narrowed, as: .owner))
+        // The two overlap exactly: the one that saved first counts.
+        #expect(statistics.sumQuantity() == Quantity(100, .count))
+        #expect(statistics.sources.map(\.bundleIdentifier) == ["org.example.app3"])
+        #expect(statistics.endDate == start.addingTimeInterval(60))
+    }
 }
 
 /// A small deterministic generator, so a failure can be replayed.

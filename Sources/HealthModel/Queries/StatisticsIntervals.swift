@@ -26,7 +26,8 @@ public struct StatisticsIntervals: Sendable {
         let calendarDays =
             Double(components.year) * 365.2425 + Double(components.month) * 30.436875
             + Double(components.weekOfYear * 7 + components.day)
-        fixedLength = calendarDays == 0 ? clock : nil
+        // (Components that do not validate, all zero, still give a lookup that ends.)
+        fixedLength = calendarDays == 0 ? max(1, clock) : nil
         approximateLength = max(1, calendarDays * 86400 + clock)
     }
 
@@ -59,8 +60,17 @@ public struct StatisticsIntervals: Sendable {
     public func index(containing date: Date) -> Int {
         let estimate = (date.timeIntervalSince(anchorDate) / approximateLength).rounded(.down)
         var k = Int(max(-1e12, min(1e12, estimate)))
-        while start(of: k) > date { k -= 1 }
-        while start(of: k + 1) <= date { k += 1 }
+        // The estimate is off by a few intervals at most (clock changes, month lengths); the
+        // bound only keeps components that never validated from looping.
+        var steps = 0
+        while steps < 10_000, start(of: k) > date {
+            k -= 1
+            steps += 1
+        }
+        while steps < 20_000, start(of: k + 1) <= date {
+            k += 1
+            steps += 1
+        }
         return k
     }
 
