@@ -116,9 +116,7 @@ extension SampleStore {
     /// The owner's order of sources for a type, highest priority first, as bundle identifiers.
     /// Sources not listed come after, in the order they first saved to the vault.
     public func sourcePriority(for type: QuantityTypeIdentifier, in db: Connection) throws -> [String] {
-        guard let json = try db.scalarText("SELECT value FROM settings WHERE name = ?", [Self.priorityKey(type)])
-        else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        try VaultSettings.value(Self.priorityKey(type), db).map(Self.bundleIdentifiers) ?? []
     }
 
     /// Sets the owner's order of sources for a type (an empty list restores the default order).
@@ -129,31 +127,26 @@ extension SampleStore {
     )
         throws
     {
-        if bundleIdentifiers.isEmpty {
-            try db.execute("DELETE FROM settings WHERE name = ?", [Self.priorityKey(type)])
-            return
-        }
         let json = String(decoding: try JSONEncoder().encode(bundleIdentifiers), as: UTF8.self)
-        try db.execute(
-            "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            [Self.priorityKey(type), json]
-        )
+        try VaultSettings.setValue(bundleIdentifiers.isEmpty ? nil : json, for: Self.priorityKey(type), db)
     }
 
     /// Every type the owner has ordered sources for, with its order.
     public func sourcePriorities(in db: Connection) throws -> [QuantityTypeIdentifier: [String]] {
         var priorities: [QuantityTypeIdentifier: [String]] = [:]
-        for row in try db.rows("SELECT name, value FROM settings WHERE name LIKE 'sourcePriority:%'") {
-            guard let name = row[0].string, let json = row[1].string,
-                let type = QuantityTypeIdentifier(rawValue: String(name.dropFirst("sourcePriority:".count))),
-                let order = try? JSONDecoder().decode([String].self, from: Data(json.utf8))
-            else { continue }
-            priorities[type] = order
+        for (name, json) in try VaultSettings.values(prefixed: Self.priorityPrefix, db) {
+            if let type = QuantityTypeIdentifier(rawValue: name) { priorities[type] = Self.bundleIdentifiers(json) }
         }
         return priorities
     }
 
-    static func priorityKey(_ type: QuantityTypeIdentifier) -> String { "sourcePriority:" + type.rawValue }
+    private static func bundleIdentifiers(_ json: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+    }
+
+    private static let priorityPrefix = "sourcePriority:"
+
+    static func priorityKey(_ type: QuantityTypeIdentifier) -> String { priorityPrefix + type.rawValue }
 }
 
 /// One statistics computation: the visible rows of the type, the sources that may have some in

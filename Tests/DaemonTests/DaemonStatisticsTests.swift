@@ -79,6 +79,11 @@ extension DaemonEndToEnd {
             let updated = try #require(try await updates.next())
             #expect(updated.statistics.count == 3)
 
+            // Reset: the default order again, the phone first.
+            #expect(try CLITests.healthvault(["priority", "reset", "stepCount"], daemon: daemon).status == 0)
+            #expect(try CLITests.healthvault(["priority"], daemon: daemon).out.hasPrefix("Default order"))
+            #expect(try await sum.result(for: reader)?.sumQuantity() == Quantity(1107, .count))
+
             for store in [phone, watch, reader] { await store.close() }
         }
     }

@@ -451,6 +451,21 @@ import VaultEngine
         #expect(statistics.sources == [watch])
         let entry = try #require(try test.auditEntries().last { $0.operation == .settingsSet })
         #expect(entry.types == ["HKQuantityTypeIdentifierStepCount"])
+        #expect(try await test.engine.sourcePriorities() == [.stepCount: ["org.example.watch"]])
+        // An empty order restores the default.
+        try await test.engine.setSourcePriority([], for: .stepCount)
+        #expect(try await test.engine.sourcePriorities().isEmpty)
+        #expect(try await test.engine.statistics(matching: query, as: .owner)?.sumQuantity() == Quantity(1500, .count))
+        try await test.engine.setSourcePriority(["org.example.watch"], for: .stepCount)
+
+        // The owner's time zone: set, read back and audited without a type; an unknown one refused.
+        try await test.engine.setTimeZone("Asia/Tokyo")
+        #expect(try await test.engine.timeZone().identifier == "Asia/Tokyo")
+        let zoneEntry = try #require(try test.auditEntries().last)
+        #expect(zoneEntry.operation == .settingsSet && zoneEntry.types.isEmpty)
+        #expect(await healthError { try await test.engine.setTimeZone("Mars/Olympus_Mons") }?.isInvalidArgument == true)
+        #expect(try await test.engine.timeZone().identifier == "Asia/Tokyo")
+
         // An app that may read only its own steps sees only its own sum: nothing merged away.
         let alone = try #require(try await test.engine.statistics(matching: query, as: .app("org.example.phone")))
         #expect(alone.sumQuantity() == Quantity(1000, .count))

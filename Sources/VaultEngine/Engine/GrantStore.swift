@@ -236,17 +236,12 @@ enum GrantStore {
     // MARK: Settings
 
     static func policy(_ db: Connection) throws -> VaultPolicy {
-        guard let json = try db.scalarText("SELECT value FROM settings WHERE name = 'policy'") else {
-            return .standard
-        }
+        guard let json = try VaultSettings.value("policy", db) else { return .standard }
         return try VaultPolicy(json: Data(json.utf8), file: "the vault's stored policy")
     }
 
     static func setPolicy(_ policy: VaultPolicy, _ db: Connection) throws {
-        try db.execute(
-            "INSERT INTO settings (name, value) VALUES ('policy', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            [String(decoding: policy.jsonData(), as: UTF8.self)]
-        )
+        try VaultSettings.setValue(String(decoding: policy.jsonData(), as: UTF8.self), for: "policy", db)
     }
 
     // MARK: Helpers
