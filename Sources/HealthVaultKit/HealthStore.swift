@@ -164,6 +164,16 @@ public final class HealthStore: Sendable {
         Set(try await call(Method.querySources, SourceQueryParams(query: query), as: SourcesResult.self).sources)
     }
 
+    /// What was added and deleted since an anchor (see
+    /// ``AnchoredObjectQueryDescriptor/result(for:)``).
+    public func anchoredObjects(
+        matching query: AnchoredObjectQueryDescriptor
+    ) async throws
+        -> AnchoredObjectQueryResult
+    {
+        try await call(Method.queryAnchored, AnchoredQueryParams(query: query), as: AnchoredObjectQueryResult.self)
+    }
+
     /// The statistics of the samples a statistics query matches, or nil when this app sees none
     /// (see ``StatisticsQueryDescriptor/result(for:)``).
     public func statistics(matching query: StatisticsQueryDescriptor) async throws -> Statistics? {
@@ -270,6 +280,58 @@ extension SampleQueryDescriptor {
     /// Runs the query against `store` (HealthKit's `HKSampleQueryDescriptor.result(for:)`).
     public func result(for store: HealthStore) async throws -> [Sample] {
         try await store.samples(matching: self)
+    }
+}
+
+extension AnchoredObjectQueryDescriptor {
+    /// Runs the query against `store` (HealthKit's `HKAnchoredObjectQueryDescriptor.result(for:)`):
+    /// the samples added and objects deleted since the anchor that this app may see, oldest
+    /// first, and the anchor to start from next time.
+    public func result(for store: HealthStore) async throws -> AnchoredObjectQueryResult {
+        try await store.anchoredObjects(matching: self)
+    }
+
+    /// The long-running form (HealthKit's `results(for:)`): every change since the anchor, a page
+    /// of at most `limit` at a time, then the changes again each time samples of the query's
+    /// types that this app may see change, each result carrying the anchor it reached. Ends when
+    /// the stream's consumer stops or the connection ends.
+    public func results(for store: HealthStore) -> AsyncThrowingStream<AnchoredObjectQueryResult, any Error> {
+        let query = self
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let observer = try await store.observe(Set(query.predicates.map(\.sampleType)))
+                    var anchor = query.anchor
+                    // Every page up to the present; the first result is always yielded, even empty.
+                    func catchUp(first: Bool) async throws {
+                        var first = first
+                        while true {
+                            let page = AnchoredObjectQueryDescriptor(
+                                predicates: query.predicates,
+                                anchor: anchor,
+                                limit: query.limit
+                            )
+                            let result = try await store.anchoredObjects(matching: page)
+                            anchor = result.newAnchor
+                            let count = result.addedSamples.count + result.deletedObjects.count
+                            if first || count > 0 { continuation.yield(result) }
+                            first = false
+                            if query.limit == 0 || count < query.limit { return }
+                        }
+                    }
+                    try await catchUp(first: true)
+                    for await _ in observer.updates {
+                        if Task.isCancelled { break }
+                        try await catchUp(first: false)
+                    }
+                    try? await observer.stop()
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }
 

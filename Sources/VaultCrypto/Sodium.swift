@@ -120,6 +120,29 @@ enum Sodium {
         ) == 0
     }
 
+    // MARK: BLAKE2b
+
+    static let genericHashKeyBytes = Int(crypto_generichash_KEYBYTES)
+
+    /// Keyed BLAKE2b of `message`, `count` bytes (16 to 64) into `output`.
+    static func keyedHash(
+        _ output: UnsafeMutableRawPointer,
+        count: Int,
+        message: UnsafeRawBufferPointer,
+        key: UnsafeRawBufferPointer
+    ) {
+        ensureReady()
+        let result = crypto_generichash(
+            output.assumingMemoryBound(to: UInt8.self),
+            count,
+            message.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            UInt64(message.count),
+            key.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            key.count
+        )
+        precondition(result == 0, "BLAKE2b cannot fail for valid lengths")
+    }
+
     // MARK: Ed25519
 
     static let signPublicKeyBytes = Int(crypto_sign_PUBLICKEYBYTES)

@@ -39,6 +39,9 @@ extension Session {
             return SourcesResult(
                 sources: try await daemon.engine().sources(matching: p.query, as: caller, requestID: requestID)
             )
+        case Method.queryAnchored:
+            let p = try params(AnchoredQueryParams.self, from: data)
+            return try await daemon.engine().anchoredObjects(matching: p.query, as: caller, requestID: requestID)
         case Method.queryStatistics:
             let p = try params(StatisticsQueryParams.self, from: data)
             return StatisticsResult(

@@ -17,6 +17,7 @@ public enum Method {
     public static let querySamples = "query.samples"  // owner too
     public static let queryObject = "query.object"  // owner too
     public static let querySources = "query.sources"  // owner too
+    public static let queryAnchored = "query.anchored"  // owner too
     public static let queryStatistics = "query.statistics"  // owner too
     public static let queryStatisticsCollection = "query.statisticsCollection"  // owner too
     public static let characteristic = "characteristic.get"  // owner too
@@ -210,6 +211,14 @@ public struct SamplesResult: Sendable, Codable {
 
     public init(samples: [Sample]) {
         self.samples = samples
+    }
+}
+
+public struct AnchoredQueryParams: Hashable, Sendable, Codable {
+    public var query: AnchoredObjectQueryDescriptor
+
+    public init(query: AnchoredObjectQueryDescriptor) {
+        self.query = query
     }
 }
 

@@ -13,17 +13,8 @@ extension SampleStore {
     /// database), so the caller's grants and the query see one snapshot.
     public func samples(matching query: SampleQueryDescriptor, scope: ReadScope, in db: Connection) throws -> [Sample] {
         try query.validate()
-        // One branch per type: a type named twice is one OR, so no sample comes back twice.
-        var merged: [(SampleType, SamplePredicate?)] = []
-        for typed in query.predicates {
-            if let index = merged.firstIndex(where: { $0.0 == typed.sampleType }) {
-                merged[index].1 = merged[index].1.flatMap { first in typed.predicate.map { .or([first, $0]) } }
-            } else {
-                merged.append((typed.sampleType, typed.predicate))
-            }
-        }
         var branches: [SQLFragment] = []
-        for (type, predicate) in merged {
+        for (type, predicate) in Self.mergedByType(query.predicates) {
             var columns = SQLFragment("s.id, s.uuid, s.start_date, s.end_date, ")
             let sortValue = Self.sortValue(of: type)
             columns.sql += sortValue.sql + " AS sort_value"
@@ -115,11 +106,13 @@ extension SampleStore {
     // MARK: Building queries
 
     /// The SELECT of one typed predicate under a scope, or nil when it can match nothing (a type
-    /// never stored, or an app that has no samples of a type it may not read).
+    /// never stored, or an app that has no samples of a type it may not read). `byChange` walks
+    /// the type's rows in change order (the `seq` indexes) instead of by start.
     func branch(
         for query: SampleTypePredicate,
         scope: ReadScope,
         columns: SQLFragment,
+        byChange: Bool = false,
         _ db: Connection
     ) throws -> SQLFragment? {
         guard
@@ -131,7 +124,7 @@ extension SampleStore {
         switch scope.access(to: query.sampleType) {
         case .all:
             fragment = SQLFragment(
-                "SELECT \(columns.sql) FROM samples s WHERE s.type = ?",
+                "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : "") WHERE s.type = ?",
                 columns.arguments + [.integer(code)]
             )
         case .ownSamples(let bundleIdentifier):
@@ -141,7 +134,7 @@ extension SampleStore {
             else { return nil }
             // Forced, so the planner can never walk other apps' rows of the type.
             fragment = SQLFragment(
-                "SELECT \(columns.sql) FROM samples s INDEXED BY samples_by_type_source_start WHERE s.type = ? AND s.source_id = ?",
+                "SELECT \(columns.sql) FROM samples s INDEXED BY \(byChange ? "samples_by_type_source_seq" : "samples_by_type_source_start") WHERE s.type = ? AND s.source_id = ?",
                 columns.arguments + [.integer(code), .integer(sourceID)]
             )
         }

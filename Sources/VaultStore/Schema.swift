@@ -211,6 +211,11 @@ public enum Schema {
                 """,
             ]
         ),
+        // Anchored queries of types read wholly walk a type's samples in change order.
+        Migration(
+            version: 4,
+            statements: ["CREATE INDEX samples_by_type_seq ON samples(type, seq)"]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -27,6 +27,7 @@ public final class Vault: @unchecked Sendable {
     public let ownerPublicKey: Ed25519.PublicKey
     // Set once in init; cleared under the lock by lock().
     private var signingKey: Ed25519.SigningKey?
+    private var anchorSealer: TokenSealer?
     private var database: Database?
     private let lockState = NSLock()
 
@@ -35,8 +36,10 @@ public final class Vault: @unchecked Sendable {
         vaultID: UUID,
         signingKey: Ed25519.SigningKey,
         ownerPublicKey: Ed25519.PublicKey,
+        anchorSealer: TokenSealer,
         database: Database
     ) {
+        self.anchorSealer = anchorSealer
         self.directory = directory
         self.vaultID = vaultID
         self.auditPublicKey = signingKey.publicKey
@@ -127,6 +130,7 @@ public final class Vault: @unchecked Sendable {
             vaultID: vaultID,
             signingKey: signingKey,
             ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
+            anchorSealer: try anchorSealer(databaseKey: databaseKey),
             database: database
         )
     }
@@ -194,6 +198,7 @@ public final class Vault: @unchecked Sendable {
             vaultID: keyring.vaultID,
             signingKey: signingKey,
             ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
+            anchorSealer: try anchorSealer(databaseKey: databaseKey),
             database: database
         )
     }
@@ -265,6 +270,23 @@ public final class Vault: @unchecked Sendable {
         }
     }
 
+    /// The sealer of query anchors (keys derived from the database key, context `hvanchor`), or
+    /// `locked`.
+    public func queryAnchorSealer() throws(StoreError) -> TokenSealer {
+        lockState.lock()
+        defer { lockState.unlock() }
+        guard let anchorSealer else { throw .locked }
+        return anchorSealer
+    }
+
+    static func anchorSealer(databaseKey: SecureBytes) throws(StoreError) -> TokenSealer {
+        do {
+            return try TokenSealer(masterKey: databaseKey, context: "hvanchor")
+        } catch {
+            throw .io("cannot derive the anchor keys: \(error)")
+        }
+    }
+
     /// The database, or `locked`.
     public func db() throws(StoreError) -> Database {
         lockState.lock()
@@ -301,6 +323,8 @@ public final class Vault: @unchecked Sendable {
         defer { lockState.unlock() }
         signingKey?.secretKey.wipe()
         signingKey = nil
+        anchorSealer?.wipe()
+        anchorSealer = nil
         database?.close()
         database = nil
     }

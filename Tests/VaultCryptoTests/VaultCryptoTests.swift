@@ -160,3 +160,42 @@ struct SHA256Tests {
         #expect(hex(hasher.finalize()) == hex(SHA256.hash(data: Array("abc".utf8))))
     }
 }
+
+struct TokenSealerTests {
+    @Test func tokensAreDeterministicAndOpenOnlyForTheirKeyAndData() throws {
+        let key = SecureBytes.random(count: 32)
+        let sealer = try TokenSealer(masterKey: key, context: "hvanchor")
+        let value: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+        let ad = Array("app:org.example".utf8)
+        let token = sealer.seal(value, associatedData: ad)
+        // The same value and data: the same token; another value or data: another.
+        #expect(sealer.seal(value, associatedData: ad) == token)
+        #expect(sealer.seal([1, 2, 3, 4, 5, 6, 7, 9], associatedData: ad) != token)
+        #expect(sealer.seal(value, associatedData: Array("app:org.other".utf8)) != token)
+        #expect(token.count == 24 + value.count + 16)
+        #expect(sealer.open(token, associatedData: ad) == value)
+        // A value cannot be read from its token.
+        #expect(!token.indices.dropLast(value.count - 1).contains { Array(token[$0..<$0 + value.count]) == value })
+
+        // Other data, another key, another context, any byte changed, or cut short: nothing.
+        #expect(sealer.open(token, associatedData: Array("app:org.other".utf8)) == nil)
+        #expect(
+            try TokenSealer(masterKey: SecureBytes.random(count: 32), context: "hvanchor").open(
+                token,
+                associatedData: ad
+            ) == nil
+        )
+        #expect(try TokenSealer(masterKey: key, context: "hvother1").open(token, associatedData: ad) == nil)
+        for index in token.indices {
+            var altered = token
+            altered[index] ^= 0x01
+            #expect(sealer.open(altered, associatedData: ad) == nil, "byte \(index)")
+        }
+        #expect(sealer.open(Array(token.dropLast()), associatedData: ad) == nil)
+        #expect(sealer.open(Array(token.prefix(40)), associatedData: ad) == nil)
+        #expect(sealer.open([], associatedData: ad) == nil)
+        #expect(throws: CryptoError.self) {
+            _ = try TokenSealer(masterKey: SecureBytes.random(count: 16), context: "hvanchor")
+        }
+    }
+}

@@ -128,10 +128,50 @@ import VaultStore
             )
             answers.append(try wireBytes(try await engine.statisticsCollection(matching: collection, as: caller)))
         }
+        answers += try await anchoredAnswers(engine, as: caller)
         // Another app's sample by UUID is answered as an unknown UUID.
         answers.append(try wireBytes(try await engine.sample(uuid: hidden ?? UUID(), as: caller)))
         answers.append(try wireBytes(try await engine.characteristic(.biologicalSex, as: caller)))
         return answers
+    }
+
+    /// Anchored queries of steps and blood pressure, from the start, page by page, and from
+    /// their own anchors. Anchors are sealed with each vault's own key, so they are compared by
+    /// which of the answers share one (every distinct anchor numbered in order of appearance);
+    /// AnchoredQueryTests compares them byte for byte within one vault, before and after hidden
+    /// writes.
+    static func anchoredAnswers(_ engine: VaultEngine, as caller: Caller) async throws -> [Data] {
+        let steps = [SampleTypePredicate(.quantity(.stepCount))]
+        let pressure = [
+            SampleTypePredicate(.correlation(.bloodPressure)), SampleTypePredicate(.quantity(.bloodPressureSystolic)),
+        ]
+        var results: [AnchoredObjectQueryResult] = []
+        func run(
+            _ predicates: [SampleTypePredicate],
+            from anchor: QueryAnchor?,
+            limit: Int = 0
+        ) async throws
+            -> QueryAnchor
+        {
+            let query = AnchoredObjectQueryDescriptor(predicates: predicates, anchor: anchor, limit: limit)
+            let result = try await engine.anchoredObjects(matching: query, as: caller)
+            results.append(result)
+            return result.newAnchor
+        }
+        let all = try await run(steps, from: nil)
+        _ = try await run(steps, from: all)
+        let page = try await run(steps, from: nil, limit: 2)
+        _ = try await run(steps, from: page, limit: 2)
+        let none = try await run(pressure, from: nil)
+        _ = try await run(pressure, from: none, limit: 1)
+        var numbers: [QueryAnchor: Int] = [:]
+        return try results.map { result in
+            var canonical = result
+            let number = numbers[result.newAnchor] ?? numbers.count
+            numbers[result.newAnchor] = number
+            canonical.newAnchor = QueryAnchor(token: "anchor-\(number)")
+            return try wireBytes(canonical)
+        }
     }
 
     @Test(arguments: [0, 100_000])

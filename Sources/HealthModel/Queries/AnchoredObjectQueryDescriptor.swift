@@ -1,3 +1,5 @@
+public import Foundation
+
 /// An anchored object query: what was added and deleted since an anchor, and a new anchor
 /// (HealthKit's `HKAnchoredObjectQueryDescriptor`).
 public struct AnchoredObjectQueryDescriptor: Hashable, Sendable, Codable {
@@ -48,5 +50,40 @@ public struct QueryAnchor: Hashable, Sendable, Codable, CustomStringConvertible 
         guard !token.isEmpty, token.utf8.count <= Self.maximumLength else {
             throw .invalidArgument("the anchor is not one the vault made", field: "anchor")
         }
+    }
+}
+
+/// A sample deleted from the vault (HealthKit's `HKDeletedObject`): its UUID and its type.
+///
+/// JSON: `{"uuid": UUID, "type": identifier}`.
+public struct DeletedObject: Hashable, Sendable, Codable {
+    public let uuid: UUID
+    public let sampleType: SampleType
+
+    public init(uuid: UUID, sampleType: SampleType) {
+        self.uuid = uuid
+        self.sampleType = sampleType
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case uuid
+        case sampleType = "type"
+    }
+}
+
+/// What an anchored object query found (HealthKit's `HKAnchoredObjectQueryDescriptor.Result`):
+/// the samples added and the objects deleted since the anchor, oldest first, and the anchor to
+/// ask from next time.
+///
+/// JSON: `{"addedSamples": [Sample], "deletedObjects": [DeletedObject], "newAnchor": string}`.
+public struct AnchoredObjectQueryResult: Sendable, Codable {
+    public var addedSamples: [Sample]
+    public var deletedObjects: [DeletedObject]
+    public var newAnchor: QueryAnchor
+
+    public init(addedSamples: [Sample], deletedObjects: [DeletedObject], newAnchor: QueryAnchor) {
+        self.addedSamples = addedSamples
+        self.deletedObjects = deletedObjects
+        self.newAnchor = newAnchor
     }
 }
