@@ -105,6 +105,10 @@ public struct AuditEntry: Hashable, Sendable {
         public static let characteristicSet = Operation(rawValue: "characteristic.set")
         public static let subscribe = Operation(rawValue: "subscribe")
         public static let unsubscribe = Operation(rawValue: "unsubscribe")
+        /// An app asked for background delivery of a type (the entry names it), or stopped it
+        /// (the types it stopped; none when it stopped every one and had none).
+        public static let backgroundEnable = Operation(rawValue: "background.enable")
+        public static let backgroundDisable = Operation(rawValue: "background.disable")
         public static let authenticationFailure = Operation(rawValue: "authentication.failure")
         public static let unlock = Operation(rawValue: "vault.unlock")
         public static let lock = Operation(rawValue: "vault.lock")
@@ -123,7 +127,8 @@ public struct AuditEntry: Hashable, Sendable {
             .authorizationRevokeRead, .authorizationRevokeShare, .policySet,
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .characteristicSet,
-            .subscribe, .unsubscribe, .authenticationFailure, .unlock, .lock, .passphraseChange, .import, .export,
+            .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
+            .passphraseChange, .import, .export,
             .auditExport, .settingsSet,
         ]
 

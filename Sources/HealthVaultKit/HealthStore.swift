@@ -240,6 +240,37 @@ public final class HealthStore: Sendable {
         return ObserverQuery(store: self, subscription: result.subscription, types: types)
     }
 
+    /// Enables background delivery of `type` at `frequency` (HealthKit's
+    /// `enableBackgroundDelivery(for:frequency:)`): from now on, changes to it this app may see
+    /// are kept for it until it acknowledges them (``ObserverQuery/acknowledge(_:)``), and told
+    /// when it next observes the type if it was away, at most once per `frequency` otherwise.
+    /// It lasts until disabled, across connections and restarts of the daemon.
+    public func enableBackgroundDelivery(for type: SampleType, frequency: UpdateFrequency) async throws {
+        _ = try await call(
+            Method.observerEnableBackgroundDelivery,
+            EnableBackgroundDeliveryParams(type: type, frequency: frequency),
+            as: Empty.self
+        )
+    }
+
+    /// Disables background delivery of `type`; what was pending for it is dropped.
+    public func disableBackgroundDelivery(for type: SampleType) async throws {
+        _ = try await call(
+            Method.observerDisableBackgroundDelivery,
+            DisableBackgroundDeliveryParams(types: [type]),
+            as: Empty.self
+        )
+    }
+
+    /// Disables background delivery of every type.
+    public func disableAllBackgroundDelivery() async throws {
+        _ = try await call(
+            Method.observerDisableBackgroundDelivery,
+            DisableBackgroundDeliveryParams(types: nil),
+            as: Empty.self
+        )
+    }
+
     // MARK: Calling
 
     func call<Params: Encodable & Sendable, Result: Decodable>(

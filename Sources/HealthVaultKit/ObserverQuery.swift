@@ -25,9 +25,21 @@ public final class ObserverQuery: Sendable {
         store.connection.endUpdates(of: subscription)
     }
 
+    /// Tells the vault this update has been handled (HealthKit's observer completion handler):
+    /// the background-delivery changes it stood for are no longer pending. An update without
+    /// background delivery needs none, and this does nothing for it. An update not acknowledged
+    /// is delivered again when the app next observes its types, after a reconnection or a
+    /// restart of the daemon.
+    public func acknowledge(_ update: Update) async throws {
+        guard let delivery = update.delivery else { return }
+        _ = try await store.call(Method.observerAcknowledge, AcknowledgeParams(delivery: delivery), as: Empty.self)
+    }
+
     /// One notification: samples of these types changed. It carries no data; query to see what.
     public struct Update: Hashable, Sendable {
         public var types: Set<SampleType>
+        /// The delivery to acknowledge, when some of the types have background delivery.
+        public var delivery: String?
     }
 
     /// The notifications, as an `AsyncSequence`.
@@ -40,7 +52,7 @@ public final class ObserverQuery: Sendable {
 
             public mutating func next() async -> Update? {
                 guard let update = await base.next() else { return nil }
-                return Update(types: Set(update.types))
+                return Update(types: Set(update.types), delivery: update.delivery)
             }
         }
 

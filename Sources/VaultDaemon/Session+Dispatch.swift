@@ -111,6 +111,27 @@ extension Session {
             let p = try params(SubscriptionParams.self, from: data)
             try await unsubscribe(p.subscription, requestID: requestID)
             return Empty()
+        case Method.observerAcknowledge:
+            let p = try params(AcknowledgeParams.self, from: data)
+            try await acknowledge(p.delivery)
+            return Empty()
+        case Method.observerEnableBackgroundDelivery:
+            let p = try params(EnableBackgroundDeliveryParams.self, from: data)
+            try await daemon.engine().enableBackgroundDelivery(
+                for: p.type,
+                frequency: p.frequency,
+                as: caller,
+                requestID: requestID
+            )
+            return Empty()
+        case Method.observerDisableBackgroundDelivery:
+            let p = try params(DisableBackgroundDeliveryParams.self, from: data)
+            try await daemon.engine().disableBackgroundDelivery(
+                for: p.types.map(Set.init),
+                as: caller,
+                requestID: requestID
+            )
+            return Empty()
         default:
             throw RPCError(code: RPCError.methodNotFound, message: "no method \"\(method)\"")
         }

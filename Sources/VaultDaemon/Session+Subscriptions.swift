@@ -30,12 +30,18 @@ extension Session {
         }
         let engine = try daemon.engine()
         let observation = try await engine.observe(types, as: caller, requestID: requestID)
+        // Types with background delivery go at its frequency; with several, the shortest applies.
+        let background = (try? await engine.backgroundDeliveries(of: types, as: caller)) ?? [:]
+        let interval = types.map { background[$0]?.frequency.interval ?? frequency.interval }.min() ?? 0
+        let pending = Set(background.values.filter(\.isPending).map(\.type))
         let delivery = Task { [self] in
-            await deliver(observation, every: frequency.interval)
+            await deliver(observation, every: interval)
         }
         let ended = state.withLock { state in
             if !state.ended {
                 state.subscriptions[observation.id] = Subscription(observation: observation, delivery: delivery)
+                // What changed while the app was away is told right after this answer.
+                if !pending.isEmpty { state.afterAnswer.append((observation.id, pending)) }
             }
             return state.ended
         }
@@ -109,9 +115,68 @@ extension Session {
         await flush?.value
     }
 
+    /// Sends one `observer.update`. When some of its types have background delivery, it carries
+    /// a delivery token standing for their change counts at this moment; acknowledging it marks
+    /// them handled.
     private func notify(_ subscription: UUID, _ types: Set<SampleType>) async {
-        let sorted = types.sortedByIdentifier()
-        await send(notification: Method.observerUpdate, ObserverUpdateParams(subscription: subscription, types: sorted))
+        var delivery: String?
+        if let caller, let engine = try? daemon.engine(),
+            let background = try? await engine.backgroundDeliveries(of: types, as: caller), !background.isEmpty
+        {
+            let token = UUID().uuidString
+            state.withLock { $0.deliveries.insert(token, counts: background.mapValues(\.changes)) }
+            delivery = token
+        }
+        await send(
+            notification: Method.observerUpdate,
+            ObserverUpdateParams(subscription: subscription, types: types.sortedByIdentifier(), delivery: delivery)
+        )
+    }
+
+    /// Sends what subscriptions started by the last request had pending.
+    func sendAfterAnswer() async {
+        let queued = state.withLock { state in
+            defer { state.afterAnswer = [] }
+            return state.afterAnswer
+        }
+        for (subscription, types) in queued where state.withLock({ $0.subscriptions[subscription] != nil }) {
+            await notify(subscription, types)
+        }
+    }
+
+    /// Marks a delivery sent on this connection as handled: its changes are no longer pending.
+    func acknowledge(_ token: String) async throws {
+        guard let caller, let counts = state.withLock({ $0.deliveries.counts(of: token) }) else {
+            throw RPCError.from(
+                HealthError.invalidArgument("no such delivery on this connection", field: "delivery")
+            )
+        }
+        try await daemon.engine().acknowledgeBackgroundDelivery(counts, as: caller)
+        state.withLock { $0.deliveries.remove(token) }
+    }
+}
+
+/// The background deliveries a connection has sent and not yet had acknowledged: each token
+/// with the change counts it stands for. It keeps the latest ``capacity``; acknowledging a later
+/// one covers what an older one stood for, since counts only grow.
+struct DeliveryTokens {
+    static let capacity = 1024
+    private var counts: [String: [SampleType: Int64]] = [:]
+    private var order: [String] = []
+
+    mutating func insert(_ token: String, counts: [SampleType: Int64]) {
+        self.counts[token] = counts
+        order.append(token)
+        if order.count > Self.capacity {
+            self.counts.removeValue(forKey: order.removeFirst())
+        }
+    }
+
+    func counts(of token: String) -> [SampleType: Int64]? { counts[token] }
+
+    mutating func remove(_ token: String) {
+        guard counts.removeValue(forKey: token) != nil else { return }
+        order.removeAll { $0 == token }
     }
 }
 

@@ -28,6 +28,11 @@ final class Session: Sendable {
         /// The connection is over: a subscription that starts now is stopped at once.
         var ended = false
         var subscriptions: [UUID: Subscription] = [:]
+        /// Updates to send once the answer under way is written (what a new subscription has
+        /// pending), so they follow the answer that names the subscription.
+        var afterAnswer: [(subscription: UUID, types: Set<SampleType>)] = []
+        /// Background deliveries sent and not yet acknowledged, by token, oldest first.
+        var deliveries = DeliveryTokens()
     }
 
     let id = UUID()
@@ -184,6 +189,7 @@ final class Session: Sendable {
                 if stopping { return }
                 let answer = await answerWithinTimeout(frame)
                 if let answer { try await outbound.write(answer) }
+                await sendAfterAnswer()
                 if state.withLock({ state in
                     state.busy = false
                     return state.stopReading

@@ -24,6 +24,9 @@ public enum Method {
     public static let observerStart = "observer.start"
     public static let observerStop = "observer.stop"
     public static let observerUpdate = "observer.update"  // a notification, daemon to client
+    public static let observerAcknowledge = "observer.acknowledge"
+    public static let observerEnableBackgroundDelivery = "observer.enableBackgroundDelivery"
+    public static let observerDisableBackgroundDelivery = "observer.disableBackgroundDelivery"
 
     // The owner's only.
     public static let status = "vault.status"
@@ -298,9 +301,40 @@ public struct SubscriptionParams: Hashable, Sendable, Codable {
 public struct ObserverUpdateParams: Hashable, Sendable, Codable {
     public var subscription: UUID
     public var types: [SampleType]
+    /// Present when some of the types have background delivery: acknowledge it with
+    /// `observer.acknowledge` once handled, or it is delivered again on the next subscription.
+    public var delivery: String?
 
-    public init(subscription: UUID, types: [SampleType]) {
+    public init(subscription: UUID, types: [SampleType], delivery: String? = nil) {
         self.subscription = subscription
+        self.types = types
+        self.delivery = delivery
+    }
+}
+
+public struct AcknowledgeParams: Hashable, Sendable, Codable {
+    public var delivery: String
+
+    public init(delivery: String) {
+        self.delivery = delivery
+    }
+}
+
+public struct EnableBackgroundDeliveryParams: Hashable, Sendable, Codable {
+    public var type: SampleType
+    public var frequency: UpdateFrequency
+
+    public init(type: SampleType, frequency: UpdateFrequency) {
+        self.type = type
+        self.frequency = frequency
+    }
+}
+
+public struct DisableBackgroundDeliveryParams: Hashable, Sendable, Codable {
+    /// Absent: every type.
+    public var types: [SampleType]?
+
+    public init(types: [SampleType]?) {
         self.types = types
     }
 }

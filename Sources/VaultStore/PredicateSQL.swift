@@ -165,3 +165,10 @@ struct PredicateCompiler {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension DatabaseValue {
+    /// A list of strings bound as one JSON array, for `IN (SELECT value FROM json_each(?))`.
+    public static func jsonArray(_ strings: [String]) -> DatabaseValue {
+        .text(PredicateCompiler.jsonArray(strings))
+    }
+}

@@ -216,6 +216,26 @@ public enum Schema {
             version: 4,
             statements: ["CREATE INDEX samples_by_type_seq ON samples(type, seq)"]
         ),
+        // Background delivery (docs/VAULT_FORMAT.md): per app and type, the frequency asked for,
+        // how many changes the app could see were recorded since, and how many of them the app
+        // has acknowledged. Counted in the transaction of each change, so none is lost by a crash
+        // or a restart; gone with the app.
+        Migration(
+            version: 5,
+            statements: [
+                """
+                CREATE TABLE background_deliveries (
+                    app_id TEXT NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+                    type TEXT NOT NULL,
+                    frequency TEXT NOT NULL,
+                    changes INTEGER NOT NULL DEFAULT 0,
+                    acknowledged INTEGER NOT NULL DEFAULT 0,
+                    enabled_at REAL NOT NULL,
+                    PRIMARY KEY (app_id, type)) WITHOUT ROWID
+                """,
+                "CREATE INDEX background_deliveries_by_type ON background_deliveries(type)",
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -45,6 +45,9 @@ extension VaultEngine {
                     }
                     let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
                     let outcome = try store.save(attributed, in: db)
+                    if outcome.saved > 0 {
+                        try countBackgroundChanges(Dictionary(uniqueKeysWithValues: types.map { ($0, [appID]) }), db)
+                    }
                     try append(
                         entry(
                             caller,
@@ -165,6 +168,7 @@ extension VaultEngine {
                                 throw DeleteRefusal(types: types, error: refusal)
                             }
                         }
+                        try countBackgroundChanges(deletion.sources, db)
                         let recorded = deletion.count > 0 ? deletion.types : requested
                         try append(
                             entry(
