@@ -164,6 +164,12 @@ public final class HealthStore: Sendable {
         Set(try await call(Method.querySources, SourceQueryParams(query: query), as: SourcesResult.self).sources)
     }
 
+    /// The correlations a correlation query finds (see ``CorrelationQueryDescriptor/result(for:)``).
+    public func correlations(matching query: CorrelationQueryDescriptor) async throws -> [Correlation] {
+        try await call(Method.queryCorrelations, CorrelationQueryParams(query: query), as: CorrelationsResult.self)
+            .correlations
+    }
+
     /// What was added and deleted since an anchor (see
     /// ``AnchoredObjectQueryDescriptor/result(for:)``).
     public func anchoredObjects(
@@ -311,6 +317,15 @@ extension SampleQueryDescriptor {
     /// Runs the query against `store` (HealthKit's `HKSampleQueryDescriptor.result(for:)`).
     public func result(for store: HealthStore) async throws -> [Sample] {
         try await store.samples(matching: self)
+    }
+}
+
+extension CorrelationQueryDescriptor {
+    /// Runs the query against `store` (HealthKit's `HKCorrelationQuery`): the correlations of the
+    /// type this app may see that meet the predicate and hold a member meeting each member
+    /// predicate, oldest first.
+    public func result(for store: HealthStore) async throws -> [Correlation] {
+        try await store.correlations(matching: self)
     }
 }
 

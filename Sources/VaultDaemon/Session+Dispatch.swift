@@ -39,6 +39,15 @@ extension Session {
             return SourcesResult(
                 sources: try await daemon.engine().sources(matching: p.query, as: caller, requestID: requestID)
             )
+        case Method.queryCorrelations:
+            let p = try params(CorrelationQueryParams.self, from: data)
+            return CorrelationsResult(
+                correlations: try await daemon.engine().correlations(
+                    matching: p.query,
+                    as: caller,
+                    requestID: requestID
+                )
+            )
         case Method.queryAnchored:
             let p = try params(AnchoredQueryParams.self, from: data)
             return try await daemon.engine().anchoredObjects(matching: p.query, as: caller, requestID: requestID)

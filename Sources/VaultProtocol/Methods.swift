@@ -18,6 +18,7 @@ public enum Method {
     public static let queryObject = "query.object"  // owner too
     public static let querySources = "query.sources"  // owner too
     public static let queryAnchored = "query.anchored"  // owner too
+    public static let queryCorrelations = "query.correlations"  // owner too
     public static let queryStatistics = "query.statistics"  // owner too
     public static let queryStatisticsCollection = "query.statisticsCollection"  // owner too
     public static let characteristic = "characteristic.get"  // owner too
@@ -222,6 +223,23 @@ public struct AnchoredQueryParams: Hashable, Sendable, Codable {
 
     public init(query: AnchoredObjectQueryDescriptor) {
         self.query = query
+    }
+}
+
+public struct CorrelationQueryParams: Hashable, Sendable, Codable {
+    public var query: CorrelationQueryDescriptor
+
+    public init(query: CorrelationQueryDescriptor) {
+        self.query = query
+    }
+}
+
+public struct CorrelationsResult: Sendable, Codable {
+    /// Oldest first (by start date, then UUID).
+    public var correlations: [Correlation]
+
+    public init(correlations: [Correlation]) {
+        self.correlations = correlations
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthModelTestSupport
 import HealthVaultKit
 import Testing
 import VaultClient
@@ -86,13 +87,15 @@ extension DaemonEndToEnd {
         /// bytes as a read of a vault that holds none of that type, for every kind of read there is.
         @Test func deniedReadsAreByteIdenticalToAnEmptyVault() async throws {
             let daemon = try TestDaemon()
-            try await daemon.enroll("org.example.writer", read: [ObjectType(steps)], share: [steps])
+            let pressure: [SampleType] = [.quantity(.bloodPressureSystolic), .quantity(.bloodPressureDiastolic)]
+            try await daemon.enroll("org.example.writer", read: [ObjectType(steps)], share: [steps] + pressure)
             try await daemon.enroll(
                 "org.example.reader",
                 read: [ObjectType(steps), .characteristic(.biologicalSex)],
                 share: [sleepAnalysis]
             )
             try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.writer")
+            try await daemon.decide("grant", ["share"], pressure.map(ObjectType.init), for: "org.example.writer")
 
             let start = Date(timeIntervalSince1970: 1_790_000_000)
             let probe = UUID()
@@ -148,6 +151,10 @@ extension DaemonEndToEnd {
                             query: AnchoredObjectQueryDescriptor(predicates: [SampleTypePredicate(steps)])
                         )
                     ),
+                    try await connection.rawCall(
+                        Method.queryCorrelations,
+                        CorrelationQueryParams(query: CorrelationQueryDescriptor(type: .bloodPressure))
+                    ),
                 ]
             }
             /// The answers with each anchor blanked: anchors are sealed for their app, so two
@@ -185,6 +192,7 @@ extension DaemonEndToEnd {
                 ),
                 "\(texts[7])"
             )
+            #expect(texts[8] == #"{"id":10,"jsonrpc":"2.0","result":{"correlations":[]}}"#)
             try await daemon.decide(
                 "revoke",
                 ["read"],
@@ -198,6 +206,7 @@ extension DaemonEndToEnd {
                 try quantity(.stepCount, Double($0), .count, at: start.addingTimeInterval(Double($0) * 60))
             }
             try await writer.save(saved)
+            try await writer.save(.correlation(try Fixtures.bloodPressure()))
             try await daemon.ownerCall(
                 Method.profileSet,
                 ProfileSetParams(value: .biologicalSex(.female)),

@@ -129,6 +129,21 @@ import VaultStore
             answers.append(try wireBytes(try await engine.statisticsCollection(matching: collection, as: caller)))
         }
         answers += try await anchoredAnswers(engine, as: caller)
+        for query in [
+            CorrelationQueryDescriptor(type: .bloodPressure),
+            CorrelationQueryDescriptor(
+                type: .bloodPressure,
+                predicate: .date(start: start, end: nil, options: []),
+                samplePredicates: [
+                    SampleTypePredicate(
+                        .quantity(.bloodPressureSystolic),
+                        predicate: .quantity(.greaterThan, Quantity(100, .millimeterOfMercury))
+                    )
+                ]
+            ),
+        ] {
+            answers.append(try wireBytes(try await engine.correlations(matching: query, as: caller)))
+        }
         // Another app's sample by UUID is answered as an unknown UUID.
         answers.append(try wireBytes(try await engine.sample(uuid: hidden ?? UUID(), as: caller)))
         answers.append(try wireBytes(try await engine.characteristic(.biologicalSex, as: caller)))

@@ -157,6 +157,54 @@ struct SampleStoreTests {
         }
     }
 
+    @Test func correlationQueriesMatchTheReferenceSemantics() throws {
+        var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (3, 1, 4, 1))
+        let correlations = (0..<300).map { _ in RandomModel.correlation(&rng) }
+        // And other samples around them, members of nothing.
+        try store.save(correlations.map(Sample.correlation) + (0..<200).map { _ in RandomModel.sample(&rng) })
+        let all = try store.samples(
+            matching: SampleQueryDescriptor(
+                predicates: CorrelationTypeIdentifier.allCases.map { SampleTypePredicate(.correlation($0)) }
+            ),
+            scope: .owner
+        )
+        .compactMap { sample -> Correlation? in
+            if case .correlation(let correlation) = sample { return correlation }
+            return nil
+        }
+        var queryRNG: any SeededRandomNumberGenerator = Xoshiro(seed: (2, 7, 1, 8))
+        var found = 0
+        for _ in 0..<400 {
+            let type = CorrelationTypeIdentifier.allCases.randomElement(using: &queryRNG)!
+            let members = Array(type.allowedMemberTypes).sorted { $0.identifier < $1.identifier }
+            let query = CorrelationQueryDescriptor(
+                type: type,
+                predicate: Int.random(in: 0...2, using: &queryRNG) == 0
+                    ? RandomModel.predicate(&queryRNG, for: .correlation(type)) : nil,
+                samplePredicates: (0..<Int.random(in: 0...2, using: &queryRNG)).map { _ in
+                    let member =
+                        type == .bloodPressure
+                        ? members.randomElement(using: &queryRNG)!
+                        // Food: the few dietary types the random correlations hold, mostly.
+                        : all.filter { $0.correlationType == .food }.randomElement(using: &queryRNG)?.objects
+                            .randomElement(using: &queryRNG)?.sampleType ?? members[0]
+                    return SampleTypePredicate(member, predicate: RandomModel.predicate(&queryRNG, for: member))
+                }
+            )
+            guard (try? query.validate()) != nil else {
+                #expect(throws: HealthError.self) { try store.correlations(matching: query, scope: .owner) }
+                continue
+            }
+            let expected = all.filter(query.matches).sorted {
+                ($0.startDate, $0.uuid.uuidString) < ($1.startDate, $1.uuid.uuidString)
+            }
+            let actual = try store.correlations(matching: query, scope: .owner)
+            #expect(actual.map(\.uuid) == expected.map(\.uuid), "\(query)")
+            found += actual.count
+        }
+        #expect(found > 1000, "the queries find enough to compare")
+    }
+
     @Test func comparisonsAgreeAtTiesAcrossUnitsAndForUnnormalizedText() throws {
         // One pound, stored as given; compared in grams (the canonical unit) whatever the unit.
         let pound = try Fixtures.quantity(.bodyMass, 1, .pound, metadata: ["org.example.note": .string("e\u{301}")])

@@ -278,3 +278,20 @@ extension VaultEngine {
         }
     }
 }
+
+extension VaultEngine {
+    /// Runs a correlation query in the caller's scope: an app sees another app's correlations
+    /// only when it may read every member type the correlation type allows; otherwise only its
+    /// own, as a vault without other apps' data would answer.
+    public func correlations(
+        matching query: CorrelationQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> [Correlation] {
+        let types: Set<SampleType> = [.correlation(query.correlationType)]
+        return try await read(.queryCorrelation, types: types, as: caller, requestID: requestID) { [self] db, scope in
+            let correlations = try store.correlations(matching: query, scope: scope, in: db)
+            return (correlations, correlations.count)
+        }
+    }
+}
