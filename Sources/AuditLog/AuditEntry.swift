@@ -102,6 +102,7 @@ public struct AuditEntry: Hashable, Sendable {
         public static let querySource = Operation(rawValue: "query.source")
         public static let queryCorrelation = Operation(rawValue: "query.correlation")
         public static let queryCharacteristic = Operation(rawValue: "query.characteristic")
+        public static let queryActivitySummary = Operation(rawValue: "query.activity-summary")
         public static let characteristicSet = Operation(rawValue: "characteristic.set")
         public static let subscribe = Operation(rawValue: "subscribe")
         public static let unsubscribe = Operation(rawValue: "unsubscribe")
@@ -126,7 +127,8 @@ public struct AuditEntry: Hashable, Sendable {
             .authorizationGrantRead, .authorizationGrantShare, .authorizationDenyRead, .authorizationDenyShare,
             .authorizationRevokeRead, .authorizationRevokeShare, .policySet,
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
-            .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .characteristicSet,
+            .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .queryActivitySummary,
+            .characteristicSet,
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .import, .export,
             .auditExport, .settingsSet,

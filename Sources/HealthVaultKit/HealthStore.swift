@@ -164,6 +164,17 @@ public final class HealthStore: Sendable {
         Set(try await call(Method.querySources, SourceQueryParams(query: query), as: SourcesResult.self).sources)
     }
 
+    /// The activity summaries of a range of days (see
+    /// ``ActivitySummaryQueryDescriptor/result(for:)``).
+    public func activitySummaries(matching query: ActivitySummaryQueryDescriptor) async throws -> [ActivitySummary] {
+        try await call(
+            Method.queryActivitySummaries,
+            ActivitySummaryQueryParams(query: query),
+            as: ActivitySummariesResult.self
+        )
+        .summaries
+    }
+
     /// The correlations a correlation query finds (see ``CorrelationQueryDescriptor/result(for:)``).
     public func correlations(matching query: CorrelationQueryDescriptor) async throws -> [Correlation] {
         try await call(Method.queryCorrelations, CorrelationQueryParams(query: query), as: CorrelationsResult.self)
@@ -317,6 +328,15 @@ extension SampleQueryDescriptor {
     /// Runs the query against `store` (HealthKit's `HKSampleQueryDescriptor.result(for:)`).
     public func result(for store: HealthStore) async throws -> [Sample] {
         try await store.samples(matching: self)
+    }
+}
+
+extension ActivitySummaryQueryDescriptor {
+    /// Runs the query against `store` (HealthKit's `HKActivitySummaryQuery`): a summary for each
+    /// day of the range with data, with the owner's goals. Without the activity summary read
+    /// grant, an app's summaries count only its own samples.
+    public func result(for store: HealthStore) async throws -> [ActivitySummary] {
+        try await store.activitySummaries(matching: self)
     }
 }
 

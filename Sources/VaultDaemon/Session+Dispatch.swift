@@ -39,6 +39,15 @@ extension Session {
             return SourcesResult(
                 sources: try await daemon.engine().sources(matching: p.query, as: caller, requestID: requestID)
             )
+        case Method.queryActivitySummaries:
+            let p = try params(ActivitySummaryQueryParams.self, from: data)
+            return ActivitySummariesResult(
+                summaries: try await daemon.engine().activitySummaries(
+                    matching: p.query,
+                    as: caller,
+                    requestID: requestID
+                )
+            )
         case Method.queryCorrelations:
             let p = try params(CorrelationQueryParams.self, from: data)
             return CorrelationsResult(

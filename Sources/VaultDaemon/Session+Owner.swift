@@ -179,7 +179,15 @@ extension Session {
             try await daemon.engine().setSourcePriority(p.sources, for: p.type, requestID: requestID)
             return Empty()
         case Method.settingsShow:
-            return SettingsResult(timeZone: try await daemon.engine().timeZone().identifier)
+            let engine = try daemon.engine()
+            return SettingsResult(
+                timeZone: try await engine.timeZone().identifier,
+                activityGoals: try await engine.activityGoals()
+            )
+        case Method.settingsSetActivityGoals:
+            let p = try params(ActivityGoals.self, from: data)
+            try await daemon.engine().setActivityGoals(p, requestID: requestID)
+            return Empty()
         case Method.settingsSetTimeZone:
             let p = try params(TimeZoneParams.self, from: data)
             try await daemon.engine().setTimeZone(p.timeZone, requestID: requestID)

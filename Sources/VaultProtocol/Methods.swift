@@ -19,6 +19,7 @@ public enum Method {
     public static let querySources = "query.sources"  // owner too
     public static let queryAnchored = "query.anchored"  // owner too
     public static let queryCorrelations = "query.correlations"  // owner too
+    public static let queryActivitySummaries = "query.activitySummaries"  // owner too
     public static let queryStatistics = "query.statistics"  // owner too
     public static let queryStatisticsCollection = "query.statisticsCollection"  // owner too
     public static let characteristic = "characteristic.get"  // owner too
@@ -51,6 +52,7 @@ public enum Method {
     public static let sourcesSetPriority = "sources.setPriority"
     public static let settingsShow = "settings.show"
     public static let settingsSetTimeZone = "settings.setTimeZone"
+    public static let settingsSetActivityGoals = "settings.setActivityGoals"
 }
 
 // MARK: Handshake
@@ -240,6 +242,23 @@ public struct CorrelationsResult: Sendable, Codable {
 
     public init(correlations: [Correlation]) {
         self.correlations = correlations
+    }
+}
+
+public struct ActivitySummaryQueryParams: Hashable, Sendable, Codable {
+    public var query: ActivitySummaryQueryDescriptor
+
+    public init(query: ActivitySummaryQueryDescriptor) {
+        self.query = query
+    }
+}
+
+public struct ActivitySummariesResult: Hashable, Sendable, Codable {
+    /// One per day with data, in order.
+    public var summaries: [ActivitySummary]
+
+    public init(summaries: [ActivitySummary]) {
+        self.summaries = summaries
     }
 }
 

@@ -344,9 +344,12 @@ public struct SourcePriorityResult: Hashable, Sendable, Codable {
 public struct SettingsResult: Hashable, Sendable, Codable {
     /// The time zone statistics collections use when a query names none.
     public var timeZone: String
+    /// The owner's daily activity goals in force today.
+    public var activityGoals: ActivityGoals
 
-    public init(timeZone: String) {
+    public init(timeZone: String, activityGoals: ActivityGoals) {
         self.timeZone = timeZone
+        self.activityGoals = activityGoals
     }
 }
 

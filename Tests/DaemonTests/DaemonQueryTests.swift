@@ -62,5 +62,41 @@ extension DaemonEndToEnd {
             await reader.close()
             await writer.close()
         }
+
+        @Test func activitySummariesThroughTheCLIAndHealthVaultKit() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.fitness", read: [.activitySummary], share: [Self.steps, .workout])
+            try await daemon.decide("grant", ["share"], [ObjectType(Self.steps), .workout], for: "org.example.fitness")
+            #expect(try CLITests.healthvault(["timezone", "UTC"], daemon: daemon).status == 0)
+            let goals = try CLITests.healthvault(["goals", "--move", "600", "--stand", "10"], daemon: daemon)
+            #expect(goals.out == "Goals: move 600 kcal, exercise 30 min, stand 10 h\n", "\(goals)")
+
+            let app = try await daemon.store("org.example.fitness")
+            let morning = RFC3339.date(from: "2020-11-02T08:00:00.000Z")!
+            try await app.save(try quantity(.stepCount, 300, .count, at: morning))
+            try await app.save(try quantity(.stepCount, 200, .count, at: morning.addingTimeInterval(7200)))
+            try await app.save(
+                .workout(
+                    try Workout(
+                        activityType: .walking,
+                        start: morning,
+                        end: morning.addingTimeInterval(45 * 60),
+                        sourceRevision: SourceRevision(source: Source(bundleIdentifier: "x", name: "x"))
+                    )
+                )
+            )
+            let shown = try CLITests.healthvault(
+                ["activity", "--from", "2020-11-01", "--to", "2020-11-03"],
+                daemon: daemon
+            )
+            // Goals apply from the day they were set (today), so these earlier days keep the standard ones.
+            #expect(shown.out == "2020-11-02  move 0/500 kcal  exercise 45/30 min  stand 2/12 h\n", "\(shown)")
+
+            // The app without the activity summary grant: only its own samples (here the same).
+            let query = ActivitySummaryQueryDescriptor(start: "2020-11-02", end: "2020-11-02")
+            let own = try await query.result(for: app)
+            #expect(own.count == 1 && own.first?.appleStandHours == Quantity(2, .count))
+            await app.close()
+        }
     }
 }

@@ -144,6 +144,14 @@ import VaultStore
         ] {
             answers.append(try wireBytes(try await engine.correlations(matching: query, as: caller)))
         }
+        answers.append(
+            try wireBytes(
+                try await engine.activitySummaries(
+                    matching: ActivitySummaryQueryDescriptor(start: "2026-03-01", end: "2026-03-07", timeZone: "UTC"),
+                    as: caller
+                )
+            )
+        )
         // Another app's sample by UUID is answered as an unknown UUID.
         answers.append(try wireBytes(try await engine.sample(uuid: hidden ?? UUID(), as: caller)))
         answers.append(try wireBytes(try await engine.characteristic(.biologicalSex, as: caller)))
@@ -199,6 +207,7 @@ import VaultStore
             of: [.quantity(.stepCount), .quantity(.bloodPressureSystolic), .quantity(.bloodPressureDiastolic)],
             for: Self.reader
         )
+        try await empty.engine.decide(.grant, .read, of: [.activitySummary], for: Self.reader)
         // A characteristic the owner has not set reads as not set.
         try await empty.engine.removeCharacteristic(.biologicalSex)
         try await empty.engine.decide(.grant, .read, of: [.characteristic(.biologicalSex)], for: Self.reader)

@@ -1,0 +1,117 @@
+import AuditLog
+public import Foundation
+public import HealthModel
+import VaultStore
+
+extension VaultEngine {
+    /// The types activity summaries are derived from.
+    static let activityTypes: Set<SampleType> = [
+        .quantity(.activeEnergyBurned), .quantity(.appleExerciseTime), .workout, .category(.appleStandHour),
+        .quantity(.stepCount),
+    ]
+
+    /// Runs an activity summary query (HealthKit's `HKActivitySummaryQuery`): one summary per day
+    /// of the range with data, each with the owner's goals of that day. The owner's summaries
+    /// count every sample; an app with the activity summary read grant sees the summaries of
+    /// everyone's samples, as in HealthKit, and an app without it only summaries of its own
+    /// samples: the answer a vault without other apps' data would give.
+    public func activitySummaries(
+        matching query: ActivitySummaryQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> [ActivitySummary] {
+        let recorded = [ObjectType.activitySummaryTypeIdentifier]
+        return try await perform { [self] in
+            try audited(caller, .queryActivitySummary, types: recorded, requestID: requestID) {
+                try query.validate()
+                let (summaries, outcome) = try database.read { db -> ([ActivitySummary], AuditEntry.Outcome) in
+                    var scope = ReadScope.owner
+                    var outcome = AuditEntry.Outcome.ok
+                    if case .app(let appID) = caller {
+                        _ = try requireApp(appID, db)
+                        let granted = try GrantStore.grantedTypes(appID, .read, db).contains(.activitySummary)
+                        scope = .app(appID, readableTypes: granted ? Self.activityTypes : [])
+                        if !granted { outcome = .deniedServedEmpty }
+                    }
+                    let zone = try query.timeZone.flatMap(TimeZone.init(identifier:)) ?? VaultSettings.timeZone(db)
+                    let midnights = try query.midnights(in: zone)
+                    let days = try store.activityDays(midnights: midnights, scope: scope, timeZone: zone, in: db)
+                    let goals = try Self.goalHistory(db)
+                    var calendar = Calendar(identifier: .gregorian)
+                    calendar.timeZone = zone
+                    let summaries = days.map { day in
+                        let midnight = midnights[day.index]
+                        let parts = calendar.dateComponents([.year, .month, .day], from: midnight)
+                        return ActivitySummary(
+                            day: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
+                            activeEnergyBurnedKilocalories: day.activeEnergyBurned,
+                            exerciseMinutes: day.exerciseMinutes,
+                            standHours: day.standHours,
+                            goals: Self.goals(on: midnight, goals)
+                        )
+                    }
+                    return (summaries, outcome)
+                }
+                try record(
+                    entry(
+                        caller,
+                        .queryActivitySummary,
+                        types: recorded,
+                        count: summaries.count,
+                        outcome: outcome,
+                        requestID: requestID
+                    )
+                )
+                return summaries
+            }
+        }
+    }
+
+    // MARK: Goals (owner)
+
+    /// A goal change: the goals in force from `since` (a midnight in the owner's zone) on.
+    struct GoalChange: Codable {
+        let since: Double
+        let goals: ActivityGoals
+    }
+
+    /// The owner's goals now (the standard ones until the owner sets some).
+    public func activityGoals() async throws -> ActivityGoals {
+        try await perform { [self] in
+            try database.read { db in Self.goals(on: Date(), try Self.goalHistory(db)) }
+        }
+    }
+
+    /// Sets the owner's daily goals from today on (today's midnight in the owner's zone); the
+    /// summaries of earlier days keep the goals of their day. Audited as `settings.set` naming
+    /// the activity summary type.
+    public func setActivityGoals(_ goals: ActivityGoals, requestID: String = "") async throws {
+        let types = [ObjectType.activitySummaryTypeIdentifier]
+        try await perform { [self] in
+            try audited(.owner, .settingsSet, types: types, requestID: requestID) {
+                try goals.validate()
+                try database.write { db in
+                    var calendar = Calendar(identifier: .gregorian)
+                    calendar.timeZone = try VaultSettings.timeZone(db)
+                    let today = calendar.startOfDay(for: Date()).timeIntervalSinceReferenceDate
+                    var history = try Self.goalHistory(db).filter { $0.since < today }
+                    history.append(GoalChange(since: today, goals: goals))
+                    let json = String(decoding: try JSONEncoder().encode(history), as: UTF8.self)
+                    try VaultSettings.setValue(json, for: "activityGoals", db)
+                    try append(entry(.owner, .settingsSet, types: types, requestID: requestID), in: db)
+                }
+            }
+        }
+    }
+
+    static func goalHistory(_ db: Connection) throws -> [GoalChange] {
+        guard let json = try VaultSettings.value("activityGoals", db) else { return [] }
+        return (try? JSONDecoder().decode([GoalChange].self, from: Data(json.utf8))) ?? []
+    }
+
+    /// The goals in force on the day starting at `midnight`: the latest change from that day or
+    /// before; the standard goals before the first change.
+    static func goals(on midnight: Date, _ history: [GoalChange]) -> ActivityGoals {
+        history.last { $0.since <= midnight.timeIntervalSinceReferenceDate }?.goals ?? .standard
+    }
+}
