@@ -69,6 +69,15 @@ owner grant org.example.sleeptracker sleepAnalysis --read --share | sed 's/^/   
 say "The step counter saves a day of steps and reads it back; heart rate, not granted, is refused."
 "$STEPS" save-day --key "$VAULT/stepcounter.key" --uuid-file "$WORK/sample-uuid" || fail "saving and reading steps"
 
+say "The owner looks at the steps per hour (in their time zone, set to UTC) and the week's activity."
+owner timezone UTC | sed 's/^/   /'
+owner stats stepCount --interval hour > "$WORK/stats.txt" || fail "the hourly statistics"
+sed 's/^/   /' "$WORK/stats.txt"
+grep -q ' sum ' "$WORK/stats.txt" || fail "the hourly statistics show no sums"
+owner activity --to "$(date -u +%F)" > "$WORK/activity.txt" || fail "the activity summary"
+sed 's/^/   /' "$WORK/activity.txt"
+grep -q "  move .* stand [1-9]" "$WORK/activity.txt" || fail "the week's activity shows no stand hours"
+
 say "The sleep tracker, denied, reads steps: it gets an empty result, as from a vault with no steps."
 "$SLEEP" read-steps --key "$VAULT/sleeptracker.key" || fail "the denied read was not empty"
 

@@ -164,6 +164,25 @@ public final class HealthStore: Sendable {
         Set(try await call(Method.querySources, SourceQueryParams(query: query), as: SourcesResult.self).sources)
     }
 
+    /// The owner's preferred unit of each type (HealthKit's `preferredUnits(for:)`): the unit
+    /// the owner chose, else the type's canonical unit.
+    public func preferredUnits(
+        for types: Set<QuantityTypeIdentifier>
+    ) async throws
+        -> [QuantityTypeIdentifier: HealthUnit]
+    {
+        let result = try await call(
+            Method.preferredUnits,
+            PreferredUnitsParams(types: types.sorted { $0.rawValue < $1.rawValue }),
+            as: PreferredUnitsResult.self
+        )
+        var units: [QuantityTypeIdentifier: HealthUnit] = [:]
+        for (identifier, unit) in result.units {
+            if let type = QuantityTypeIdentifier(rawValue: identifier) { units[type] = unit }
+        }
+        return units
+    }
+
     /// The activity summaries of a range of days (see
     /// ``ActivitySummaryQueryDescriptor/result(for:)``).
     public func activitySummaries(matching query: ActivitySummaryQueryDescriptor) async throws -> [ActivitySummary] {

@@ -39,6 +39,12 @@ extension Session {
             return SourcesResult(
                 sources: try await daemon.engine().sources(matching: p.query, as: caller, requestID: requestID)
             )
+        case Method.preferredUnits:
+            let p = try params(PreferredUnitsParams.self, from: data)
+            let units = try await daemon.engine().preferredUnits(for: Set(p.types))
+            return PreferredUnitsResult(
+                units: Dictionary(uniqueKeysWithValues: units.map { ($0.key.rawValue, $0.value) })
+            )
         case Method.queryActivitySummaries:
             let p = try params(ActivitySummaryQueryParams.self, from: data)
             return ActivitySummariesResult(

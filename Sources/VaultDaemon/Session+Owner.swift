@@ -184,6 +184,10 @@ extension Session {
                 timeZone: try await engine.timeZone().identifier,
                 activityGoals: try await engine.activityGoals()
             )
+        case Method.settingsSetPreferredUnit:
+            let p = try params(PreferredUnitParams.self, from: data)
+            try await daemon.engine().setPreferredUnit(p.unit, for: p.type, requestID: requestID)
+            return Empty()
         case Method.settingsSetActivityGoals:
             let p = try params(ActivityGoals.self, from: data)
             try await daemon.engine().setActivityGoals(p, requestID: requestID)

@@ -23,6 +23,7 @@ public enum Method {
     public static let queryStatistics = "query.statistics"  // owner too
     public static let queryStatisticsCollection = "query.statisticsCollection"  // owner too
     public static let characteristic = "characteristic.get"  // owner too
+    public static let preferredUnits = "units.preferred"  // owner too
     public static let observerStart = "observer.start"
     public static let observerStop = "observer.stop"
     public static let observerUpdate = "observer.update"  // a notification, daemon to client
@@ -53,6 +54,7 @@ public enum Method {
     public static let settingsShow = "settings.show"
     public static let settingsSetTimeZone = "settings.setTimeZone"
     public static let settingsSetActivityGoals = "settings.setActivityGoals"
+    public static let settingsSetPreferredUnit = "settings.setPreferredUnit"
 }
 
 // MARK: Handshake
@@ -293,6 +295,23 @@ public struct ObjectResult: Sendable, Codable {
 
     public init(sample: Sample?) {
         self.sample = sample
+    }
+}
+
+public struct PreferredUnitsParams: Hashable, Sendable, Codable {
+    public var types: [QuantityTypeIdentifier]
+
+    public init(types: [QuantityTypeIdentifier]) {
+        self.types = types
+    }
+}
+
+public struct PreferredUnitsResult: Hashable, Sendable, Codable {
+    /// By type identifier: the owner's unit, else the type's canonical one.
+    public var units: [String: HealthUnit]
+
+    public init(units: [String: HealthUnit]) {
+        self.units = units
     }
 }
 

@@ -353,6 +353,17 @@ public struct SettingsResult: Hashable, Sendable, Codable {
     }
 }
 
+public struct PreferredUnitParams: Hashable, Sendable, Codable {
+    public var type: QuantityTypeIdentifier
+    /// Absent: back to the type's canonical unit.
+    public var unit: HealthUnit?
+
+    public init(type: QuantityTypeIdentifier, unit: HealthUnit?) {
+        self.type = type
+        self.unit = unit
+    }
+}
+
 public struct TimeZoneParams: Hashable, Sendable, Codable {
     public var timeZone: String
 

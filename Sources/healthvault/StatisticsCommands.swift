@@ -137,7 +137,7 @@ struct Stats: AsyncParsableCommand {
     @Option(help: "Samples starting before this date.")
     var to: String?
 
-    @Option(help: "The unit to show values in (defaults to the type's canonical unit).")
+    @Option(help: "The unit to show values in (defaults to your preferred unit of the type, see `units`).")
     var unit: String?
 
     func run() async throws {
@@ -152,10 +152,10 @@ struct Stats: AsyncParsableCommand {
             case "year": IntervalComponents(year: 1)
             default: throw ToolError("--interval is minute, hour, day, week, month or year, not \(interval)")
             }
-        let shown: HealthUnit
+        var asked: HealthUnit?
         do {
-            shown = try unit.map { try HealthUnit(from: $0) } ?? quantityType.canonicalUnit
-            _ = try Quantity(0, quantityType.canonicalUnit).doubleValue(for: shown)
+            asked = try unit.map { try HealthUnit(from: $0) }
+            if let asked { _ = try Quantity(0, quantityType.canonicalUnit).doubleValue(for: asked) }
         } catch {
             throw ToolError("--unit: \((error as? HealthError)?.message ?? "\(error)")")
         }
@@ -167,12 +167,18 @@ struct Stats: AsyncParsableCommand {
             quantityType.aggregationStyle == .cumulative
             ? [.cumulativeSum] : [.discreteAverage, .discreteMin, .discreteMax]
         // Anchored on a Monday midnight in 2001, so weeks start on Monday, days at midnight.
-        let collection = try await vault.withOwner { connection in
+        let (collection, preferred) = try await vault.withOwner { connection in
             let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
+            // Without --unit, the owner's preferred unit of the type.
+            let preferred = try await connection.call(
+                Method.preferredUnits,
+                PreferredUnitsParams(types: [quantityType]),
+                as: PreferredUnitsResult.self
+            ).units[quantityType.rawValue]
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
             let anchor = calendar.date(from: DateComponents(year: 2001, month: 1, day: 1))!
-            return try await connection.call(
+            let collection = try await connection.call(
                 Method.queryStatisticsCollection,
                 StatisticsCollectionQueryParams(
                     query: StatisticsCollectionQueryDescriptor(
@@ -186,7 +192,9 @@ struct Stats: AsyncParsableCommand {
                 ),
                 as: StatisticsCollectionResult.self
             ).collection
+            return (collection, preferred)
         }
+        let shown = asked ?? preferred ?? quantityType.canonicalUnit
         if output.json { return try printJSON(collection) }
         guard !collection.statistics.isEmpty else { return print("No samples.") }
         var calendar = Calendar(identifier: .gregorian)
@@ -219,4 +227,57 @@ func parseQuantityType(_ name: String) throws -> QuantityTypeIdentifier {
         throw ToolError("\(name) is not a quantity type")
     }
     return id
+}
+
+/// The owner's preferred units: what `stats` shows, and what apps are told to display.
+struct Units: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show or set your preferred unit of a quantity type (apps display values in it).",
+        discussion:
+            "`units` shows the types whose unit you chose; `units TYPE UNIT` sets one; `units TYPE --reset` goes back."
+    )
+    @OptionGroup var vault: VaultOptions
+
+    @Argument(help: "A quantity type (bodyMass, bodyTemperature, ...).")
+    var type: String?
+
+    @Argument(help: "A unit of the type (lb, degF, mi, ...).")
+    var unit: String?
+
+    @Flag(help: "Go back to the type's standard unit.")
+    var reset = false
+
+    func run() async throws {
+        let quantityType = try type.map(parseQuantityType)
+        if reset, unit != nil { throw ToolError("give a unit or --reset, not both") }
+        let chosen: HealthUnit?
+        do {
+            chosen = try unit.map { try HealthUnit(from: $0) }
+        } catch {
+            throw ToolError("\(unit ?? ""): \((error as? HealthError)?.message ?? "\(error)")")
+        }
+        let units = try await vault.withOwner { connection in
+            if let quantityType, chosen != nil || reset {
+                _ = try await connection.call(
+                    Method.settingsSetPreferredUnit,
+                    PreferredUnitParams(type: quantityType, unit: chosen),
+                    as: Empty.self
+                )
+            }
+            let types = quantityType.map { [$0] } ?? QuantityTypeIdentifier.allCases
+            return try await connection.call(
+                Method.preferredUnits,
+                PreferredUnitsParams(types: types),
+                as: PreferredUnitsResult.self
+            ).units
+        }
+        var lines: [String] = []
+        for (identifier, unit) in units.sorted(by: { $0.key < $1.key }) {
+            guard let type = QuantityTypeIdentifier(rawValue: identifier) else { continue }
+            // Listing every type, only those the owner changed.
+            if quantityType == nil, unit == type.canonicalUnit { continue }
+            lines.append("\(identifier)  \(unit)")
+        }
+        print(lines.isEmpty ? "Every type in its standard unit." : lines.joined(separator: "\n"))
+    }
 }

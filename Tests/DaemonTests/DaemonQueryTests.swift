@@ -98,5 +98,32 @@ extension DaemonEndToEnd {
             #expect(own.count == 1 && own.first?.appleStandHours == Quantity(2, .count))
             await app.close()
         }
+
+        @Test func preferredUnitsFromTheCLIReachAppsAndStats() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.scale", read: [], share: [.quantity(.bodyMass)])
+            try await daemon.decide("grant", ["share"], [.quantity(.bodyMass)], for: "org.example.scale")
+            let set = try CLITests.healthvault(["units", "bodyMass", "lb"], daemon: daemon)
+            #expect(set.status == 0 && set.out == "HKQuantityTypeIdentifierBodyMass  lb\n", "\(set)")
+            #expect(try CLITests.healthvault(["units"], daemon: daemon).out == "HKQuantityTypeIdentifierBodyMass  lb\n")
+            let refused = try CLITests.healthvault(["units", "bodyMass", "kcal"], daemon: daemon)
+            #expect(refused.status != 0 && refused.err.contains("does not measure"), "\(refused)")
+
+            // An app is told the owner's unit, without any read grant.
+            let scale = try await daemon.store("org.example.scale")
+            #expect(try await scale.preferredUnits(for: [.bodyMass, .height]) == [.bodyMass: .pound, .height: .meter])
+            try await scale.save(
+                try quantity(.bodyMass, 70, .kilogram, at: RFC3339.date(from: "2020-11-02T08:00:00.000Z")!)
+            )
+            await scale.close()
+            // stats shows values in it.
+            let stats = try CLITests.healthvault(["stats", "bodyMass", "--interval", "year"], daemon: daemon)
+            #expect(stats.out.contains(", lb, "), "\(stats.out)")
+            #expect(stats.out.contains("154.3"), "\(stats.out)")
+            #expect(
+                try CLITests.healthvault(["units", "bodyMass", "--reset"], daemon: daemon).out
+                    == "HKQuantityTypeIdentifierBodyMass  kg\n"
+            )
+        }
     }
 }
