@@ -96,10 +96,7 @@ extension SampleStore {
     ) throws
         -> SQLFragment?
     {
-        guard
-            let code = try db.statement("SELECT code FROM types WHERE identifier = ?").rows([type.identifier])
-                .first?[0].int64
-        else { return nil }
+        guard let code = try typeCode(type, db) else { return nil }
         let columns = "NULL AS id, seq, uuid, ? AS type"
         switch scope.access(to: type) {
         case .all:
@@ -108,10 +105,7 @@ extension SampleStore {
                 [.text(type.identifier), .integer(code), .integer(position)]
             )
         case .ownSamples(let bundleIdentifier):
-            guard
-                let sourceID = try db.statement("SELECT id FROM sources WHERE bundle_id = ?").rows([bundleIdentifier])
-                    .first?[0].int64
-            else { return nil }
+            guard let sourceID = try sourceID(bundleIdentifier, db) else { return nil }
             return SQLFragment(
                 """
                 SELECT \(columns) FROM tombstones INDEXED BY tombstones_by_type_source_seq

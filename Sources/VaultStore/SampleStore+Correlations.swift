@@ -32,11 +32,8 @@ extension SampleStore {
         var arguments = branch.arguments
         let compiler = PredicateCompiler(knownUnits: try db.rows("SELECT unit FROM units").compactMap { $0[0].string })
         for entry in query.samplePredicates {
-            guard
-                let code = try db.statement("SELECT code FROM types WHERE identifier = ?").rows([
-                    entry.sampleType.identifier
-                ]).first?[0].int64
-            else { return [] }  // never stored: no correlation holds one
+            // Never stored: no correlation holds one.
+            guard let code = try typeCode(entry.sampleType, db) else { return [] }
             // `s` here is the member; `cid` the correlation of the row outside.
             sql += " AND EXISTS (SELECT 1 FROM samples s WHERE s.parent_id = cid AND s.type = ?"
             arguments.append(.integer(code))

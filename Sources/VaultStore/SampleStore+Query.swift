@@ -115,11 +115,7 @@ extension SampleStore {
         byChange: Bool = false,
         _ db: Connection
     ) throws -> SQLFragment? {
-        guard
-            let code = try db.statement("SELECT code FROM types WHERE identifier = ?").rows([
-                query.sampleType.identifier
-            ]).first?[0].int64
-        else { return nil }
+        guard let code = try typeCode(query.sampleType, db) else { return nil }
         var fragment: SQLFragment
         switch scope.access(to: query.sampleType) {
         case .all:
@@ -128,10 +124,7 @@ extension SampleStore {
                 columns.arguments + [.integer(code)]
             )
         case .ownSamples(let bundleIdentifier):
-            guard
-                let sourceID = try db.statement("SELECT id FROM sources WHERE bundle_id = ?").rows([bundleIdentifier])
-                    .first?[0].int64
-            else { return nil }
+            guard let sourceID = try sourceID(bundleIdentifier, db) else { return nil }
             // Forced, so the planner can never walk other apps' rows of the type.
             fragment = SQLFragment(
                 "SELECT \(columns.sql) FROM samples s INDEXED BY \(byChange ? "samples_by_type_source_seq" : "samples_by_type_source_start") WHERE s.type = ? AND s.source_id = ?",
@@ -153,6 +146,16 @@ extension SampleStore {
             fragment.arguments += condition.arguments
         }
         return fragment
+    }
+
+    /// A type's code in the store, or nil when no sample of it was ever stored.
+    func typeCode(_ type: SampleType, _ db: Connection) throws -> Int64? {
+        try db.statement("SELECT code FROM types WHERE identifier = ?").rows([type.identifier]).first?[0].int64
+    }
+
+    /// An app's source id in the store, or nil when it never saved a sample.
+    func sourceID(_ bundleIdentifier: String, _ db: Connection) throws -> Int64? {
+        try db.statement("SELECT id FROM sources WHERE bundle_id = ?").rows([bundleIdentifier]).first?[0].int64
     }
 
     /// The condition (on `m`, a correlation's object) under which `scope` may read an object: its

@@ -181,17 +181,14 @@ struct StatisticsPlan {
                 ),
                 db
             ),
-            let code = try db.scalarInt(
-                "SELECT code FROM types WHERE identifier = ?",
-                [SampleType.quantity(type).identifier]
-            )
+            let code = try store.typeCode(.quantity(type), db)
         else { return nil }
         // The sources: the app's own, or every one with samples of the type, found through the
         // (type, source, start) index one source at a time; each one's first and last start
         // from the same index. Never a pass over the rows.
         var ids: [Int64] = []
         if let own = scope.ownSource(of: .quantity(type)) {
-            if let id = try db.scalarInt("SELECT id FROM sources WHERE bundle_id = ?", [own]) { ids = [id] }
+            if let id = try store.sourceID(own, db) { ids = [id] }
         } else {
             var after: Int64 = -1
             while let id = try db.scalarInt(

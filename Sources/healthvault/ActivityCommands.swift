@@ -25,16 +25,12 @@ struct Activity: AsyncParsableCommand {
     func run() async throws {
         let summaries = try await vault.withOwner { connection in
             let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
-            func day(_ date: Date) -> String {
-                let parts = calendar.dateComponents([.year, .month, .day], from: date)
-                return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-            }
-            let last = to ?? day(Date())
+            let timeZone = TimeZone(identifier: zone) ?? .gmt
+            let last = to ?? CalendarDay.string(of: Date(), in: timeZone)
             var first = from
-            if first == nil, let lastDate = Self.date(last, calendar) {
-                first = day(calendar.date(byAdding: .day, value: -6, to: lastDate) ?? lastDate)
+            // Six days before the last: noon, so a 23- or 25-hour day never shifts the date.
+            if first == nil, let lastMidnight = CalendarDay.midnight(of: last, in: timeZone) {
+                first = CalendarDay.string(of: lastMidnight.addingTimeInterval(-6 * 86_400 + 12 * 3600), in: timeZone)
             }
             return try await connection.call(
                 Method.queryActivitySummaries,
@@ -56,12 +52,6 @@ struct Activity: AsyncParsableCommand {
                     + "  stand \(number(summary.appleStandHours, .count))/\(number(summary.appleStandHoursGoal, .count)) h"
             )
         }
-    }
-
-    static func date(_ day: String, _ calendar: Calendar) -> Date? {
-        let parts = day.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
     }
 }
 

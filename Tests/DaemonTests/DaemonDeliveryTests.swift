@@ -108,6 +108,25 @@ extension DaemonEndToEnd {
             (query, collector) = try await Self.observe(reader)
             #expect(collector.count == 0)
 
+            // Hourly: after one update, another change within the hour waits (it is still
+            // pending, so a reconnection brings it at once).
+            try await reader.enableBackgroundDelivery(for: Self.steps, frequency: .hourly)
+            await reader.close()
+            reader = try await daemon.store("org.example.reader")
+            (query, collector) = try await Self.observe(reader)
+            #expect(collector.count == 0)
+            try await save(10)
+            try await collector.wait(for: 1)
+            try await save(11)
+            _ = try await reader.authorizationStatus(for: ObjectType(Self.steps))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(collector.count == 1, "the second change waits for the hour")
+            await reader.close()
+            reader = try await daemon.store("org.example.reader")
+            (query, collector) = try await Self.observe(reader)
+            #expect(collector.count == 1, "unacknowledged, both changes come on reconnection")
+            try await query.acknowledge(try #require(collector.all.first))
+
             // Disabled: changes while away are not kept, and updates carry no delivery.
             try await reader.disableAllBackgroundDelivery()
             await reader.close()

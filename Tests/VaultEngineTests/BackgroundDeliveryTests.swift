@@ -61,15 +61,27 @@ import VaultEngine
         try await test.engine.enableBackgroundDelivery(for: Self.steps, frequency: .daily, as: .app(Self.reader))
         delivery = try #require(try await Self.delivery(test))
         #expect(delivery.frequency == .daily && delivery.changes == 3)
+        // Disabled for one type: the others stay. For every type: gone.
+        let heartRate = SampleType.quantity(.heartRate)
+        try await test.engine.enableBackgroundDelivery(for: heartRate, frequency: .weekly, as: .app(Self.reader))
+        try await test.engine.disableBackgroundDelivery(for: [heartRate], as: .app(Self.reader))
+        let left = try await test.engine.backgroundDeliveries(of: [Self.steps, heartRate], as: .app(Self.reader))
+        #expect(Array(left.keys) == [Self.steps])
         try await test.engine.disableBackgroundDelivery(for: nil, as: .app(Self.reader))
         #expect(try await Self.delivery(test) == nil)
 
-        // Each enable and disable is audited with its types.
+        // Each enable and disable is audited with its types (disabling all: those it had).
         let entries = try test.auditEntries().filter {
             [.backgroundEnable, .backgroundDisable].contains($0.operation)
         }
-        #expect(entries.map(\.operation) == [.backgroundEnable, .backgroundEnable, .backgroundDisable])
-        #expect(entries.allSatisfy { $0.types == ["HKQuantityTypeIdentifierStepCount"] })
+        #expect(
+            entries.map(\.operation) == [
+                .backgroundEnable, .backgroundEnable, .backgroundEnable, .backgroundDisable, .backgroundDisable,
+            ]
+        )
+        let steps = ["HKQuantityTypeIdentifierStepCount"]
+        let heart = ["HKQuantityTypeIdentifierHeartRate"]
+        #expect(entries.map(\.types) == [steps, steps, heart, heart, steps])
 
         // The owner has none; a removed app's go with it.
         let owner = await healthError {

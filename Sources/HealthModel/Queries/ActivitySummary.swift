@@ -103,11 +103,7 @@ public struct ActivitySummaryQueryDescriptor: Hashable, Sendable, Codable {
     /// The midnights (in `zone`) from the first day's through the day after the last's.
     public func midnights(in zone: TimeZone) throws(HealthError) -> [Date] {
         try validate()
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = start.split(separator: "-").compactMap { Int($0) }
-        guard
-            let first = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
+        guard let first = CalendarDay.midnight(of: start, in: zone),
             let count = Self.dayNumber(end).flatMap({ last in Self.dayNumber(start).map { last - $0 + 1 } })
         else { throw .invalidArgument("a day is written YYYY-MM-DD", field: "start") }
         let intervals = StatisticsIntervals(anchorDate: first, components: IntervalComponents(day: 1), timeZone: zone)
@@ -131,5 +127,25 @@ public struct ActivitySummaryQueryDescriptor: Hashable, Sendable, Codable {
         guard (1...lengths[month - 1]).contains(dayOfMonth) else { return nil }
         let y = year - 1
         return y * 365 + y / 4 - y / 100 + y / 400 + lengths[..<(month - 1)].reduce(0, +) + dayOfMonth - 1
+    }
+}
+
+/// Calendar days written `YYYY-MM-DD`, as activity summaries name them.
+public enum CalendarDay {
+    /// The day holding `date` in `zone`.
+    public static func string(of date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The first instant of `day` in `zone`, or nil when `day` is not a valid `YYYY-MM-DD`.
+    public static func midnight(of day: String, in zone: TimeZone) -> Date? {
+        guard ActivitySummaryQueryDescriptor.dayNumber(day) != nil else { return nil }
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
     }
 }

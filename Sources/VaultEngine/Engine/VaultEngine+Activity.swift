@@ -20,50 +20,34 @@ extension VaultEngine {
         as caller: Caller,
         requestID: String = ""
     ) async throws -> [ActivitySummary] {
-        let recorded = [ObjectType.activitySummaryTypeIdentifier]
-        return try await perform { [self] in
-            try audited(caller, .queryActivitySummary, types: recorded, requestID: requestID) {
-                try query.validate()
-                let (summaries, outcome) = try database.read { db -> ([ActivitySummary], AuditEntry.Outcome) in
-                    var scope = ReadScope.owner
-                    var outcome = AuditEntry.Outcome.ok
-                    if case .app(let appID) = caller {
-                        _ = try requireApp(appID, db)
-                        let granted = try GrantStore.grantedTypes(appID, .read, db).contains(.activitySummary)
-                        scope = .app(appID, readableTypes: granted ? Self.activityTypes : [])
-                        if !granted { outcome = .deniedServedEmpty }
-                    }
-                    let zone = try query.timeZone.flatMap(TimeZone.init(identifier:)) ?? VaultSettings.timeZone(db)
-                    let midnights = try query.midnights(in: zone)
-                    let days = try store.activityDays(midnights: midnights, scope: scope, timeZone: zone, in: db)
-                    let goals = try Self.goalHistory(db)
-                    var calendar = Calendar(identifier: .gregorian)
-                    calendar.timeZone = zone
-                    let summaries = days.map { day in
-                        let midnight = midnights[day.index]
-                        let parts = calendar.dateComponents([.year, .month, .day], from: midnight)
-                        return ActivitySummary(
-                            day: String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0),
-                            activeEnergyBurnedKilocalories: day.activeEnergyBurned,
-                            exerciseMinutes: day.exerciseMinutes,
-                            standHours: day.standHours,
-                            goals: Self.goals(on: midnight, goals)
-                        )
-                    }
-                    return (summaries, outcome)
-                }
-                try record(
-                    entry(
-                        caller,
-                        .queryActivitySummary,
-                        types: recorded,
-                        count: summaries.count,
-                        outcome: outcome,
-                        requestID: requestID
-                    )
+        // Without the activity summary grant, only the app's own samples count.
+        let scope: @Sendable (Connection) throws -> (ReadScope, AuditEntry.Outcome) = { [self] db in
+            guard case .app(let appID) = caller else { return (.owner, .ok) }
+            _ = try requireApp(appID, db)
+            let granted = try GrantStore.grantedTypes(appID, .read, db).contains(.activitySummary)
+            return (.app(appID, readableTypes: granted ? Self.activityTypes : []), granted ? .ok : .deniedServedEmpty)
+        }
+        return try await read(
+            .queryActivitySummary,
+            recording: [ObjectType.activitySummaryTypeIdentifier],
+            as: caller,
+            requestID: requestID,
+            scope: scope
+        ) { [self] db, scope in
+            let zone = try query.timeZone.flatMap(TimeZone.init(identifier:)) ?? VaultSettings.timeZone(db)
+            let midnights = try query.midnights(in: zone)  // validates the query
+            let days = try store.activityDays(midnights: midnights, scope: scope, timeZone: zone, in: db)
+            let goals = try Self.goalHistory(db)
+            let summaries = days.map { day in
+                ActivitySummary(
+                    day: CalendarDay.string(of: midnights[day.index], in: zone),
+                    activeEnergyBurnedKilocalories: day.activeEnergyBurned,
+                    exerciseMinutes: day.exerciseMinutes,
+                    standHours: day.standHours,
+                    goals: Self.goals(on: midnights[day.index], goals)
                 )
-                return summaries
             }
+            return (summaries, summaries.count)
         }
     }
 

@@ -22,6 +22,8 @@ extension VaultEngine {
     ) async throws -> AnchoredObjectQueryResult {
         let types = Set(query.predicates.map(\.sampleType))
         return try await read(.queryAnchored, types: types, as: caller, requestID: requestID) { [self] db, scope in
+            // Before the anchor is opened, so a malformed query is named as such (the store
+            // checks it again, for its other callers).
             try query.validate()
             let sealer = try vault.queryAnchorSealer()
             let position = try query.anchor.map { try Self.position(of: $0, for: caller, sealer) } ?? 0

@@ -262,13 +262,35 @@ extension VaultEngine {
         requestID: String,
         _ body: @escaping @Sendable (Connection, ReadScope) throws -> (T, Int)
     ) async throws -> T {
-        let recorded = types.sortedIdentifiers
-        return try await perform { [self] in
+        try await read(
+            operation,
+            recording: types.sortedIdentifiers,
+            as: caller,
+            requestID: requestID,
+            scope: { [self] db in
+                let scope = try scope(for: caller, db)
+                return (scope, Self.readOutcome(scope, types))
+            },
+            body
+        )
+    }
+
+    /// ``read(_:types:as:requestID:_:)`` with the entry's types and the scope (with the outcome
+    /// it makes) given, for reads whose scope is not the caller's plain one (activity summaries).
+    func read<T: Sendable>(
+        _ operation: AuditEntry.Operation,
+        recording recorded: [String],
+        as caller: Caller,
+        requestID: String,
+        scope: @escaping @Sendable (Connection) throws -> (ReadScope, AuditEntry.Outcome),
+        _ body: @escaping @Sendable (Connection, ReadScope) throws -> (T, Int)
+    ) async throws -> T {
+        try await perform { [self] in
             try audited(caller, operation, types: recorded, requestID: requestID) {
                 let (result, count, outcome) = try database.read { db in
-                    let scope = try scope(for: caller, db)
+                    let (scope, outcome) = try scope(db)
                     let (result, count) = try body(db, scope)
-                    return (result, count, Self.readOutcome(scope, types))
+                    return (result, count, outcome)
                 }
                 try record(
                     entry(caller, operation, types: recorded, count: count, outcome: outcome, requestID: requestID)
