@@ -163,6 +163,11 @@ struct StatisticsPlan {
     /// sources' samples of the type; with one, of those it matches).
     let start: Double
     let end: Double
+    /// The ranks in the order of the sources' bundle identifiers, as statistics list them.
+    let bundleOrder: [Int]
+    /// Whether any of the sources has a sample of the type without a duration (whether or not
+    /// it matches the predicate), from the index of such samples alone.
+    let withoutDuration: Bool
 
     init?(
         type: QuantityTypeIdentifier,
@@ -245,6 +250,14 @@ struct StatisticsPlan {
         self.options = options
         self.visible = branch
         self.sources = found.map { ($0.id, $0.source) }
+        self.withoutDuration =
+            try db.scalarInt(
+                "SELECT EXISTS (SELECT 1 FROM samples INDEXED BY samples_without_duration WHERE type = ? AND source_id IN (\(found.map { _ in "?" }.joined(separator: ", "))) AND end_date = start_date)",
+                [code] + found.map(\.id)
+            ) == 1
+        self.bundleOrder = found.indices.sorted {
+            found[$0].source.bundleIdentifier.utf8.lexicographicallyPrecedes(found[$1].source.bundleIdentifier.utf8)
+        }
         self.start = start
         self.end = end
     }
@@ -273,31 +286,62 @@ struct StatisticsPlan {
     func compute(boundaries: [Double], _ db: Connection) throws -> (results: [IntervalResult], end: Double) {
         let blob = DatabaseValue.blob(boundaries.withUnsafeBytes { Array($0) })
         let count = Int64(boundaries.count - 1)
-        var results: [Int: IntervalResult] = [:]
+        var results: [IntervalResult?] = Array(repeating: nil, count: boundaries.count - 1)
         var end = -Double.greatestFiniteMagnitude
-        func result(_ index: Int) -> IntervalResult {
-            results[index] ?? IntervalResult(index: index, perSource: Array(repeating: nil, count: sources.count))
+        func update(_ index: Int, _ change: (inout IntervalResult) -> Void) {
+            var interval =
+                results[index] ?? IntervalResult(index: index, perSource: Array(repeating: nil, count: sources.count))
+            change(&interval)
+            results[index] = interval
         }
         if needsPieces {
-            for row in try db.rows(piecesSQL(), visible.arguments + piecesArguments(blob: blob, count: count)) {
-                guard let index = row[0].int64.map(Int.init), let rank = row[1].int64.map(Int.init) else { continue }
+            // Each sample in the interval holding its start; a sample reaching past that interval's
+            // end shows in its group's latest end, and only then the second pass adds its later pieces.
+            var rows = try db.rows(piecesSQL(crossing: false), visible.arguments + piecesArguments(blob, count, false))
+            let crossing = rows.contains { row in
+                guard let index = row[0].int64.map(Int.init), let latest = row[14].double else { return false }
+                return index + 1 < boundaries.count && latest > boundaries[index + 1]
+            }
+            if crossing, apportioned {
+                rows += try db.rows(piecesSQL(crossing: true), visible.arguments + piecesArguments(blob, count, true))
+            }
+            for row in rows {
+                guard let index = row[0].int64.map(Int.init), index >= 0, index < results.count,
+                    let rank = row[1].int64.map(Int.init), let pieces = Pieces(row)
+                else { continue }
                 end = max(end, row[14].double ?? end)
-                var interval = result(index)
-                interval.perSource[rank] = Pieces(row)
-                results[index] = interval
+                update(index) { interval in
+                    interval.perSource[rank] = interval.perSource[rank].map { $0.adding(pieces) } ?? pieces
+                }
             }
         }
         if needsSegments {
             for row in try db.rows(segmentsSQL(), visible.arguments + segmentsArguments(blob: blob, count: count)) {
                 guard let index = row[0].int64.map(Int.init) else { continue }
                 end = max(end, row[1].double ?? end)
-                guard index < count else { continue }
-                var interval = result(index)
-                interval.segments = Segments(row, sources: sources.count)
-                results[index] = interval
+                guard index < results.count else { continue }
+                let segments = Segments(row, sources: sources.count)
+                update(index) { $0.segments = segments }
+            }
+            // Samples without a duration, added to the merged sum by a pass of their own, run only
+            // when the sources have some.
+            if merging, withoutDuration {
+                for row in try db.rows(pointsSQL(), visible.arguments + rankArguments + [blob, .integer(count)]) {
+                    guard let index = row[0].int64.map(Int.init), index >= 0, index < results.count,
+                        let rank = row[1].int64.map(Int.init), let sum = row[2].double
+                    else { continue }
+                    end = max(end, row[3].double ?? end)
+                    update(index) { interval in
+                        var segments = interval.segments ?? Segments(sources: sources.count)
+                        segments.merged += sum
+                        segments.sumBySource[rank] += sum
+                        segments.pointsBySource[rank] = true
+                        interval.segments = segments
+                    }
+                }
             }
         }
-        return (results.values.sorted { $0.index < $1.index }, end)
+        return (results.compactMap { $0 }, end)
     }
 
     /// The source's rank, as SQL over `src`.
@@ -307,91 +351,89 @@ struct StatisticsPlan {
 
     private var rankArguments: [DatabaseValue] { sources.map { .integer($0.id) } }
 
-    private func piecesSQL() -> String {
+    /// Per interval and source: the samples starting in the interval, with the seconds they
+    /// spend there (`crossing: false`); or the pieces of samples in the intervals after the one
+    /// holding their start, through a recursive common table expression (`crossing: true`).
+    /// Only the aggregates the options need are computed; the others are NULL.
+    private func piecesSQL(crossing: Bool) -> String {
         let mostRecent = options.contains(.mostRecent)
-        // A sample of an arithmetic type counts once, in the interval holding its start; others
-        // also in every interval they reach, through the recursive `spans`.
-        let pieces =
-            apportioned
+        let rows =
+            crossing
             ? """
-            p AS NOT MATERIALIZED (
-                SELECT id, \(rankSQL) AS k, a, b, x, i0, CASE WHEN b > a THEN hv_interval(?, b, 1) ELSE i0 END AS i1
-                FROM (SELECT *, hv_interval(?, a, 0) AS i0 FROM v)),
-            spans(id, k, a, b, x, i0, i, i1) AS (
-                SELECT id, k, a, b, x, i0, i0, i1 FROM p
-                UNION ALL SELECT id, k, a, b, x, i0, i + 1, i1 FROM spans WHERE i < i1),
-            pieces AS (
-                SELECT id, k, a, b, x, i,
-                    CASE WHEN i1 = i0 THEN b - a ELSE min(b, hv_boundary(?, i + 1)) - max(a, hv_boundary(?, i)) END AS w
-                FROM spans),
+            spans(id, k, a, b, x, i, i1) AS (
+                SELECT id, k, a, b, x, i0 + 1, hv_interval(?, b, 1)
+                FROM (SELECT id, \(rankSQL) AS k, a, b, x, hv_interval(?, a, 0) AS i0 FROM v)
+                WHERE b > hv_boundary(?, i0 + 1)
+                UNION ALL SELECT id, k, a, b, x, i + 1, i1 FROM spans WHERE i < i1),
+            q AS (
+                SELECT id, k, a, b, x, i, min(b, hv_boundary(?, i + 1)) - hv_boundary(?, i) AS w FROM spans
+                WHERE i >= 0 AND i < ?)
             """
             : """
-            pieces AS (SELECT id, \(rankSQL) AS k, a, b, x, hv_interval(?, a, 0) AS i, b - a AS w FROM v),
+            q AS (
+                SELECT *, \(apportioned ? "min(b, hv_boundary(?, i + 1)) - a" : "b - a") AS w
+                FROM (SELECT id, \(rankSQL) AS k, a, b, x, hv_interval(?, a, 0) AS i FROM v) WHERE i < ?)
             """
+        let average = options.contains(.discreteAverage)
+        let weighted = average && apportioned && style != .cumulative
+        func column(_ needed: Bool, _ sql: String) -> String { needed ? sql : "NULL" }
         return """
             WITH RECURSIVE v AS NOT MATERIALIZED (\(visible.sql)),
-            \(pieces)
-            q AS (
+            \(rows),
+            r AS (
                 SELECT *\(mostRecent ? ", row_number() OVER (PARTITION BY i, k ORDER BY b DESC, a DESC, id DESC) AS rn" : "")
-                FROM pieces WHERE i >= 0 AND i < ?)
-            SELECT i, k, count(*), sum(x), min(x), max(x),
-                sum(CASE WHEN b > a THEN \(level("x")) * w END), sum(CASE WHEN b > a THEN w END),
-                sum(CASE WHEN b = a THEN \(level("x")) END), sum(b = a),
-                sum(CASE WHEN b = a OR w = b - a THEN x ELSE x * w / (b - a) END),
+                FROM q)
+            SELECT i, k, count(*), \(column(average && !apportioned, "sum(x)")),
+                \(column(options.contains(.discreteMin), "min(x)")), \(column(options.contains(.discreteMax), "max(x)")),
+                \(column(weighted, "sum(\(level("x")) * w)")), \(column(weighted, "sum(w)")),
+                \(column(weighted, "sum(\(level("x")))")), NULL,
+                \(column(style == .cumulative, "sum(CASE WHEN w = b - a THEN x ELSE x * w / (b - a) END)")),
                 \(mostRecent ? "max(CASE WHEN rn = 1 THEN x END), max(CASE WHEN rn = 1 THEN a END), max(CASE WHEN rn = 1 THEN b END)" : "NULL, NULL, NULL"),
-                max(b)
-            FROM q GROUP BY i, k
+                max(b), \(column(mostRecent, "max(CASE WHEN rn = 1 THEN id END)"))
+            FROM r GROUP BY i, k
             """
     }
 
-    private func piecesArguments(blob: DatabaseValue, count: Int64) -> [DatabaseValue] {
-        rankArguments + (apportioned ? [blob, blob, blob, blob] : [blob]) + [.integer(count)]
+    private func piecesArguments(_ blob: DatabaseValue, _ count: Int64, _ crossing: Bool) -> [DatabaseValue] {
+        if crossing { return [blob] + rankArguments + [blob, blob, blob, blob, .integer(count)] }
+        return (apportioned ? [blob] : []) + rankArguments + [blob, .integer(count)]
     }
 
-    /// Time cut at every start, end and boundary; per source, a running count of the samples
-    /// covering each segment and the sum of their rates (value per second, or level for a
-    /// discrete type). Samples without a duration ride along as points of their instant. Only the
-    /// columns the options need are computed; the others are constant zeros.
+    /// Time cut at every start and end of a sample with a duration and at every boundary; per
+    /// source, a running count of the samples covering each segment and the sum of their rates
+    /// (value per second, or level for a discrete type). Only covered segments are grouped. Only
+    /// the columns the options need are computed; the others are constant zeros.
     private func segmentsSQL() -> String {
         let ranks = sources.indices
         let covered = ranks.map { "c\($0) > 0" }.joined(separator: " OR ")
         let chosen = "CASE " + ranks.map { "WHEN c\($0) > 0 THEN r\($0) " }.joined() + "ELSE 0 END"
         let won = ranks.map { k in
-            "max(cov AND " + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)"
+            "max(" + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)"
         }
         let perRank = ranks.map {
-            ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0), sum(CASE k WHEN \($0) THEN p END) AS p\($0)"
+            ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0)"
         }
-        let running = ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0), p\($0)" }
+        let running = ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0)" }
         let separate = options.contains(.separateBySource)
         let coverage = separate || options.contains(.duration)
         let bySource = ranks.map { k in
-            ", "
-                + (separate
-                    ? "sum(CASE WHEN cov AND c\(k) > 0 THEN len * r\(k) ELSE 0 END) + coalesce(sum(p\(k)), 0)" : "0")
-                + ", " + (coverage ? "sum(CASE WHEN cov AND c\(k) > 0 THEN len ELSE 0 END)" : "0")
-                + ", max(p\(k) IS NOT NULL)"
+            ", " + (separate ? "sum(CASE WHEN c\(k) > 0 THEN (t2 - t) * r\(k) ELSE 0 END)" : "0")
+                + ", " + (coverage ? "sum(CASE WHEN c\(k) > 0 THEN t2 - t ELSE 0 END)" : "0")
         }
-        let points = ranks.map { "coalesce(p\($0), 0)" }.joined(separator: " + ")
         return """
             WITH RECURSIVE v AS NOT MATERIALIZED (\(visible.sql)),
             bounds(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM bounds WHERE i < ?),
-            e(t, k, dr, dc, p) AS (
-                SELECT a, \(rankSQL), iif(b > a, \(rate), 0), b > a, iif(b > a, NULL, x) FROM v
-                UNION ALL SELECT b, \(rankSQL), -\(rate), -1, NULL FROM v WHERE b > a
-                UNION ALL SELECT hv_boundary(?, i), -1, 0, 0, NULL FROM bounds),
+            e(t, k, dr, dc) AS (
+                SELECT a, \(rankSQL), \(rate), 1 FROM v WHERE b > a
+                UNION ALL SELECT b, \(rankSQL), -\(rate), -1 FROM v WHERE b > a
+                UNION ALL SELECT hv_boundary(?, i), -1, 0, 0 FROM bounds),
             g AS (SELECT t\(perRank.joined()) FROM e GROUP BY t),
             st AS (
-                SELECT t, lead(t) OVER o AS t2, lead(t) OVER o - t AS len\(running.joined())
-                FROM g WINDOW o AS (ORDER BY t ROWS UNBOUNDED PRECEDING)),
-            cut AS (
-                SELECT *, hv_interval(?, t, 0) AS i, coalesce(len > 0 AND (\(covered)), 0) AS cov FROM st
-                WHERE (len > 0 AND (\(covered)))\(ranks.map { " OR p\($0) IS NOT NULL" }.joined()))
-            SELECT i, max(CASE WHEN cov THEN t2 ELSE t END),
-                sum(CASE WHEN cov THEN len * \(chosen) ELSE 0 END) + sum(\(points)),
-                \(options.contains(.duration) ? "sum(CASE WHEN cov THEN len ELSE 0 END)" : "0")\(bySource.joined()),
-                \(won.joined(separator: ", "))
-            FROM cut WHERE i >= 0 AND i <= ? GROUP BY i
+                SELECT t, lead(t) OVER o AS t2\(running.joined())
+                FROM g WINDOW o AS (ORDER BY t ROWS UNBOUNDED PRECEDING))
+            SELECT hv_interval(?, t, 0) AS i, max(t2), sum((t2 - t) * \(chosen)),
+                \(options.contains(.duration) ? "sum(t2 - t)" : "0")\(bySource.joined()), \(won.joined(separator: ", "))
+            FROM st WHERE \(covered) GROUP BY i
             """
     }
 
@@ -399,42 +441,70 @@ struct StatisticsPlan {
     private var rate: String { style == .cumulative ? "x / (b - a)" : level("x") }
 
     private func segmentsArguments(blob: DatabaseValue, count: Int64) -> [DatabaseValue] {
-        [.integer(count)] + rankArguments + rankArguments + [blob, blob, .integer(count)]
+        [.integer(count)] + rankArguments + rankArguments + [blob, blob]
+    }
+
+    /// Per interval and source, the sum and the latest instant of the samples without a duration.
+    private func pointsSQL() -> String {
+        """
+        WITH v AS NOT MATERIALIZED (\(visible.sql))
+        SELECT i, k, sum(x), max(a) FROM (SELECT \(rankSQL) AS k, a, x, hv_interval(?, a, 0) AS i FROM v WHERE b = a)
+        WHERE i >= 0 AND i < ? GROUP BY i, k
+        """
     }
 }
 
-/// One source's rows in one interval, from the pieces statement.
+/// One source's rows in one interval, from a pieces statement; the aggregates not asked for are
+/// nil or zero.
 struct Pieces {
     var count: Int
     var sum: Double
-    var minimum: Double
-    var maximum: Double
+    var minimum: Double?
+    var maximum: Double?
     /// Σ level × seconds and Σ seconds over samples with a duration.
     var weighted: Double
     var weight: Double
-    /// Σ level and count over samples without a duration.
+    /// Σ level and count over samples without a duration, read only when `weight` is zero: a
+    /// sample with a duration always weighs, so then every sample counted is one without.
     var pointLevels: Double
     var points: Int
     /// The source's sum, each sample apportioned by time.
     var share: Double
-    var mostRecent: (value: Double, start: Double, end: Double)?
+    /// Its latest sample, by end, start and row id.
+    var mostRecent: (value: Double, start: Double, end: Double, id: Int64)?
 
     init?(_ row: Row) {
-        guard let count = row[2].int64, let sum = row[3].double, let minimum = row[4].double,
-            let maximum = row[5].double
-        else { return nil }
+        guard let count = row[2].int64 else { return nil }
         self.count = Int(count)
-        self.sum = sum
-        self.minimum = minimum
-        self.maximum = maximum
+        sum = row[3].double ?? 0
+        minimum = row[4].double
+        maximum = row[5].double
         weighted = row[6].double ?? 0
         weight = row[7].double ?? 0
         pointLevels = row[8].double ?? 0
-        points = Int(row[9].int64 ?? 0)
+        points = Int(count)
         share = row[10].double ?? 0
         if let value = row[11].double, let start = row[12].double, let end = row[13].double {
-            mostRecent = (value, start, end)
+            mostRecent = (value, start, end, row[15].int64 ?? 0)
         }
+    }
+
+    /// The same source's pieces of the same interval from both passes, together.
+    func adding(_ other: Pieces) -> Pieces {
+        var both = self
+        both.count += other.count
+        both.sum += other.sum
+        both.minimum = [minimum, other.minimum].compactMap { $0 }.min()
+        both.maximum = [maximum, other.maximum].compactMap { $0 }.max()
+        both.weighted += other.weighted
+        both.weight += other.weight
+        both.pointLevels += other.pointLevels
+        both.points += other.points
+        both.share += other.share
+        both.mostRecent = [mostRecent, other.mostRecent].compactMap { $0 }.max {
+            ($0.end, $0.start, $0.id) < ($1.end, $1.start, $1.id)
+        }
+        return both
     }
 }
 
@@ -452,10 +522,20 @@ struct Segments {
     init(_ row: Row, sources: Int) {
         merged = row[2].double ?? 0
         covered = row[3].double ?? 0
-        sumBySource = (0..<sources).map { row[4 + 3 * $0].double ?? 0 }
-        coveredBySource = (0..<sources).map { row[5 + 3 * $0].double ?? 0 }
-        pointsBySource = (0..<sources).map { (row[6 + 3 * $0].int64 ?? 0) != 0 }
-        won = (0..<sources).map { (row[4 + 3 * sources + $0].int64 ?? 0) != 0 }
+        sumBySource = (0..<sources).map { row[4 + 2 * $0].double ?? 0 }
+        coveredBySource = (0..<sources).map { row[5 + 2 * $0].double ?? 0 }
+        pointsBySource = Array(repeating: false, count: sources)
+        won = (0..<sources).map { (row[4 + 2 * sources + $0].int64 ?? 0) != 0 }
+    }
+
+    /// An interval holding only samples without a duration.
+    init(sources: Int) {
+        merged = 0
+        covered = 0
+        sumBySource = Array(repeating: 0, count: sources)
+        coveredBySource = Array(repeating: 0, count: sources)
+        pointsBySource = Array(repeating: false, count: sources)
+        won = Array(repeating: false, count: sources)
     }
 }
 
@@ -482,8 +562,10 @@ struct IntervalResult {
             return StatisticsValues(
                 sum: options.contains(.cumulativeSum) ? sum.map { Quantity($0, unit) } : nil,
                 average: options.contains(.discreteAverage) ? average(pieces, type).map { Quantity($0, unit) } : nil,
-                minimum: options.contains(.discreteMin) ? pieces.map(\.minimum).min().map { Quantity($0, unit) } : nil,
-                maximum: options.contains(.discreteMax) ? pieces.map(\.maximum).max().map { Quantity($0, unit) } : nil,
+                minimum: options.contains(.discreteMin)
+                    ? pieces.compactMap(\.minimum).min().map { Quantity($0, unit) } : nil,
+                maximum: options.contains(.discreteMax)
+                    ? pieces.compactMap(\.maximum).max().map { Quantity($0, unit) } : nil,
                 mostRecent: options.contains(.mostRecent) ? recent.map { Quantity($0.value, unit) } : nil,
                 mostRecentStartDate: options.contains(.mostRecent)
                     ? recent.map { Date(timeIntervalSinceReferenceDate: $0.start) } : nil,
@@ -498,7 +580,8 @@ struct IntervalResult {
             merging ? segments?.merged : (present.isEmpty ? nil : present.reduce(0) { $0 + $1.share })
         var contributing: [Source] = []
         var bySource: [SourceStatistics] = []
-        for (rank, ranked) in plan.sources.enumerated() {
+        for rank in plan.bundleOrder {
+            let ranked = plan.sources[rank]
             let pieces = perSource[rank]
             let covered = segments?.coveredBySource[rank] ?? 0
             let points = segments?.pointsBySource[rank] ?? false
@@ -520,16 +603,13 @@ struct IntervalResult {
                 )
             }
         }
-        let byBundle: (Source, Source) -> Bool = {
-            $0.bundleIdentifier.utf8.lexicographicallyPrecedes($1.bundleIdentifier.utf8)
-        }
         return Statistics(
             quantityType: type,
             startDate: start,
             endDate: end,
             values: values(present, sum: sum, duration: segments?.covered ?? 0),
-            sources: contributing.sorted(by: byBundle),
-            valuesBySource: bySource.sorted { byBundle($0.source, $1.source) }
+            sources: contributing,
+            valuesBySource: bySource
         )
     }
 

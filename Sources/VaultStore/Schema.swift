@@ -236,6 +236,14 @@ public enum Schema {
                 "CREATE INDEX background_deliveries_by_type ON background_deliveries(type)",
             ]
         ),
+        // Samples without a duration, apart: a statistics query learns from it, without a pass
+        // over the rows, whether the sources it merges have any.
+        Migration(
+            version: 6,
+            statements: [
+                "CREATE INDEX samples_without_duration ON samples(type, source_id, start_date) WHERE end_date = start_date"
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }
