@@ -185,7 +185,17 @@ public final class VaultConnection: Sendable {
         as type: Result.Type
     ) async throws -> Result {
         let data = try await rawCall(method, params)
+        // A large result (statistics) reads itself by hand: the same value, sooner.
+        if let readable = Result.self as? any JSONReadable.Type,
+            let result = try Self.read(readable, from: data) as? Result
+        {
+            return result
+        }
         return try HealthJSON.decode(RPCResult<Result>.self, from: data).result
+    }
+
+    private static func read<Readable: JSONReadable>(_ type: Readable.Type, from data: Data) throws -> Readable {
+        try RPCResult<Readable>.read(from: data)
     }
 
     /// Calls `method` and returns the whole answer frame's bytes (a result or an error).
@@ -214,7 +224,7 @@ public final class VaultConnection: Sendable {
                 }
             }
         }
-        let head = try HealthJSON.decode(RPCHead.self, from: answer)
+        let head = try RPCHead.scan(answer)
         if let error = head.error { throw error }
         return answer
     }
@@ -259,7 +269,7 @@ final class Router: Sendable {
     let state = Mutex(VaultConnection.State())
 
     func route(_ data: Data) {
-        guard let head = try? HealthJSON.decode(RPCHead.self, from: data) else { return }
+        guard let head = try? RPCHead.scan(data) else { return }
         if let method = head.method, head.id == nil {
             guard method == Method.observerUpdate,
                 let update = try? HealthJSON.decode(RPCParams<ObserverUpdateParams>.self, from: data).params

@@ -381,7 +381,10 @@ final class Session: Sendable {
     private func answer(method: String, id rpcID: RPCID, data: Data) async -> ByteBuffer {
         do {
             let result = try await dispatch(method: method, data: data, requestID: requestID(rpcID))
-            let answer = encode(RPCResponse(id: rpcID, result: AnyEncodable(result)))
+            // A large result (statistics) writes its JSON by hand: the same bytes, sooner.
+            let answer =
+                (result as? any JSONWritable).map { encode(RPCWrittenResponse(id: rpcID, result: $0)) }
+                ?? encode(RPCResponse(id: rpcID, result: AnyEncodable(result)))
             let maximum = daemon.configuration.maximumFrameBytes
             guard answer.readableBytes <= maximum else {
                 throw RPCError.from(
@@ -423,6 +426,18 @@ final class Session: Sendable {
             return ByteBuffer(data: try HealthJSON.encode(message))
         } catch {
             // Only a value the wire cannot carry (a date outside 0000-9999) ends here.
+            let fallback = RPCErrorResponse(
+                id: nil,
+                error: RPCError(code: RPCError.internalError, message: "the answer could not be encoded: \(error)")
+            )
+            return ByteBuffer(data: (try? HealthJSON.encode(fallback)) ?? Data())
+        }
+    }
+
+    func encode(_ response: RPCWrittenResponse) -> ByteBuffer {
+        do {
+            return ByteBuffer(data: try response.json(capacity: 1 << 16))
+        } catch {
             let fallback = RPCErrorResponse(
                 id: nil,
                 error: RPCError(code: RPCError.internalError, message: "the answer could not be encoded: \(error)")

@@ -170,6 +170,14 @@ public struct RPCHead: Decodable, Sendable {
         case jsonrpc, id, method, result, error
     }
 
+    init(jsonrpc: String?, id: RPCID?, method: String?, hasResult: Bool, error: RPCError?) {
+        self.jsonrpc = jsonrpc
+        self.id = id
+        self.method = method
+        self.hasResult = hasResult
+        self.error = error
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         jsonrpc = try container.decodeIfPresent(String.self, forKey: .jsonrpc)

@@ -41,6 +41,39 @@ public enum RFC3339 {
         return format(whole: whole, fraction: fraction, digits: 9)
     }
 
+    /// Appends ``string(from:)``'s UTF-8 bytes; a date on a whole second is written directly.
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
+        let reference = date.timeIntervalSinceReferenceDate
+        guard representableRange.contains(date), reference.rounded(.down) == reference else {
+            bytes.append(contentsOf: string(from: date).utf8)
+            return
+        }
+        let unix = Int64(reference) + unixToReference
+        let days = floorDiv(unix, 86_400)
+        let second = unix - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(second / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(second / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(second % 60, 2)
+        bytes.append(contentsOf: ".000Z".utf8)
+    }
+
     private static func format(whole: Double, fraction: Double, digits: Int) -> String {
         let scale = pow(10, Double(digits))
         var whole = Int64(whole)
@@ -63,10 +96,14 @@ public enum RFC3339 {
 
     /// Reads an RFC 3339 timestamp; nil when it is not one.
     public static func date(from string: String) -> Date? {
-        let bytes = Array(string.utf8)
-        var index = 0
+        date(utf8: Array(string.utf8)[...])
+    }
+
+    /// Reads an RFC 3339 timestamp from its UTF-8 bytes; nil when it is not one.
+    public static func date(utf8 bytes: ArraySlice<UInt8>) -> Date? {
+        var index = bytes.startIndex
         func number(_ digits: Int) -> Int64? {
-            guard index + digits <= bytes.count else { return nil }
+            guard index + digits <= bytes.endIndex else { return nil }
             var value: Int64 = 0
             for byte in bytes[index..<index + digits] {
                 guard byte >= 48 && byte <= 57 else { return nil }
@@ -76,7 +113,7 @@ public enum RFC3339 {
             return value
         }
         func expect(_ characters: String) -> Bool {
-            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+            guard index < bytes.endIndex, characters.utf8.contains(bytes[index]) else { return false }
             index += 1
             return true
         }
@@ -88,21 +125,25 @@ public enum RFC3339 {
             second < 60
         else { return nil }
         var fraction = 0.0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: ".") {
             let start = index
             index += 1
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+            while index < bytes.endIndex, bytes[index] >= 48, bytes[index] <= 57 {
                 index += 1
             }
-            // "0.<digits>" read by the standard library is correctly rounded.
-            guard index > start + 1, let value = Double("0" + String(decoding: bytes[start..<index], as: UTF8.self))
-            else { return nil }
-            fraction = value
+            guard index > start + 1 else { return nil }
+            // "0.<digits>" read by the standard library is correctly rounded; zeros are zero.
+            if bytes[(start + 1)..<index].contains(where: { $0 != UInt8(ascii: "0") }) {
+                guard let value = Double("0" + String(decoding: bytes[start..<index], as: UTF8.self)) else {
+                    return nil
+                }
+                fraction = value
+            }
         }
         var offset: Int64 = 0
         if expect("Zz") {
             offset = 0
-        } else if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+        } else if index < bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign: Int64 = bytes[index] == UInt8(ascii: "+") ? 1 : -1
             index += 1
             guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2), offsetHours < 24,
@@ -112,7 +153,7 @@ public enum RFC3339 {
         } else {
             return nil
         }
-        guard index == bytes.count else { return nil }
+        guard index == bytes.endIndex else { return nil }
         let unix = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSinceReferenceDate: Double(unix - unixToReference) + fraction)
     }

@@ -121,7 +121,9 @@ public struct StatisticsCollection: Hashable, Sendable, Codable {
         self.anchorDate = anchorDate
         self.intervalComponents = intervalComponents
         self.timeZone = timeZone
-        self.statistics = statistics.sorted { $0.startDate < $1.startDate }
+        // Usually in order already (the store and the wire keep it).
+        let ordered = zip(statistics, statistics.dropFirst()).allSatisfy { $0.startDate <= $1.startDate }
+        self.statistics = ordered ? statistics : statistics.sorted { $0.startDate < $1.startDate }
     }
 
     /// The bucket holding a date, if it has data (`HKStatisticsCollection.statistics(for:)`).

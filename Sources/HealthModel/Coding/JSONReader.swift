@@ -1,0 +1,372 @@
+public import Foundation
+
+/// A value that reads itself from wire JSON by hand, accepting what ``HealthJSON/decode(_:from:)``
+/// accepts for it and giving the same value, without the generic decoder's cost: the client side
+/// of ``JSONWritable``.
+public protocol JSONReadable: Decodable {
+    init(reading reader: inout JSONReader) throws(HealthError)
+}
+
+/// A strict JSON reader (RFC 8259) over UTF-8 bytes, pulled value by value. Anything malformed
+/// throws a ``HealthError`` with code `invalidArgument`, as ``HealthJSON/decode(_:from:)`` does,
+/// naming the byte offset; members it does not know are skipped.
+public struct JSONReader {
+    private let bytes: [UInt8]
+    private var at = 0
+    /// Nesting left before a value is refused as too deep (what `JSONDecoder` allows).
+    private var depth = 512
+
+    public init(_ data: Data) {
+        bytes = Array(data)
+    }
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Reads one whole document: the value, then nothing but white space.
+    public static func read<T: JSONReadable>(_ type: T.Type, from data: Data) throws(HealthError) -> T {
+        var reader = JSONReader(data)
+        let value = try T(reading: &reader)
+        try reader.end()
+        return value
+    }
+
+    // MARK: Structure
+
+    /// Reads an object, calling `member` with each member's name, the reader placed on its value;
+    /// `member` must read or skip that value.
+    public mutating func object(_ member: (inout JSONReader, JSONKey) throws(HealthError) -> Void) throws(HealthError) {
+        try enter(UInt8(ascii: "{"), "an object")
+        if try peek() == UInt8(ascii: "}") {
+            at += 1
+            depth += 1
+            return
+        }
+        while true {
+            guard try peek() == UInt8(ascii: "\"") else { throw malformed("a member name") }
+            let name = try JSONKey(utf8: stringBytes())
+            try expect(UInt8(ascii: ":"), "':' after a member name")
+            try member(&self, name)
+            switch try next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "}"):
+                depth += 1
+                return
+            default: throw malformed("',' or '}' in an object", back: 1)
+            }
+        }
+    }
+
+    /// Reads an array, calling `element` with the reader placed on each element.
+    public mutating func array(_ element: (inout JSONReader) throws(HealthError) -> Void) throws(HealthError) {
+        try enter(UInt8(ascii: "["), "an array")
+        if try peek() == UInt8(ascii: "]") {
+            at += 1
+            depth += 1
+            return
+        }
+        while true {
+            try element(&self)
+            switch try next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "]"):
+                depth += 1
+                return
+            default: throw malformed("',' or ']' in an array", back: 1)
+            }
+        }
+    }
+
+    /// Reads `null` if it is next (true), or leaves the reader where it was (false).
+    public mutating func null() throws(HealthError) -> Bool {
+        guard try peek() == UInt8(ascii: "n") else { return false }
+        try literal("null")
+        return true
+    }
+
+    /// Skips one value of any kind, checking it is well formed.
+    public mutating func skip() throws(HealthError) {
+        switch try peek() {
+        case UInt8(ascii: "{"): try object { (reader, _) throws(HealthError) in try reader.skip() }
+        case UInt8(ascii: "["): try array { (reader) throws(HealthError) in try reader.skip() }
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try double()
+        }
+    }
+
+    /// Nothing but white space is left.
+    public mutating func end() throws(HealthError) {
+        skipSpace()
+        guard at == bytes.count else { throw malformed("the end of the document") }
+    }
+
+    /// Skips one value by its structure alone: strings, brackets and braces balanced, without
+    /// reading what they hold. For a value the caller reads in full later (an answer's `result`,
+    /// skipped while routing the answer by its head).
+    public mutating func skipStructure() throws(HealthError) {
+        var open = 0
+        repeat {
+            let byte = try next()
+            switch byte {
+            case UInt8(ascii: "\""):
+                at -= 1
+                _ = try stringBytes()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open += 1
+                guard open < 512 else { throw malformed("values nested less deeply", back: 1) }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                open -= 1
+                guard open >= 0 else { throw malformed("a value", back: 1) }
+            case UInt8(ascii: ","), UInt8(ascii: ":"):
+                guard open > 0 else { throw malformed("a value", back: 1) }
+            default:
+                // A number or a literal: up to the next delimiter.
+                while at < bytes.count, !Self.delimiters.contains(bytes[at]) { at += 1 }
+            }
+        } while open > 0
+    }
+
+    private static let delimiters: Set<UInt8> = Set(",:]}[{\" \t\r\n".utf8)
+
+    // MARK: Memo
+
+    /// The last unit and quantity type read, reused when the next is spelled the same: a
+    /// collection repeats them in every interval.
+    var lastUnit: (text: String, unit: HealthUnit)?
+    var lastQuantityType: (text: String, type: QuantityTypeIdentifier)?
+
+    mutating func unit() throws(HealthError) -> HealthUnit {
+        let text = try string()
+        if let lastUnit, lastUnit.text == text { return lastUnit.unit }
+        let unit = try HealthUnit(from: text)
+        lastUnit = (text, unit)
+        return unit
+    }
+
+    mutating func quantityType() throws(HealthError) -> QuantityTypeIdentifier {
+        let text = try string()
+        if let lastQuantityType, lastQuantityType.text == text { return lastQuantityType.type }
+        let type = try QuantityTypeIdentifier(healthKitString: text)
+        lastQuantityType = (text, type)
+        return type
+    }
+
+    // MARK: Scalars
+
+    public mutating func string() throws(HealthError) -> String {
+        let start = at
+        let utf8 = try stringBytes()
+        // ASCII needs no validation.
+        if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw HealthError.invalidArgument("malformed JSON: a string that is not UTF-8 at byte \(start)")
+        }
+        return text
+    }
+
+    /// A string's UTF-8 bytes, escapes resolved (not yet checked to be UTF-8).
+    private mutating func stringBytes() throws(HealthError) -> ArraySlice<UInt8> {
+        try expect(UInt8(ascii: "\""), "a string")
+        let start = at
+        // The common case: no escape, so the bytes are the string.
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\"") {
+                at += 1
+                return bytes[start..<(at - 1)]
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw malformed("a string without control characters") }
+            at += 1
+        }
+        var scalars = Array(bytes[start..<at])
+        while at < bytes.count {
+            let byte = bytes[at]
+            at += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return scalars[...]
+            case UInt8(ascii: "\\"):
+                guard at < bytes.count else { break }
+                let escape = bytes[at]
+                at += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalars.append(escape)
+                case UInt8(ascii: "b"): scalars.append(0x08)
+                case UInt8(ascii: "f"): scalars.append(0x0C)
+                case UInt8(ascii: "n"): scalars.append(0x0A)
+                case UInt8(ascii: "r"): scalars.append(0x0D)
+                case UInt8(ascii: "t"): scalars.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800..<0xDC00).contains(code) {
+                        // A high surrogate must be followed by its low one.
+                        guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "\\"), bytes[at + 1] == UInt8(ascii: "u")
+                        else { throw malformed("a low surrogate after a high one") }
+                        at += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw malformed("a low surrogate", back: 6) }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw malformed("a high surrogate before a low one", back: 6)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw malformed("a Unicode scalar", back: 6) }
+                    scalars.append(contentsOf: UTF8.encode(scalar)!)
+                default: throw malformed("a valid escape", back: 1)
+                }
+            case 0..<0x20: throw malformed("a string without control characters", back: 1)
+            default: scalars.append(byte)
+            }
+        }
+        throw malformed("the end of a string")
+    }
+
+    public mutating func double() throws(HealthError) -> Double {
+        let start = at
+        let text = try numberText()
+        guard let value = Double(text), value.isFinite else {
+            throw malformed("a number a double can hold", back: at - start)
+        }
+        return value
+    }
+
+    /// A number's text, checked against JSON's grammar, for a caller that needs more than a
+    /// double holds (a 64-bit integer).
+    public mutating func numberText() throws(HealthError) -> String {
+        skipSpace()
+        let start = at
+        // RFC 8259's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+        if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
+        guard at < bytes.count else { throw malformed("a number") }
+        if bytes[at] == UInt8(ascii: "0") {
+            at += 1
+        } else {
+            guard try digits() > 0 else { throw malformed("a number") }
+        }
+        if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
+            at += 1
+            guard try digits() > 0 else { throw malformed("digits after '.'") }
+        }
+        if at < bytes.count, bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+            at += 1
+            if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+            guard try digits() > 0 else { throw malformed("an exponent") }
+        }
+        return String(decoding: bytes[start..<at], as: UTF8.self)
+    }
+
+    /// An integer, as `JSONDecoder` reads an `Int`: a number with no fraction that fits.
+    public mutating func int() throws(HealthError) -> Int {
+        let start = at
+        let value = try double()
+        guard value.rounded() == value, let int = Int(exactly: value) else {
+            throw malformed("an integer", back: at - start)
+        }
+        return int
+    }
+
+    /// An RFC 3339 string, read as ``HealthJSON`` reads dates.
+    public mutating func date(field: String) throws(HealthError) -> Date {
+        guard let date = RFC3339.date(utf8: try stringBytes()), RFC3339.representableRange.contains(date) else {
+            throw HealthError.invalidArgument(
+                "not an RFC 3339 date between the years 0000 and 9999 (as 2026-11-22T10:15:30.250Z)",
+                field: field
+            )
+        }
+        return date
+    }
+
+    // MARK: Bytes
+
+    private mutating func skipSpace() {
+        while at < bytes.count {
+            switch bytes[at] {
+            case 0x20, 0x09, 0x0A, 0x0D: at += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func peek() throws(HealthError) -> UInt8 {
+        skipSpace()
+        guard at < bytes.count else { throw malformed("a value") }
+        return bytes[at]
+    }
+
+    private mutating func next() throws(HealthError) -> UInt8 {
+        let byte = try peek()
+        at += 1
+        return byte
+    }
+
+    private mutating func expect(_ byte: UInt8, _ what: String) throws(HealthError) {
+        guard try peek() == byte else { throw malformed(what) }
+        at += 1
+    }
+
+    private mutating func enter(_ byte: UInt8, _ what: String) throws(HealthError) {
+        try expect(byte, what)
+        depth -= 1
+        guard depth > 0 else { throw malformed("values nested less deeply") }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(HealthError) {
+        skipSpace()
+        let length = word.utf8CodeUnitCount
+        let matches = word.withUTF8Buffer { expected in
+            at + length <= bytes.count && bytes[at..<(at + length)].elementsEqual(expected)
+        }
+        guard matches else { throw malformed("\(word)") }
+        at += length
+    }
+
+    private mutating func digits() throws(HealthError) -> Int {
+        let start = at
+        while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) { at += 1 }
+        return at - start
+    }
+
+    private mutating func hex4() throws(HealthError) -> UInt32 {
+        guard at + 4 <= bytes.count else { throw malformed("four hex digits") }
+        var code: UInt32 = 0
+        for byte in bytes[at..<(at + 4)] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw malformed("four hex digits")
+            }
+            code = code << 4 | UInt32(digit)
+        }
+        at += 4
+        return code
+    }
+
+    private func malformed(_ expected: String, back: Int = 0) -> HealthError {
+        HealthError.invalidArgument("malformed JSON: expected \(expected) at byte \(max(0, at - back))")
+    }
+}
+
+/// An object member's name, as its UTF-8 bytes: compared with a literal without making a string.
+public struct JSONKey: CustomStringConvertible {
+    let utf8: ArraySlice<UInt8>
+
+    init(utf8: ArraySlice<UInt8>) {
+        self.utf8 = utf8
+    }
+
+    public static func == (key: JSONKey, name: StaticString) -> Bool {
+        name.withUTF8Buffer { key.utf8.elementsEqual($0) }
+    }
+
+    public static func ~= (name: StaticString, key: JSONKey) -> Bool {
+        key == name
+    }
+
+    public var description: String { String(decoding: utf8, as: UTF8.self) }
+}

@@ -1,0 +1,127 @@
+public import Foundation
+
+/// A value that writes its own wire JSON by hand, byte for byte what ``HealthJSON/encode(_:)``
+/// writes for it, without the generic encoder's cost. Only the few answers that can be large
+/// (statistics collections: a year of hourly intervals is 8,760 objects) need it.
+public protocol JSONWritable: Encodable {
+    func write(to writer: inout JSONWriter) throws
+}
+
+/// Writes JSON as ``HealthJSON/encoder()`` does: members in the order of their keys (the
+/// callers write them sorted), slashes unescaped, the characters JSON requires escaped as
+/// `JSONEncoder` escapes them, numbers in their shortest form without a trailing `.0`, dates
+/// as RFC 3339 strings. Tests compare its output with `JSONEncoder`'s byte for byte.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The JSON of a writable value alone.
+    public static func data(_ value: some JSONWritable, capacity: Int = 256) throws -> Data {
+        var writer = JSONWriter(capacity: capacity)
+        try value.write(to: &writer)
+        return Data(writer.bytes)
+    }
+
+    /// Text written as it is: punctuation, or JSON already encoded.
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func raw(_ json: some Sequence<UInt8>) {
+        bytes.append(contentsOf: json)
+    }
+
+    /// An object's member name and colon, after a comma unless it is the object's first member
+    /// (`first` is the object's own flag, cleared here).
+    public mutating func key(_ name: StaticString, first: inout Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        raw("\":")
+    }
+
+    public mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        // Most strings (identifiers, names) hold nothing to escape.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x08: raw("\\b")
+            case 0x0C: raw("\\f")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0..<0x20:
+                raw("\\u00")
+                bytes.append(Self.hex[Int(byte >> 4)])
+                bytes.append(Self.hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// A finite number; JSON has no form for the others, so they throw as `JSONEncoder` does.
+    public mutating func number(_ value: Double) throws {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(codingPath: [], debugDescription: "\(value) is not a JSON number")
+            )
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    public mutating func number(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A date as ``HealthJSON`` writes it; one the form cannot carry throws.
+    public mutating func date(_ value: Date) throws {
+        guard RFC3339.representableRange.contains(value) else {
+            throw EncodingError.invalidValue(
+                value,
+                EncodingError.Context(
+                    codingPath: [],
+                    debugDescription: "a date outside the years 0000-9999 has no RFC 3339 form"
+                )
+            )
+        }
+        bytes.append(UInt8(ascii: "\""))
+        RFC3339.append(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func null() {
+        raw("null")
+    }
+
+    /// An array of writable values.
+    public mutating func array<Element>(
+        _ elements: [Element],
+        _ write: (inout JSONWriter, Element) throws -> Void
+    )
+        rethrows
+    {
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try write(&self, element)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+}

@@ -1,0 +1,158 @@
+public import Foundation
+public import HealthModel
+
+// The hand-written wire forms (HealthModel's JSONWriter and JSONReader) for the messages around
+// large results: the same bytes and values as the Codable forms, without their cost.
+
+extension RPCID {
+    func write(to writer: inout JSONWriter) {
+        switch self {
+        case .number(let number): writer.raw(String(number).utf8)
+        case .string(let string): writer.string(string)
+        }
+    }
+}
+
+/// A success answer whose result writes itself (``JSONWritable``): `{"id":…,"jsonrpc":"2.0",
+/// "result":…}`, byte for byte what ``HealthJSON/encode(_:)`` writes for ``RPCResponse``.
+public struct RPCWrittenResponse {
+    public var id: RPCID
+    public var result: any JSONWritable
+
+    public init(id: RPCID, result: any JSONWritable) {
+        self.id = id
+        self.result = result
+    }
+
+    public func json(capacity: Int = 256) throws -> Data {
+        var writer = JSONWriter(capacity: capacity)
+        writer.raw("{\"id\":")
+        id.write(to: &writer)
+        writer.raw(",\"jsonrpc\":")
+        writer.string(jsonRPCVersion)
+        writer.raw(",\"result\":")
+        try result.write(to: &writer)
+        writer.raw("}")
+        return Data(writer.bytes)
+    }
+}
+
+extension RPCResult where Result: JSONReadable {
+    /// The `result` member of an answer, read by hand.
+    public static func read(from data: Data) throws(HealthError) -> Result {
+        var reader = JSONReader(data)
+        var result: Result?
+        try reader.object { (reader, key) throws(HealthError) in
+            if key == "result" {
+                result = try Result(reading: &reader)
+            } else {
+                try reader.skip()
+            }
+        }
+        try reader.end()
+        guard let result else { throw HealthError.invalidArgument("missing field", field: "result") }
+        return result
+    }
+}
+
+extension RPCHead {
+    /// The head of a message, read without decoding its `result` (skipped, however large): the
+    /// same as decoding ``RPCHead`` from the bytes. Only an `error` member, always small, goes
+    /// through the generic decoder.
+    public static func scan(_ data: Data) throws -> RPCHead {
+        var reader = JSONReader(data)
+        var head = RPCHead(jsonrpc: nil, id: nil, method: nil, hasResult: false, error: nil)
+        var hasError = false
+        try reader.object { (reader, key) throws(HealthError) in
+            switch key {
+            case "jsonrpc":
+                head.jsonrpc = try reader.null() ? nil : try reader.string()
+            case "method":
+                head.method = try reader.null() ? nil : try reader.string()
+            case "id":
+                head.id = try reader.id()
+            case "result":
+                // Read in full by whoever takes the answer.
+                head.hasResult = true
+                try reader.skipStructure()
+            case "error":
+                hasError = true
+                try reader.skip()
+            default:
+                try reader.skip()
+            }
+        }
+        try reader.end()
+        if hasError { return try HealthJSON.decode(RPCHead.self, from: data) }
+        return head
+    }
+}
+
+extension JSONReader {
+    /// An id as ``RPCHead`` reads one: a number that fits an `Int64`, or a string; anything else
+    /// (null, a fraction, an object) is no id.
+    fileprivate mutating func id() throws(HealthError) -> RPCID? {
+        if try null() { return nil }
+        var probe = self
+        if let text = try? probe.string() {
+            self = probe
+            return .string(text)
+        }
+        probe = self
+        if let text = try? probe.numberText() {
+            self = probe
+            if let exact = Int64(text) { return .number(exact) }
+            guard let number = Double(text), number.rounded() == number, let exact = Int64(exactly: number) else {
+                return nil
+            }
+            return .number(exact)
+        }
+        try skip()
+        return nil
+    }
+}
+
+extension StatisticsResult: JSONWritable, JSONReadable {
+    public func write(to writer: inout JSONWriter) throws {
+        writer.raw("{\"statistics\":")
+        if let statistics {
+            try statistics.write(to: &writer)
+        } else {
+            writer.null()
+        }
+        writer.raw("}")
+    }
+
+    public init(reading reader: inout JSONReader) throws(HealthError) {
+        var statistics: Statistics?
+        try reader.object { (reader, key) throws(HealthError) in
+            if key == "statistics" {
+                statistics = try reader.null() ? nil : try Statistics(reading: &reader)
+            } else {
+                try reader.skip()
+            }
+        }
+        self.init(statistics: statistics)
+    }
+}
+
+extension StatisticsCollectionResult: JSONWritable, JSONReadable {
+    public func write(to writer: inout JSONWriter) throws {
+        writer.raw("{\"collection\":")
+        try collection.write(to: &writer)
+        writer.raw("}")
+    }
+
+    public init(reading reader: inout JSONReader) throws(HealthError) {
+        var collection: StatisticsCollection?
+        try reader.object { (reader, key) throws(HealthError) in
+            if key == "collection" {
+                collection = try StatisticsCollection(reading: &reader)
+            } else {
+                try reader.skip()
+            }
+        }
+        guard let collection else { throw HealthError.invalidArgument("missing field", field: "collection") }
+        self.init(collection: collection)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import PropertyBased
+import Testing
+
+/// The hand-written statistics JSON (JSONWriter, JSONReader) against the Codable forms: the same
+/// bytes written, the same values read, and malformed input refused.
+@Suite struct JSONWriterTests {
+    static func quantity(_ rng: inout RandomModel.RNG) -> Quantity? {
+        guard Bool.random(using: &rng) else { return nil }
+        let value: Double =
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: Double(Int.random(in: -1000...100_000, using: &rng))
+            case 1: Double.random(in: -1e-6...1e-6, using: &rng)
+            case 2: Double.random(in: -1e22...1e22, using: &rng)
+            default: Double.random(in: 0...500, using: &rng)
+            }
+        return Quantity(value, RandomModel.units.randomElement(using: &rng)!)
+    }
+
+    static func values(_ rng: inout RandomModel.RNG) -> StatisticsValues {
+        StatisticsValues(
+            sum: quantity(&rng),
+            average: quantity(&rng),
+            minimum: quantity(&rng),
+            maximum: quantity(&rng),
+            mostRecent: quantity(&rng),
+            mostRecentStartDate: Bool.random(using: &rng) ? RandomModel.date(&rng) : nil,
+            mostRecentEndDate: Bool.random(using: &rng) ? RandomModel.date(&rng) : nil,
+            duration: quantity(&rng)
+        )
+    }
+
+    static func source(_ rng: inout RandomModel.RNG) -> Source {
+        // Names with what JSON escapes: quotes, backslashes, control characters, and beyond ASCII.
+        let odd = ["\u{0}", "\u{1F}", "\n", "\t", "\u{8}", "\u{C}", "\r", "\u{7F}", "\u{2028}", "😀", "\"", "\\", "/"]
+        let name = RandomModel.string(&rng) + (Bool.random(using: &rng) ? odd.randomElement(using: &rng)! : "")
+        return Source(bundleIdentifier: RandomModel.source(&rng).source.bundleIdentifier, name: name)
+    }
+
+    static func statistics(_ rng: inout RandomModel.RNG) -> Statistics {
+        // Whole seconds (as intervals start) and fractions, each written its own way.
+        let random = RandomModel.date(&rng)
+        let start =
+            Bool.random(using: &rng)
+            ? Date(timeIntervalSinceReferenceDate: random.timeIntervalSinceReferenceDate.rounded(.down)) : random
+        return Statistics(
+            quantityType: QuantityTypeIdentifier.allCases.randomElement(using: &rng)!,
+            startDate: start,
+            endDate: start.addingTimeInterval(Double(Int.random(in: 0...86_400, using: &rng))),
+            values: values(&rng),
+            sources: (0..<Int.random(in: 0...3, using: &rng)).map { _ in source(&rng) },
+            valuesBySource: (0..<Int.random(in: 0...2, using: &rng)).map { _ in
+                SourceStatistics(source: source(&rng), values: values(&rng))
+            }
+        )
+    }
+
+    static func collection(_ rng: inout RandomModel.RNG) -> StatisticsCollection {
+        StatisticsCollection(
+            quantityType: QuantityTypeIdentifier.allCases.randomElement(using: &rng)!,
+            anchorDate: RandomModel.date(&rng),
+            intervalComponents: IntervalComponents(
+                year: Int.random(in: 0...1, using: &rng),
+                month: Int.random(in: 0...2, using: &rng),
+                weekOfYear: Int.random(in: 0...1, using: &rng),
+                day: Int.random(in: 0...7, using: &rng),
+                hour: Int.random(in: 0...24, using: &rng),
+                minute: Int.random(in: 0...90, using: &rng),
+                second: Int.random(in: 0...1, using: &rng)
+            ),
+            timeZone: ["UTC", "Europe/Paris", "America/St_Johns"].randomElement(using: &rng)!,
+            statistics: (0..<Int.random(in: 0...6, using: &rng)).map { _ in statistics(&rng) }
+        )
+    }
+
+    @Test func writesWhatTheEncoderWritesAndReadsWhatTheDecoderReads() async {
+        await propertyCheck(count: 400, input: Generator(run: { rng in Self.collection(&rng) })) { collection in
+            let expected = try HealthJSON.encode(collection)
+            let written = try JSONWriter.data(collection)
+            #expect(written == expected, "\(String(decoding: expected, as: UTF8.self))")
+            let read = try JSONReader.read(StatisticsCollection.self, from: expected)
+            #expect(read == collection)
+            #expect(read == (try HealthJSON.decode(StatisticsCollection.self, from: expected)))
+            // Dates and values read back to the bit.
+            for (a, b) in zip(read.statistics, collection.statistics) {
+                #expect(
+                    a.startDate.timeIntervalSinceReferenceDate.bitPattern
+                        == b.startDate.timeIntervalSinceReferenceDate.bitPattern
+                )
+                #expect(a.values.sum?.value.bitPattern == b.values.sum?.value.bitPattern)
+            }
+        }
+    }
+
+    @Test func readsWhatTheDecoderAcceptsBeyondTheWrittenForm() throws {
+        // White space, members in another order, unknown members, explicit nulls, escapes.
+        let text = """
+             { "statistics" : [ { "valuesBySource":[], "unknown": {"a": [1, 2.5e3, true, false, null, "x"]},
+               "values" : { "sum" : { "value" : -0.0, "unit" : "count" }, "average": null,
+                            "mostRecentStartDate": null },
+               "startDate":"2026-03-29T00:00:00+01:00", "endDate": "2026-03-30T00:00:00.000+02:00",
+               "sources": [{"name": "W\\u00e9tch \\ud83d\\ude00 \\/ \\"q\\"", "bundleIdentifier": "org.example.watch"}],
+               "quantityType": "HKQuantityTypeIdentifierStepCount" } ],
+               "timeZone": "Europe/Paris", "quantityType": "HKQuantityTypeIdentifierStepCount",
+               "intervalComponents": {"day": 1, "hour": null}, "anchorDate": "2026-01-01T00:00:00Z" }
+            """
+        let data = Data(text.utf8)
+        let expected = try HealthJSON.decode(StatisticsCollection.self, from: data)
+        let read = try JSONReader.read(StatisticsCollection.self, from: data)
+        #expect(read == expected)
+        #expect(read.statistics.first?.sources.first?.name == "Wétch 😀 / \"q\"")
+        #expect(read.intervalComponents == IntervalComponents(day: 1))
+    }
+
+    @Test func refusesMalformedInputAtEveryCut() throws {
+        let collection = StatisticsCollection(
+            quantityType: .heartRate,
+            anchorDate: Date(timeIntervalSinceReferenceDate: 0),
+            intervalComponents: IntervalComponents(hour: 1),
+            timeZone: "UTC",
+            statistics: [
+                Statistics(
+                    quantityType: .heartRate,
+                    startDate: Date(timeIntervalSinceReferenceDate: 0),
+                    endDate: Date(timeIntervalSinceReferenceDate: 3600),
+                    values: StatisticsValues(
+                        average: Quantity(61.5, try HealthUnit(from: "count/min")),
+                        minimum: Quantity(50, .count)
+                    ),
+                    sources: [Source(bundleIdentifier: "org.example.watch", name: "Watch \"7\"")]
+                )
+            ]
+        )
+        let bytes = Array(try HealthJSON.encode(collection))
+        // Every prefix is incomplete; the reader throws, never traps.
+        for cut in 0..<bytes.count {
+            #expect(throws: HealthError.self) {
+                try JSONReader.read(StatisticsCollection.self, from: Data(bytes[..<cut]))
+            }
+        }
+        let bad = [
+            #"{"statistics":[],"timeZone":"UTC","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":1},"anchorDate":"2001-01-01T00:00:00.000Z"} x"#,
+            #"{"statistics":[],"timeZone":"UTC","quantityType":"HKQuantityTypeIdentifierNope","intervalComponents":{"hour":1},"anchorDate":"2001-01-01T00:00:00.000Z"}"#,
+            #"{"statistics":[],"timeZone":"UTC","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":1.5},"anchorDate":"2001-01-01T00:00:00.000Z"}"#,
+            #"{"statistics":[],"timeZone":"UTC","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":1},"anchorDate":"yesterday"}"#,
+            #"{"statistics":[],"timeZone":"U\u0001TC","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":01},"anchorDate":"2001-01-01T00:00:00.000Z"}"#,
+            #"{"statistics":[],"timeZone":"\ud800","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":1},"anchorDate":"2001-01-01T00:00:00.000Z"}"#,
+            #"{"statistics":[],"timeZone":"UTC","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":1}}"#,
+            #"{"statistics":[{"values":{"sum":{"unit":"parsec","value":1}}}],"timeZone":"UTC"}"#,
+            #"{"statistics":[1e999]}"#,
+            #"["#, #"{"a":}"#, #"{"a" 1}"#, #"{"a":1,}"#, #"[1,]"#, #"{"a":tru}"#, #"{"a":-}"#, #"{"a":1.}"#,
+            #"{"a":.5}"#, #"{"a":"\x"}"#, #"{"a":"unterminated}"#, String(repeating: "[", count: 600),
+        ]
+        for text in bad {
+            #expect(throws: HealthError.self, "\(text.prefix(80))") {
+                try JSONReader.read(StatisticsCollection.self, from: Data(text.utf8))
+            }
+        }
+        // Not UTF-8.
+        var invalid = Array(#"{"timeZone":"#.utf8) + [UInt8(ascii: "\""), 0xC3, 0x28, UInt8(ascii: "\"")]
+        invalid += Array("}".utf8)
+        #expect(throws: HealthError.self) { try JSONReader.read(StatisticsCollection.self, from: Data(invalid)) }
+    }
+
+    @Test func numbersAsTheEncoderWritesThem() throws {
+        for value in [
+            100.0, 0.1, 1e-7, 1.2345678901234568e+20, 5e-324, -0.0, 1e16, 1e15, 123456789012.5, 1.0 / 3, 2.5e-5,
+            .greatestFiniteMagnitude, -.leastNormalMagnitude,
+        ] {
+            var writer = JSONWriter()
+            try writer.number(value)
+            #expect(writer.bytes == Array(try HealthJSON.encode(value)), "\(value)")
+            var reader = JSONReader(writer.bytes)
+            #expect(try reader.double().bitPattern == value.bitPattern)
+        }
+        var writer = JSONWriter()
+        #expect(throws: EncodingError.self) { try writer.number(.nan) }
+        #expect(throws: EncodingError.self) { try writer.number(.infinity) }
+        #expect(throws: EncodingError.self) { try writer.date(Date.distantFuture.addingTimeInterval(1e12)) }
+    }
+}
