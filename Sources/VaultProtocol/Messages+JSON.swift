@@ -56,9 +56,10 @@ extension RPCResult where Result: JSONReadable {
 }
 
 extension RPCHead {
-    /// The head of a message, read without decoding its `result` (skipped, however large): the
-    /// same as decoding ``RPCHead`` from the bytes. Only an `error` member, always small, goes
-    /// through the generic decoder.
+    /// The head of a message, read without decoding its `result`: the same as decoding ``RPCHead``
+    /// from the bytes, except that the `result` is only skipped by its structure (strings and
+    /// brackets balanced), however large; whoever takes the answer reads it in full and refuses it
+    /// if malformed. Only an `error` member, always small, goes through the generic decoder.
     public static func scan(_ data: Data) throws -> RPCHead {
         var reader = JSONReader(data)
         var head = RPCHead(jsonrpc: nil, id: nil, method: nil, hasResult: false, error: nil)

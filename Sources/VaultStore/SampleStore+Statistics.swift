@@ -166,7 +166,7 @@ struct StatisticsPlan {
     /// The ranks in the order of the sources' bundle identifiers, as statistics list them.
     let bundleOrder: [Int]
     /// Whether any of the sources has a sample of the type without a duration (whether or not
-    /// it matches the predicate), from the index of such samples alone.
+    /// it matches the predicate), from the index of such samples alone; only when merging.
     let withoutDuration: Bool
 
     init?(
@@ -250,8 +250,11 @@ struct StatisticsPlan {
         self.options = options
         self.visible = branch
         self.sources = found.map { ($0.id, $0.source) }
+        // Asked only where it is used: merging sums of several sources.
+        let merges = type.aggregationStyle == .cumulative && found.count > 1
         self.withoutDuration =
-            try db.scalarInt(
+            try merges
+            && db.scalarInt(
                 "SELECT EXISTS (SELECT 1 FROM samples INDEXED BY samples_without_duration WHERE type = ? AND source_id IN (\(found.map { _ in "?" }.joined(separator: ", "))) AND end_date = start_date)",
                 [code] + found.map(\.id)
             ) == 1
@@ -319,7 +322,7 @@ struct StatisticsPlan {
             for row in try db.rows(segmentsSQL(), visible.arguments + segmentsArguments(blob: blob, count: count)) {
                 guard let index = row[0].int64.map(Int.init) else { continue }
                 end = max(end, row[1].double ?? end)
-                guard index < results.count else { continue }
+                guard index >= 0, index < results.count else { continue }
                 let segments = Segments(row, sources: sources.count)
                 update(index) { $0.segments = segments }
             }

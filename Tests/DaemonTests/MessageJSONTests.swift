@@ -82,6 +82,10 @@ import VaultProtocol
             #expect(scanned.hasResult == decoded.hasResult, "\(frame)")
             #expect(scanned.error == decoded.error, "\(frame)")
         }
+        // A malformed result is only skipped by its structure while routing; reading it refuses it.
+        let garbage = Data(#"{"id":9,"jsonrpc":"2.0","result":{"collection":[,1 2]}}"#.utf8)
+        #expect(try RPCHead.scan(garbage).id == .number(9))
+        #expect(throws: HealthError.self) { try RPCResult<StatisticsCollectionResult>.read(from: garbage) }
         for frame in [#"{"id":1,"result":{"#, #"[1]"#, #"{"id":1} {}"#, #"{"jsonrpc":2,"id":1}"#, ""] {
             #expect(throws: (any Error).self, "\(frame)") { try RPCHead.scan(Data(frame.utf8)) }
             #expect(throws: (any Error).self, "\(frame)") {

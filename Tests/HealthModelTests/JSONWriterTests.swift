@@ -112,6 +112,35 @@ import Testing
         #expect(read == expected)
         #expect(read.statistics.first?.sources.first?.name == "Wétch 😀 / \"q\"")
         #expect(read.intervalComponents == IntervalComponents(day: 1))
+
+        // Statistics out of order stay in the order given, integers beyond a double's precision
+        // stay exact, as the decoder reads them.
+        let collection = try JSONWriterTests.outOfOrder()
+        let unordered = try HealthJSON.encode(collection).replacingFirst(
+            #""day":1"#,
+            with: #""second":9007199254740993"#
+        )
+        let decoded = try HealthJSON.decode(StatisticsCollection.self, from: unordered)
+        let readBack = try JSONReader.read(StatisticsCollection.self, from: unordered)
+        #expect(readBack == decoded)
+        #expect(readBack.statistics.map(\.startDate) == decoded.statistics.map(\.startDate))
+        #expect(readBack.intervalComponents.second == 9_007_199_254_740_993)
+    }
+
+    /// A collection whose statistics are written later first (built through the wire form).
+    static func outOfOrder() throws -> StatisticsCollection {
+        let statistics = [7200.0, 0].map { start in
+            Statistics(
+                quantityType: .stepCount,
+                startDate: Date(timeIntervalSinceReferenceDate: start),
+                endDate: Date(timeIntervalSinceReferenceDate: start + 3600),
+                values: StatisticsValues(sum: Quantity(start, .count))
+            )
+        }
+        let text =
+            #"{"anchorDate":"2001-01-01T00:00:00.000Z","intervalComponents":{"day":1},"quantityType":"HKQuantityTypeIdentifierStepCount","statistics":"#
+            + String(decoding: try HealthJSON.encode(statistics), as: UTF8.self) + #","timeZone":"UTC"}"#
+        return try HealthJSON.decode(StatisticsCollection.self, from: Data(text.utf8))
     }
 
     @Test func refusesMalformedInputAtEveryCut() throws {
@@ -152,6 +181,10 @@ import Testing
             #"{"statistics":[1e999]}"#,
             #"["#, #"{"a":}"#, #"{"a" 1}"#, #"{"a":1,}"#, #"[1,]"#, #"{"a":tru}"#, #"{"a":-}"#, #"{"a":1.}"#,
             #"{"a":.5}"#, #"{"a":"\x"}"#, #"{"a":"unterminated}"#, String(repeating: "[", count: 600),
+            // Refused where Foundation's decoder is lenient: a number too small for a double, a
+            // trailing comma (docs of JSONReader).
+            #"{"statistics":[],"timeZone":"UTC","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":1},"anchorDate":"2001-01-01T00:00:00.000Z","x":1e-400}"#,
+            #"{"statistics":[],"timeZone":"UTC","quantityType":"HKQuantityTypeIdentifierHeartRate","intervalComponents":{"hour":1},"anchorDate":"2001-01-01T00:00:00.000Z",}"#,
         ]
         for text in bad {
             #expect(throws: HealthError.self, "\(text.prefix(80))") {
@@ -162,6 +195,10 @@ import Testing
         var invalid = Array(#"{"timeZone":"#.utf8) + [UInt8(ascii: "\""), 0xC3, 0x28, UInt8(ascii: "\"")]
         invalid += Array("}".utf8)
         #expect(throws: HealthError.self) { try JSONReader.read(StatisticsCollection.self, from: Data(invalid)) }
+        // Nor in a member's name.
+        let badName = Array(#"{""#.utf8) + [0xC3, 0x28] + Array(#"":1}"#.utf8)
+        #expect(throws: HealthError.self) { try JSONReader.read(StatisticsCollection.self, from: Data(badName)) }
+        #expect(throws: (any Error).self) { try HealthJSON.decode(StatisticsCollection.self, from: Data(badName)) }
     }
 
     @Test func numbersAsTheEncoderWritesThem() throws {
@@ -179,5 +216,13 @@ import Testing
         #expect(throws: EncodingError.self) { try writer.number(.nan) }
         #expect(throws: EncodingError.self) { try writer.number(.infinity) }
         #expect(throws: EncodingError.self) { try writer.date(Date.distantFuture.addingTimeInterval(1e12)) }
+    }
+}
+
+extension Data {
+    fileprivate func replacingFirst(_ target: String, with replacement: String) -> Data {
+        let text = String(decoding: self, as: UTF8.self)
+        guard let range = text.range(of: target) else { return self }
+        return Data(text.replacingCharacters(in: range, with: replacement).utf8)
     }
 }

@@ -415,6 +415,64 @@ import VaultEngine
         #expect(zip(days, days.dropFirst()).allSatisfy { $0.endDate == $1.startDate })
     }
 
+    /// A heart rate sample across four hourly intervals, beside a shorter sample of another
+    /// source and a sample without a duration of its own source, worked out by hand: the pieces
+    /// of later intervals (the second pass) join each interval's own samples (the first).
+    @Test func aLongSampleInHourlyIntervalsWithItsOwnPoint() async throws {
+        let ten = RFC3339.date(from: "2026-03-02T10:00:00.000Z")!.timeIntervalSinceReferenceDate
+        let (phone, watch) = (Self.apps[0], Self.apps[1])
+        let raw = [
+            // 10:30-13:30 at 60.
+            Raw(source: watch, start: ten + 1800, end: ten + 3.5 * 3600, value: 60),
+            // 11:15-11:45 at 90.
+            Raw(source: phone, start: ten + 4500, end: ten + 6300, value: 90),
+            // 12:00 at 120, without a duration: the watch's too.
+            Raw(source: watch, start: ten + 7200, end: ten + 7200, value: 120),
+        ]
+        let test = try await Self.vault(.heartRate, raw)
+        let collection = try await test.engine.statisticsCollection(
+            matching: StatisticsCollectionQueryDescriptor(
+                quantityType: .heartRate,
+                options: [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .separateBySource],
+                anchorDate: Date(timeIntervalSinceReferenceDate: ten),
+                intervalComponents: IntervalComponents(hour: 1),
+                timeZone: "UTC"
+            ),
+            as: .owner
+        )
+        // Values as saved: in the type's canonical unit (`vault`).
+        let unit = QuantityTypeIdentifier.heartRate.canonicalUnit
+        func figures(_ values: StatisticsValues?) throws -> [Double?] {
+            try [values?.average, values?.minimum, values?.maximum, values?.mostRecent].map {
+                try $0.map { (try $0.doubleValue(for: unit) * 1000).rounded() / 1000 }
+            }
+        }
+        #expect(
+            collection.statistics.map(\.startDate.timeIntervalSinceReferenceDate)
+                == (0..<4).map { ten + Double($0) * 3600 }
+        )
+        let expected: [([Double?], [Double?], [Double?])] = [
+            // (all, phone, watch): average, minimum, maximum, most recent.
+            ([60, 60, 60, 60], [nil, nil, nil, nil], [60, 60, 60, 60]),
+            // 60 for an hour and 90 for half an hour: 70; the watch's sample ends last.
+            ([70, 60, 90, 60], [90, 90, 90, 90], [60, 60, 60, 60]),
+            // The point weighs nothing beside a sample with a duration, but counts in the
+            // extremes; the 60 ends after it.
+            ([60, 60, 120, 60], [nil, nil, nil, nil], [60, 60, 120, 60]),
+            ([60, 60, 60, 60], [nil, nil, nil, nil], [60, 60, 60, 60]),
+        ]
+        for (statistics, (all, byPhone, byWatch)) in zip(collection.statistics, expected) {
+            let at = RFC3339.string(from: statistics.startDate)
+            #expect(try figures(statistics.values) == all, "\(at)")
+            let phoneValues = statistics.valuesBySource.first { $0.source.bundleIdentifier == phone }?.values
+            let watchValues = statistics.valuesBySource.first { $0.source.bundleIdentifier == watch }?.values
+            #expect(try figures(phoneValues) == byPhone, "\(at)")
+            #expect(try figures(watchValues) == byWatch, "\(at)")
+            #expect(statistics.values.mostRecentEndDate?.timeIntervalSinceReferenceDate == ten + 3.5 * 3600, "\(at)")
+            #expect(statistics.values.mostRecentStartDate?.timeIntervalSinceReferenceDate == ten + 1800, "\(at)")
+        }
+    }
+
     @Test func mergingCountsOverlapsOnceByPriority() async throws {
         let start = Fixtures.start.timeIntervalSinceReferenceDate
         // The phone and the watch both counted the same hour; the watch also the next.

@@ -1,15 +1,18 @@
 public import Foundation
 
-/// A value that reads itself from wire JSON by hand, accepting what ``HealthJSON/decode(_:from:)``
-/// accepts for it and giving the same value, without the generic decoder's cost: the client side
-/// of ``JSONWritable``.
+/// A value that reads itself from wire JSON by hand, without the generic decoder's cost: the
+/// client side of ``JSONWritable``. For JSON as `JSONEncoder` writes it (what the daemon sends)
+/// it gives the value ``HealthJSON/decode(_:from:)`` gives.
 public protocol JSONReadable: Decodable {
     init(reading reader: inout JSONReader) throws(HealthError)
 }
 
 /// A strict JSON reader (RFC 8259) over UTF-8 bytes, pulled value by value. Anything malformed
 /// throws a ``HealthError`` with code `invalidArgument`, as ``HealthJSON/decode(_:from:)`` does,
-/// naming the byte offset; members it does not know are skipped.
+/// naming the byte offset; members it does not know are skipped (and checked). Stricter than
+/// Foundation's decoder in two ways a peer writing JSON never meets: a trailing comma is refused,
+/// and a number too small for a double is refused rather than read as zero. Of a member given
+/// twice, the typed readers keep the last.
 public struct JSONReader {
     private let bytes: [UInt8]
     private var at = 0
@@ -45,7 +48,11 @@ public struct JSONReader {
         }
         while true {
             guard try peek() == UInt8(ascii: "\"") else { throw malformed("a member name") }
+            let start = at
             let name = try JSONKey(utf8: stringBytes())
+            guard name.utf8.allSatisfy({ $0 < 0x80 }) || String(validating: name.utf8, as: UTF8.self) != nil else {
+                throw HealthError.invalidArgument("malformed JSON: a member name that is not UTF-8 at byte \(start)")
+            }
             try expect(UInt8(ascii: ":"), "':' after a member name")
             try member(&self, name)
             switch try next() {
@@ -228,7 +235,10 @@ public struct JSONReader {
     public mutating func double() throws(HealthError) -> Double {
         let start = at
         let text = try numberText()
-        guard let value = Double(text), value.isFinite else {
+        // Out of range either way is refused: too large, or too small to be told from zero.
+        guard let value = Double(text), value.isFinite,
+            value != 0 || !text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) })
+        else {
             throw malformed("a number a double can hold", back: at - start)
         }
         return value
@@ -262,8 +272,9 @@ public struct JSONReader {
     /// An integer, as `JSONDecoder` reads an `Int`: a number with no fraction that fits.
     public mutating func int() throws(HealthError) -> Int {
         let start = at
-        let value = try double()
-        guard value.rounded() == value, let int = Int(exactly: value) else {
+        let text = try numberText()
+        if let int = Int(text) { return int }
+        guard let value = Double(text), let int = Int(exactly: value) else {
             throw malformed("an integer", back: at - start)
         }
         return int

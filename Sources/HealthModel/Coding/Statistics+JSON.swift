@@ -3,7 +3,8 @@ public import Foundation
 // Statistics write and read their wire JSON by hand (JSONWriter, JSONReader): a statistics
 // collection of a year in hours is 8,760 objects, and the generic coders spent more time on it
 // than the vault spent computing it. The form is exactly the Codable one (docs/MODEL_JSON.md);
-// Tests/HealthModelTests/JSONWriterTests.swift compares both, byte for byte and value for value.
+// Tests/HealthModelTests/JSONWriterTests.swift compares both, byte for byte and value for value
+// (JSONReader's few differences from Foundation's decoder are in its documentation).
 
 extension Quantity: JSONWritable, JSONReadable {
     public func write(to writer: inout JSONWriter) throws {
@@ -309,7 +310,7 @@ extension StatisticsCollection: JSONWritable, JSONReadable {
             anchorDate: anchor,
             intervalComponents: components,
             timeZone: zone,
-            statistics: statistics
+            inWireOrder: statistics
         )
     }
 }

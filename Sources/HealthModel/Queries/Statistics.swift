@@ -121,9 +121,24 @@ public struct StatisticsCollection: Hashable, Sendable, Codable {
         self.anchorDate = anchorDate
         self.intervalComponents = intervalComponents
         self.timeZone = timeZone
-        // Usually in order already (the store and the wire keep it).
+        // Usually in order already (the store keeps it).
         let ordered = zip(statistics, statistics.dropFirst()).allSatisfy { $0.startDate <= $1.startDate }
         self.statistics = ordered ? statistics : statistics.sorted { $0.startDate < $1.startDate }
+    }
+
+    /// As read from the wire: the statistics in the order given, as the Codable form reads them.
+    init(
+        quantityType: QuantityTypeIdentifier,
+        anchorDate: Date,
+        intervalComponents: IntervalComponents,
+        timeZone: String,
+        inWireOrder statistics: [Statistics]
+    ) {
+        self.quantityType = quantityType
+        self.anchorDate = anchorDate
+        self.intervalComponents = intervalComponents
+        self.timeZone = timeZone
+        self.statistics = statistics
     }
 
     /// The bucket holding a date, if it has data (`HKStatisticsCollection.statistics(for:)`).
