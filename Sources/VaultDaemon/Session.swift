@@ -422,22 +422,19 @@ final class Session: Sendable {
     // MARK: Writing
 
     func encode(_ message: some Encodable) -> ByteBuffer {
-        do {
-            return ByteBuffer(data: try HealthJSON.encode(message))
-        } catch {
-            // Only a value the wire cannot carry (a date outside 0000-9999) ends here.
-            let fallback = RPCErrorResponse(
-                id: nil,
-                error: RPCError(code: RPCError.internalError, message: "the answer could not be encoded: \(error)")
-            )
-            return ByteBuffer(data: (try? HealthJSON.encode(fallback)) ?? Data())
-        }
+        frame { try HealthJSON.encode(message) }
     }
 
+    /// A result that writes its own JSON (statistics): the same bytes as ``encode(_:)`` writes.
     func encode(_ response: RPCWrittenResponse) -> ByteBuffer {
+        frame { try response.json(capacity: 1 << 16) }
+    }
+
+    private func frame(_ json: () throws -> Data) -> ByteBuffer {
         do {
-            return ByteBuffer(data: try response.json(capacity: 1 << 16))
+            return ByteBuffer(data: try json())
         } catch {
+            // Only a value the wire cannot carry (a date outside 0000-9999) ends here.
             let fallback = RPCErrorResponse(
                 id: nil,
                 error: RPCError(code: RPCError.internalError, message: "the answer could not be encoded: \(error)")

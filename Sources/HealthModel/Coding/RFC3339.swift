@@ -41,14 +41,36 @@ public enum RFC3339 {
         return format(whole: whole, fraction: fraction, digits: 9)
     }
 
-    /// Appends ``string(from:)``'s UTF-8 bytes; a date on a whole second is written directly.
+    /// Appends ``string(from:)``'s UTF-8 bytes; a date on a whole second without making a string.
     public static func append(_ date: Date, to bytes: inout [UInt8]) {
         let reference = date.timeIntervalSinceReferenceDate
         guard representableRange.contains(date), reference.rounded(.down) == reference else {
             bytes.append(contentsOf: string(from: date).utf8)
             return
         }
-        let unix = Int64(reference) + unixToReference
+        appendDateTime(unix: Int64(reference) + unixToReference, to: &bytes)
+        bytes.append(contentsOf: ".000Z".utf8)
+    }
+
+    private static func format(whole: Double, fraction: Double, digits: Int) -> String {
+        let scale = pow(10, Double(digits))
+        var whole = Int64(whole)
+        var units = Int64((fraction * scale).rounded())
+        if Double(units) >= scale {
+            units = 0
+            whole += 1
+        }
+        var fractionText = pad(units, digits)
+        while fractionText.count > 3 && fractionText.hasSuffix("0") {
+            fractionText.removeLast()
+        }
+        var bytes: [UInt8] = []
+        appendDateTime(unix: whole + unixToReference, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self) + "." + fractionText + "Z"
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` of a whole second since 1970, in UTC.
+    private static func appendDateTime(unix: Int64, to bytes: inout [UInt8]) {
         let days = floorDiv(unix, 86_400)
         let second = unix - days * 86_400
         let (year, month, day) = civil(fromDays: days)
@@ -71,27 +93,6 @@ public enum RFC3339 {
         digits(second / 60 % 60, 2)
         bytes.append(UInt8(ascii: ":"))
         digits(second % 60, 2)
-        bytes.append(contentsOf: ".000Z".utf8)
-    }
-
-    private static func format(whole: Double, fraction: Double, digits: Int) -> String {
-        let scale = pow(10, Double(digits))
-        var whole = Int64(whole)
-        var units = Int64((fraction * scale).rounded())
-        if Double(units) >= scale {
-            units = 0
-            whole += 1
-        }
-        let unix = whole + unixToReference
-        let days = floorDiv(unix, 86_400)
-        let secondOfDay = unix - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
-        var fractionText = pad(units, digits)
-        while fractionText.count > 3 && fractionText.hasSuffix("0") {
-            fractionText.removeLast()
-        }
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + fractionText + "Z"
     }
 
     /// Reads an RFC 3339 timestamp; nil when it is not one.

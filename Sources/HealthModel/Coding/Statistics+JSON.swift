@@ -51,10 +51,7 @@ extension Source: JSONWritable, JSONReadable {
             }
         }
         guard let bundleIdentifier, let name else {
-            throw HealthError.invalidArgument(
-                "missing field",
-                field: bundleIdentifier == nil ? "bundleIdentifier" : "name"
-            )
+            throw missingField([("bundleIdentifier", bundleIdentifier == nil), ("name", name == nil)])
         }
         self.init(bundleIdentifier: bundleIdentifier, name: name)
     }
@@ -62,40 +59,27 @@ extension Source: JSONWritable, JSONReadable {
 
 extension StatisticsValues: JSONWritable, JSONReadable {
     public func write(to writer: inout JSONWriter) throws {
+        // The members present, in the order of their names.
         var first = true
+        func member(_ name: StaticString, _ quantity: Quantity?) throws {
+            guard let quantity else { return }
+            writer.key(name, first: &first)
+            try quantity.write(to: &writer)
+        }
+        func member(_ name: StaticString, _ date: Date?) throws {
+            guard let date else { return }
+            writer.key(name, first: &first)
+            try writer.date(date)
+        }
         writer.raw("{")
-        if let average {
-            writer.key("average", first: &first)
-            try average.write(to: &writer)
-        }
-        if let duration {
-            writer.key("duration", first: &first)
-            try duration.write(to: &writer)
-        }
-        if let maximum {
-            writer.key("maximum", first: &first)
-            try maximum.write(to: &writer)
-        }
-        if let minimum {
-            writer.key("minimum", first: &first)
-            try minimum.write(to: &writer)
-        }
-        if let mostRecent {
-            writer.key("mostRecent", first: &first)
-            try mostRecent.write(to: &writer)
-        }
-        if let mostRecentEndDate {
-            writer.key("mostRecentEndDate", first: &first)
-            try writer.date(mostRecentEndDate)
-        }
-        if let mostRecentStartDate {
-            writer.key("mostRecentStartDate", first: &first)
-            try writer.date(mostRecentStartDate)
-        }
-        if let sum {
-            writer.key("sum", first: &first)
-            try sum.write(to: &writer)
-        }
+        try member("average", average)
+        try member("duration", duration)
+        try member("maximum", maximum)
+        try member("minimum", minimum)
+        try member("mostRecent", mostRecent)
+        try member("mostRecentEndDate", mostRecentEndDate)
+        try member("mostRecentStartDate", mostRecentStartDate)
+        try member("sum", sum)
         writer.raw("}")
     }
 
@@ -159,7 +143,7 @@ extension SourceStatistics: JSONWritable, JSONReadable {
             }
         }
         guard let source, let values else {
-            throw HealthError.invalidArgument("missing field", field: source == nil ? "source" : "values")
+            throw missingField([("source", source == nil), ("values", values == nil)])
         }
         self.init(source: source, values: values)
     }
@@ -207,11 +191,10 @@ extension Statistics: JSONWritable, JSONReadable {
             }
         }
         guard let type, let start, let end, let values, let sources, let bySource else {
-            let missing = [
+            throw missingField([
                 ("quantityType", type == nil), ("startDate", start == nil), ("endDate", end == nil),
                 ("values", values == nil), ("sources", sources == nil), ("valuesBySource", bySource == nil),
-            ]
-            throw HealthError.invalidArgument("missing field", field: missing.first { $0.1 }?.0 ?? "")
+            ])
         }
         self.init(
             quantityType: type,
@@ -298,12 +281,11 @@ extension StatisticsCollection: JSONWritable, JSONReadable {
             }
         }
         guard let type, let anchor, let components, let zone, let statistics else {
-            let missing = [
+            throw missingField([
                 ("quantityType", type == nil), ("anchorDate", anchor == nil),
                 ("intervalComponents", components == nil), ("timeZone", zone == nil),
                 ("statistics", statistics == nil),
-            ]
-            throw HealthError.invalidArgument("missing field", field: missing.first { $0.1 }?.0 ?? "")
+            ])
         }
         self.init(
             quantityType: type,
@@ -313,4 +295,9 @@ extension StatisticsCollection: JSONWritable, JSONReadable {
             inWireOrder: statistics
         )
     }
+}
+
+/// The error for the first member missing, as ``HealthJSON/decode(_:from:)`` names it.
+private func missingField(_ members: [(name: String, missing: Bool)]) -> HealthError {
+    HealthError.invalidArgument("missing field", field: members.first { $0.missing }?.name ?? "")
 }
