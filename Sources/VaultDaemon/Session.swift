@@ -170,7 +170,7 @@ final class Session: Sendable {
                     continue
                 }
                 guard bucket.take() else {
-                    let head = try? HealthJSON.decoder().decode(RPCHead.self, from: Data(buffer: frame))
+                    let head = try? HealthJSON.decode(RPCHead.self, from: Data(buffer: frame))
                     await send(
                         RPCError(
                             code: RPCError.rateLimited,
@@ -215,7 +215,7 @@ final class Session: Sendable {
     /// is unlocked (a locked vault cannot record, and answers `vaultLocked` to apps).
     private func authenticate(_ frame: ByteBuffer, nonce: [UInt8], deadline: ContinuousClock.Instant) async -> Bool {
         let data = Data(buffer: frame)
-        let head = try? HealthJSON.decoder().decode(RPCHead.self, from: data)
+        let head = try? HealthJSON.decode(RPCHead.self, from: data)
         guard let head, head.method == Method.authenticate, head.id != nil else {
             if let engine = try? daemon.engine() {
                 try? await engine.recordAuthenticationFailure(claimedApp: nil, requestID: requestID(head?.id))
@@ -314,14 +314,16 @@ final class Session: Sendable {
         let data = Data(buffer: frame)
         let head: RPCHead
         do {
-            head = try HealthJSON.decoder().decode(RPCHead.self, from: data)
+            head = try HealthJSON.decode(RPCHead.self, from: data)
         } catch {
             return encode(
                 RPCErrorResponse(
                     id: nil,
                     error: RPCError(
                         code: RPCError.parseError,
-                        message: "the frame is not a JSON object (UTF-8 JSON-RPC 2.0 message)"
+                        message: JSONNesting.isWithin(data)
+                            ? "the frame is not a JSON object (UTF-8 JSON-RPC 2.0 message)"
+                            : "the frame nests arrays and objects deeper than \(JSONNesting.maximumDepth) levels"
                     )
                 )
             )

@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 import VaultCrypto
 
 /// The vault's key file: the database key and the audit signing key, each wrapped with
@@ -172,7 +173,10 @@ struct Keyring: Codable {
         }
         let keyring: Keyring
         do {
-            keyring = try JSONDecoder().decode(Keyring.self, from: Data(contentsOf: url))
+            let data = try Data(contentsOf: url)
+            // A file nested past Foundation's limit would trap its scanner, not fail.
+            guard JSONNesting.isWithin(data) else { throw JSONNesting.tooDeep() }
+            keyring = try JSONDecoder().decode(Keyring.self, from: data)
         } catch {
             throw .damagedKeyFile("the vault's key file \(url.path) is damaged: it is not a HealthVault key file")
         }

@@ -91,6 +91,53 @@ extension DaemonEndToEnd {
             #expect(daemon.stop() == 0)
         }
 
+        /// Foundation's JSON scanner traps (SIGILL) when the 513th level of nesting opens at a
+        /// frame's last byte; the daemon must refuse such frames before any parser sees them.
+        @Test func deeplyNestedFramesAreRefusedWithoutStoppingTheDaemon() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            // Before authentication: the first frame is not an authenticate request.
+            let first = try RawSocket(path: daemon.socketPath)
+            _ = await first.readFrame()
+            first.sendFrame(String(repeating: "[", count: 513))
+            #expect(await first.readFrame()?.errorCode == RPCError.notAuthenticated)
+            #expect(await first.isClosedByPeer)
+            let prefix = #"{"jsonrpc":"2.0","id":1,"method":"query.samples","params":"#
+            let cases: [(String, String)] = [
+                ("513 brackets", String(repeating: "[", count: 513)),
+                ("a request prefix and 512 brackets", prefix + String(repeating: "[", count: 512)),
+                ("513 braces opening members", String(repeating: #"{"a":"#, count: 513)),
+                (
+                    "well-formed, one level past the limit",
+                    String(repeating: "[", count: 129) + String(repeating: "]", count: 129)
+                ),
+                ("100,000 brackets", String(repeating: "[", count: 100_000)),
+            ]
+            let socket = try await Self.authenticated(daemon, "org.example.app")
+            for (name, payload) in cases {
+                socket.sendFrame(payload)
+                let answer = await socket.readFrame()
+                #expect(answer?.errorCode == RPCError.parseError, "\(name): \(String(describing: answer))")
+                socket.sendFrame(Self.statusRequest)
+                #expect(
+                    (await socket.readFrame()?["result"] as? [String: Any])?["status"] as? String == "notDetermined",
+                    "\(name)"
+                )
+            }
+            // Brackets inside strings do not count, and 128 levels are read.
+            socket.sendFrame(
+                #"{"jsonrpc":"2.0","id":8,"method":"authorization.status","params":{"type":"HKQuantityTypeIdentifierStepCount","x":""#
+                    + String(repeating: "[", count: 600) + #""}}"#
+            )
+            #expect((await socket.readFrame()?["result"] as? [String: Any])?["status"] as? String == "notDetermined")
+            socket.sendFrame(
+                #"{"jsonrpc":"2.0","id":9,"method":"authorization.status","params":{"type":"HKQuantityTypeIdentifierStepCount","x":"#
+                    + String(repeating: "[", count: 126) + String(repeating: "]", count: 126) + "}}"
+            )
+            #expect((await socket.readFrame()?["result"] as? [String: Any])?["status"] as? String == "notDetermined")
+            #expect(daemon.stop() == 0, "\(daemon.logText.suffix(2000))")
+        }
+
         @Test func aFirstRequestOtherThanAuthenticateIsRefusedAndClosed() async throws {
             let daemon = try TestDaemon()
             let socket = try RawSocket(path: daemon.socketPath)
@@ -262,6 +309,15 @@ extension DaemonEndToEnd {
                     payload = (0..<Int.random(in: 0...512, using: &random)).map { _ in
                         UInt8.random(in: 0...255, using: &random)
                     }
+                } else if index % 8 == 1 {
+                    // Deep nesting, around Foundation's 512 levels, after a seed's prefix.
+                    let seed = Array(seeds.randomElement(using: &random)!.utf8)
+                    let depth =
+                        [511, 512, 513, 514].randomElement(using: &random)! + Int.random(in: -200...200, using: &random)
+                        * (index % 3)
+                    payload =
+                        Array(seed.prefix(Int.random(in: 0...seed.count, using: &random)))
+                        + Array(repeating: UInt8(ascii: Bool.random(using: &random) ? "[" : "{"), count: max(depth, 0))
                 } else {
                     payload = Array(seeds.randomElement(using: &random)!.utf8)
                     for _ in 0..<Int.random(in: 1...8, using: &random) where !payload.isEmpty {

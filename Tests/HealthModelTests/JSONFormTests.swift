@@ -284,8 +284,13 @@ extension JSONFormTests {
 
     @Test func hostileNestingIsRefusedWhileDecoding() throws {
         var predicate = #"{"kind":"uuids","uuids":[]}"#
-        for _ in 0..<200 { predicate = #"{"kind":"not","predicate":"# + predicate + "}" }
+        for _ in 0..<100 { predicate = #"{"kind":"not","predicate":"# + predicate + "}" }
         #expect(errorField(SamplePredicate.self, predicate)?.hasPrefix("predicate.predicate") == true)
+        // Deeper than any request may nest: refused before a parser sees it.
+        for _ in 0..<100 { predicate = #"{"kind":"not","predicate":"# + predicate + "}" }
+        #expect(throws: JSONNesting.tooDeep()) {
+            try HealthJSON.decode(SamplePredicate.self, from: Data(predicate.utf8))
+        }
         let inner = String(
             decoding: try HealthJSON.encode(Sample.correlation(try Fixtures.bloodPressure())),
             as: UTF8.self
@@ -295,5 +300,27 @@ extension JSONFormTests {
             with: #""objects":["# + inner + ","
         )
         #expect(errorField(Sample.self, outer) == "objects[0].type")
+    }
+}
+
+/// The nesting scan that keeps Foundation's scanner from trapping on deep input.
+@Suite struct JSONNestingTests {
+    @Test func nestingIsCountedOutsideStringsOnly() {
+        #expect(JSONNesting.isWithin(Data("[[[]]]".utf8), limit: 3))
+        #expect(!JSONNesting.isWithin(Data("[[[[]]]]".utf8), limit: 3))
+        #expect(!JSONNesting.isWithin(Data(#"{"a":{"b":{"c":{}}}}"#.utf8), limit: 3))
+        // Brackets in strings, escaped quotes included, are not nesting.
+        #expect(JSONNesting.isWithin(Data(#"["[[[[\"[[[[", "{{{{"]"#.utf8), limit: 1))
+        #expect(!JSONNesting.isWithin(Data(#"["\\", [[]]]"#.utf8), limit: 2))
+    }
+
+    @Test func decodingRefusesTextNestedPastTheLimitWithAnError() {
+        let deep = Data(String(repeating: "[", count: 513).utf8)
+        #expect(throws: JSONNesting.tooDeep()) { try HealthJSON.decode([Int].self, from: deep) }
+        let justPast = Data(
+            (String(repeating: "[", count: JSONNesting.maximumDepth + 1)
+                + String(repeating: "]", count: JSONNesting.maximumDepth + 1)).utf8
+        )
+        #expect(throws: HealthError.self) { try HealthJSON.decode([Int].self, from: justPast) }
     }
 }

@@ -48,8 +48,10 @@ public enum HealthJSON {
     }
 
     /// Decodes a value from its wire JSON. Anything wrong (malformed JSON, a missing field, an
-    /// invalid value) throws a ``HealthError`` with code `invalidArgument` naming the field.
+    /// invalid value, nesting deeper than ``JSONNesting/maximumDepth``) throws a ``HealthError``
+    /// with code `invalidArgument` naming the field.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(HealthError) -> T {
+        guard JSONNesting.isWithin(data) else { throw JSONNesting.tooDeep() }
         do {
             return try decoder().decode(type, from: data)
         } catch let error as HealthError {

@@ -15,6 +15,9 @@ struct JSONFile {
         guard data.count <= Self.maximumSize else {
             throw PolicyError(file: file, key: nil, problem: "is larger than \(Self.maximumSize) bytes")
         }
+        guard JSONNesting.isWithin(data) else {
+            throw PolicyError(file: file, key: nil, problem: "is not valid JSON (\(JSONNesting.tooDeep().message))")
+        }
         let value: Any
         do {
             value = try JSONSerialization.jsonObject(with: data)
