@@ -24,6 +24,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "HealthModel"),
+        // The few Linux calls Swift cannot make itself (prctl is variadic): no library to link.
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
         // SQLCipher 4 only: never link plain libsqlite3 as well (DESIGN.md decision 2).
@@ -75,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "healthvaultd",
             dependencies: [
-                "VaultDaemon", "VaultStore", "VaultCrypto", "CommandSupport",
+                "VaultDaemon", "VaultStore", "VaultCrypto", "VaultProtocol", "CommandSupport", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -130,6 +132,7 @@ let package = Package(
             name: "DaemonTests",
             dependencies: [
                 "HealthModel", "HealthVaultKit", "VaultClient", "VaultProtocol", "VaultStore", "VaultCrypto",
+                "VaultDaemon",
                 "AuditLog", "CommandSupport", "HealthModelTestSupport",
             ]
         ),

@@ -91,6 +91,19 @@ public struct AuditLog<Storage: AuditStorage> {
         return signed
     }
 
+    /// The newest `limit` entries for which `matches` holds, oldest first, read from the end
+    /// backwards: what it holds in memory is bounded by `limit`, not by the log's length.
+    public func newestEntries(limit: Int, where matches: (AuditEntry) -> Bool) throws -> [AuditEntry] {
+        var found: [AuditEntry] = []
+        var sequence = try size()
+        while found.count < limit, sequence > 0 {
+            sequence -= 1
+            let entry = try AuditEntry(decoding: storage.entry(at: sequence))
+            if matches(entry) { found.append(entry) }
+        }
+        return found.reversed()
+    }
+
     /// The entries from `start` (decoded), in order.
     public func entries(from start: UInt64 = 0) throws -> [AuditEntry] {
         let size = try size()

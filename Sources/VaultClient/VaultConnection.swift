@@ -1,4 +1,5 @@
 public import Foundation
+import Glibc
 public import HealthModel
 import NIOCore
 import NIOFoundationCompat
@@ -58,18 +59,33 @@ public final class VaultConnection: Sendable {
         maximumFrameBytes: Int = WireProtocol.defaultMaximumFrameBytes
     ) async throws -> VaultConnection {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-        do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(unixDomainSocketPath: socketPath) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            FrameHandler(maximumFrameBytes: maximumFrameBytes)
-                        )
-                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        // A full listen queue (EAGAIN: the daemon is busy accepting, or flooded) is waited out
+        // for a few seconds, as docs/PROTOCOL.md asks of clients.
+        let deadline = ContinuousClock.now + .seconds(5)
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connect(unixDomainSocketPath: socketPath) { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                FrameHandler(maximumFrameBytes: maximumFrameBytes)
+                            )
+                            return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        }
                     }
+                break
+            } catch let error as IOError where error.errnoCode == EAGAIN {
+                guard ContinuousClock.now < deadline else {
+                    throw ConnectionError(
+                        "healthvaultd at \(socketPath) accepted no connection for 5 s (its queue stayed full); try again"
+                    )
                 }
-        } catch {
-            throw ConnectionError("cannot connect to healthvaultd at \(socketPath) (is it running?): \(error)")
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(50))
+            } catch {
+                throw ConnectionError("cannot connect to healthvaultd at \(socketPath) (is it running?): \(error)")
+            }
         }
         let (stream, continuation) = AsyncStream.makeStream(of: Startup.self)
         let router = Router()

@@ -8,8 +8,12 @@ public struct DaemonConfiguration: Sendable {
     /// The largest frame payload read, bytes; a larger one is answered `frameTooLarge` and the
     /// connection closes.
     public var maximumFrameBytes = WireProtocol.defaultMaximumFrameBytes
-    /// Connections served at once; one more is answered `tooManyConnections` and closed.
-    public var maximumConnections = 128
+    /// How many connections each kind of holder may keep open; one more is answered
+    /// `tooManyConnections` and closed.
+    public var connectionLimits = ConnectionLimits()
+    /// How long an authenticated connection with no live subscription may go without a request
+    /// before it is closed.
+    public var idleTimeout: Duration = .seconds(300)
     /// Requests one connection may make per second (a token bucket of this size, refilled at this
     /// rate); one more is answered `rateLimited` and not run.
     public var requestsPerSecond = 1000

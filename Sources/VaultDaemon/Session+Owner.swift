@@ -7,6 +7,17 @@ import VaultProtocol
 import VaultStore
 
 extension Session {
+    /// The most entries one `audit.entries` answer holds.
+    static let maximumAuditEntries = 10_000
+
+    /// This process's resident memory (`/proc/self/statm`), bytes.
+    static var residentBytes: Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
     /// The owner's methods (docs/PROTOCOL.md, "The owner's methods").
     func dispatchOwner(method: String, data: Data, requestID: String) async throws -> any Encodable {
         switch method {
@@ -27,7 +38,9 @@ extension Session {
                 connections: daemon.connectionCount,
                 apps: apps,
                 pendingRequests: pending,
-                auditEntries: entries
+                auditEntries: entries,
+                residentBytes: Self.residentBytes,
+                storeBytes: Database.memoryInUse
             )
         case Method.lock:
             try await daemon.lock()
@@ -227,6 +240,15 @@ extension Session {
                 to: p.to
             )
             let limit = (p.limit ?? 0) > 0 ? p.limit! : 1000
+            // Bounds the answer before it is built: 10,000 entries are about 2 MB of JSON.
+            guard limit <= Self.maximumAuditEntries else {
+                throw RPCError.from(
+                    HealthError.invalidArgument(
+                        "at most \(Self.maximumAuditEntries) entries per call; page with `to`",
+                        field: "limit"
+                    )
+                )
+            }
             let (entries, total) = try await daemon.engine().auditEntries(matching: filter, limit: limit)
             return AuditEntriesResult(
                 entries: entries.map {

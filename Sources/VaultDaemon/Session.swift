@@ -33,9 +33,13 @@ final class Session: Sendable {
         var afterAnswer: [(subscription: UUID, types: Set<SampleType>)] = []
         /// Background deliveries sent and not yet acknowledged, by token, oldest first.
         var deliveries = DeliveryTokens()
+        /// Closes an authenticated connection that stays idle (``armIdleTimer()``).
+        var idleTimer: Scheduled<Void>?
     }
 
-    let id = UUID()
+    /// Drawn from the kernel's random source by libsodium (`getrandom`, no file descriptor), so
+    /// it stays random when the process has no descriptor left.
+    let id = Session.newConnectionID()
     let daemon: VaultDaemon
     let channel: any Channel
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
@@ -76,26 +80,22 @@ final class Session: Sendable {
     // MARK: Lifecycle
 
     func run(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async {
-        guard daemon.admit(self) else {
-            await send(
-                RPCError(
-                    code: RPCError.tooManyConnections,
-                    message:
-                        "the daemon serves at most \(daemon.configuration.maximumConnections) connections at once; try again later"
-                ),
-                id: nil
-            )
+        let peer = try? await PeerCredentials.of(channel)
+        guard let peer, daemon.configuration.allowedUIDs.contains(peer.uid) else {
+            daemon.logger.notice("refused a connection from uid \(peer.map { String($0.uid) } ?? "unknown")")
+            await refuseAuthentication(claimedApp: nil, id: nil)
+            return
+        }
+        do {
+            try daemon.admit(self, peer: peer.pid)
+        } catch {
+            daemon.logger.notice("refused a connection: \(error.message)", metadata: ["pid": "\(peer.pid)"])
+            await send(RPCError(code: RPCError.tooManyConnections, message: error.message), id: nil)
             return
         }
         defer { daemon.remove(self) }
         guard !daemon.isDraining else {
             await send(RPCError(code: RPCError.shuttingDown, message: "the daemon is shutting down"), id: nil)
-            return
-        }
-        let peer = try? await PeerCredentials.of(channel)
-        guard let peer, daemon.configuration.allowedUIDs.contains(peer.uid) else {
-            daemon.logger.notice("refused a connection from uid \(peer.map { String($0.uid) } ?? "unknown")")
-            await refuseAuthentication(claimedApp: nil, id: nil)
             return
         }
         let nonce = randomBytes(count: WireProtocol.nonceCount)
@@ -112,11 +112,12 @@ final class Session: Sendable {
             )
         )
         let deadline = ContinuousClock.now + timeout
-        let timer = Task { [self] in
-            try? await Task.sleep(until: deadline)
-            guard !Task.isCancelled, identity == nil else { return }
-            await refuseAuthentication(claimedApp: nil, id: nil)
-            close()
+        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
+            guard identity == nil else { return }
+            Task {
+                await refuseAuthentication(claimedApp: nil, id: nil)
+                close()
+            }
         }
         let reader = Task { [self] in
             await read(inbound, nonce: nonce, deadline: deadline, timer: timer)
@@ -128,7 +129,11 @@ final class Session: Sendable {
         if stopAtOnce { reader.cancel() }
         await reader.value
         timer.cancel()
-        state.withLock { $0.ended = true }
+        state.withLock { state in
+            state.ended = true
+            state.idleTimer?.cancel()
+            state.idleTimer = nil
+        }
         await endSubscriptions()
     }
 
@@ -140,6 +145,26 @@ final class Session: Sendable {
             return (state.reader, state.busy)
         }
         if !busy { reader?.cancel() }
+    }
+
+    /// (Re)starts the idle timeout: when it runs out before the next request, the connection is
+    /// closed, unless a request is under way or a subscription is live (a connection that waits
+    /// for updates is not idle); then it starts again.
+    func armIdleTimer() {
+        let timeout = daemon.configuration.idleTimeout
+        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
+            let waiting = state.withLock { $0.busy || !$0.subscriptions.isEmpty || $0.ended }
+            if waiting {
+                if !state.withLock({ $0.ended }) { armIdleTimer() }
+            } else {
+                daemon.logger.debug("closed an idle connection", metadata: ["connection": "\(id)"])
+                close()
+            }
+        }
+        state.withLock { state in
+            state.idleTimer?.cancel()
+            state.idleTimer = timer
+        }
     }
 
     /// Closes the connection now.
@@ -156,7 +181,7 @@ final class Session: Sendable {
         _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>,
         nonce: [UInt8],
         deadline: ContinuousClock.Instant,
-        timer: Task<Void, Never>
+        timer: Scheduled<Void>
     ) async {
         var bucket = TokenBucket(perSecond: daemon.configuration.requestsPerSecond)
         do {
@@ -167,6 +192,7 @@ final class Session: Sendable {
                         return
                     }
                     timer.cancel()
+                    armIdleTimer()
                     continue
                 }
                 guard bucket.take() else {
@@ -190,6 +216,7 @@ final class Session: Sendable {
                 let answer = await answerWithinTimeout(frame)
                 if let answer { try await outbound.write(answer) }
                 await sendAfterAnswer()
+                armIdleTimer()
                 if state.withLock({ state in
                     state.busy = false
                     return state.stopReading
@@ -245,10 +272,7 @@ final class Session: Sendable {
             if inTime, params.version == WireProtocol.version,
                 daemon.ownerPublicKey.isValidSignature(signature, for: message)
             {
-                state.withLock { $0.identity = .owner }
-                daemon.logger.info("owner connected", metadata: ["connection": "\(id)"])
-                await send(result: AuthenticateResult(role: "owner", app: nil), id: head.id!)
-                return true
+                return await accept(as: .owner, id: head.id!)
             }
             await refuseAuthentication(claimedApp: nil, id: head.id)
             return false
@@ -270,22 +294,59 @@ final class Session: Sendable {
             identity: appID,
             connectionID: id
         )
-        // The key lookup runs whatever the other checks say, so a refusal takes as long either way.
-        let registration = try? await engine.app(appID)
-        // An unknown app's signature is checked against a stand-in key, so both take as long.
-        let validSignature = (registration?.publicKey ?? Self.standInKey).isValidSignature(signature, for: message)
+        // The key lookup runs whatever the other checks say, and reads only the key's bytes; an
+        // unknown app's signature is checked against a stand-in key built the same way, so a
+        // refusal does the same work, and takes as long, for an enrolled app and an unknown one.
+        let enrolledKey = (try? await engine.appPublicKey(appID)) ?? nil
+        let key = try? Ed25519.PublicKey(rawRepresentation: enrolledKey ?? Self.standInKey)
+        let validSignature = key?.isValidSignature(signature, for: message) ?? false
         let accepted = [inTime, params.version == WireProtocol.version, ContinuousClock.now < deadline, validSignature]
-        if accepted.allSatisfy({ $0 }), registration != nil {
-            state.withLock { $0.identity = .app(appID) }
-            daemon.logger.info("app connected", metadata: ["app": "\(appID)", "connection": "\(id)"])
-            await send(result: AuthenticateResult(role: "app", app: appID), id: head.id!)
-            return true
+        if accepted.allSatisfy({ $0 }), enrolledKey != nil {
+            return await accept(as: .app(appID), id: head.id!)
         }
         await refuseAuthentication(claimedApp: appID, id: head.id)
         return false
     }
 
-    static let standInKey = Ed25519.SigningKey().publicKey
+    /// Counts the connection under its app or the owner, within their connection limits, and
+    /// answers the `authenticate` request; a connection over its limit is answered `-32004`.
+    private func accept(as identity: Identity, id rpcID: RPCID) async -> Bool {
+        do {
+            try daemon.authenticated(self, as: identity)
+        } catch {
+            daemon.logger.notice(
+                "refused an authenticated connection: \(error.message)",
+                metadata: ["connection": "\(id)"]
+            )
+            await send(RPCError(code: RPCError.tooManyConnections, message: error.message), id: rpcID)
+            return false
+        }
+        state.withLock { $0.identity = identity }
+        switch identity {
+        case .owner:
+            daemon.logger.info("owner connected", metadata: ["connection": "\(id)"])
+            await send(result: AuthenticateResult(role: "owner", app: nil), id: rpcID)
+        case .app(let appID):
+            daemon.logger.info("app connected", metadata: ["app": "\(appID)", "connection": "\(id)"])
+            await send(result: AuthenticateResult(role: "app", app: appID), id: rpcID)
+        }
+        return true
+    }
+
+    /// The key an unknown app's signature is checked against: valid, and matching nothing.
+    static let standInKey = Ed25519.SigningKey().publicKey.rawRepresentation
+
+    static func newConnectionID() -> UUID {
+        var bytes = randomBytes(count: 16)
+        bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
+        bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 4122 variant
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
+    }
 
     static let authenticationFailed = RPCError(
         code: RPCError.authenticationFailed,
@@ -344,7 +405,6 @@ final class Session: Sendable {
                 )
             )
         }
-        let work = Task { [self] in await answer(method: method, id: rpcID, data: data) }
         let timeout = daemon.configuration.requestTimeout
         let first = await withCheckedContinuation { (continuation: CheckedContinuation<ByteBuffer?, Never>) in
             let resumed = Mutex(false)
@@ -356,13 +416,12 @@ final class Session: Sendable {
                     continuation.resume(returning: value)
                 }
             }
-            let sleeper = Task {
-                try? await Task.sleep(for: timeout)
-                if !Task.isCancelled { resumeOnce(nil) }
-            }
-            Task {
-                let value = await work.value
-                sleeper.cancel()
+            // An event-loop timer, not a sleeping task: cancelling it frees it at once, where a
+            // cancelled `Task.sleep` stays scheduled, holding its task, until its deadline.
+            let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { resumeOnce(nil) }
+            Task { [self] in
+                let value = await answer(method: method, id: rpcID, data: data)
+                timer.cancel()
                 resumeOnce(value)
             }
         }

@@ -23,7 +23,7 @@ public final class VaultDaemon: Service, Sendable {
 
     /// The open vault and its engine; nil while the owner has it locked.
     private let unlocked: Mutex<(vault: Vault, engine: VaultEngine)?>
-    private let sessions = Mutex<[UUID: Session]>([:])
+    private let connections: Mutex<ConnectionTable<Session>>
     private let server = Mutex<(any Channel)?>(nil)
     private let draining = Atomic<Bool>(false)
 
@@ -34,6 +34,12 @@ public final class VaultDaemon: Service, Sendable {
         self.vaultID = vault.vaultID
         self.ownerPublicKey = vault.ownerPublicKey
         self.unlocked = Mutex((vault, try VaultEngine(vault: vault)))
+        self.connections = Mutex(ConnectionTable(limits: configuration.connectionLimits))
+    }
+
+    /// Every open connection's session.
+    private var sessions: [Session] {
+        connections.withLock { $0.entries.values.map(\.member) }
     }
 
     var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
@@ -67,11 +73,20 @@ public final class VaultDaemon: Service, Sendable {
                 return state
             })
         else { return }
-        for session in sessions.withLock({ Array($0.values) }) where session.isApp {
+        for session in sessions where session.isApp {
             session.close()
         }
         await current.engine.shutdown()
-        await offPool { current.vault.lock() }
+        let failure = await offPool { current.vault.lock() }
+        if let failure {
+            logger.error("the vault is locked, but its lock was not recorded and checkpointed: \(failure)")
+            throw RPCError.from(
+                HealthError(
+                    .databaseInaccessible,
+                    "the vault is locked, but its audit checkpoint could not be written (\(failure)); free space or fix the permissions of \(configuration.vaultDirectory.path)"
+                )
+            )
+        }
         logger.info("vault locked")
     }
 
@@ -101,7 +116,21 @@ public final class VaultDaemon: Service, Sendable {
             }
         }
         unlocked.withLock { $0 = (opened.vault, opened.engine) }
+        reportCheckpointCoverage(opened.vault)
         logger.info("vault unlocked")
+    }
+
+    /// Says in the log when the vault was last served without a clean lock: its log has entries
+    /// that `audit-checkpoint.note` does not cover (the daemon was killed, or could not write the
+    /// note at its last stop), so the rollback check could not cover them.
+    func reportCheckpointCoverage(_ vault: Vault) {
+        guard let coverage = try? vault.checkpointCoverage() else { return }
+        guard let checkpointed = coverage.checkpointed else { return }
+        if checkpointed < coverage.entries {
+            logger.warning(
+                "the vault was not locked cleanly when it was last served: audit-checkpoint.note covers \(checkpointed) of \(coverage.entries) audit entries (the daemon was killed, or could not write the note: a full disk, a read-only file); the next lock or export signs them"
+            )
+        }
     }
 
     struct OpenVault: Sendable {
@@ -128,27 +157,43 @@ public final class VaultDaemon: Service, Sendable {
 
     /// Closes every connection of an app (it was removed).
     func closeSessions(ofApp appID: String) {
-        for session in sessions.withLock({ Array($0.values) }) {
+        for session in sessions {
             if case .app(let id) = session.identity, id == appID { session.close() }
         }
     }
 
     // MARK: Sessions
 
-    /// Admits a session unless as many are open as the limit allows.
-    func admit(_ session: Session) -> Bool {
-        sessions.withLock { sessions in
-            guard sessions.count < configuration.maximumConnections else { return false }
-            sessions[session.id] = session
-            return true
+    /// Admits a session from `peer` to authenticate (docs/PROTOCOL.md, "Connections"); a waiting
+    /// connection shed to make room is closed.
+    func admit(_ session: Session, peer: Int32) throws(ConnectionRefusal) {
+        let shed = try connections.withLock { table throws(ConnectionRefusal) in
+            try table.admit(session.id, session, peer: peer)
+        }
+        if let shed {
+            logger.notice(
+                "closed a connection waiting to authenticate to make room",
+                metadata: ["connection": "\(shed.id)"]
+            )
+            shed.close()
+        }
+    }
+
+    /// Counts an authenticated session under its app or the owner, within their limits.
+    func authenticated(_ session: Session, as identity: Session.Identity) throws(ConnectionRefusal) {
+        try connections.withLock { table throws(ConnectionRefusal) in
+            switch identity {
+            case .owner: try table.authenticate(session.id, as: .owner)
+            case .app(let appID): try table.authenticate(session.id, as: .app(appID))
+            }
         }
     }
 
     func remove(_ session: Session) {
-        _ = sessions.withLock { $0.removeValue(forKey: session.id) }
+        _ = connections.withLock { $0.remove(session.id) }
     }
 
-    var connectionCount: Int { sessions.withLock { $0.count } }
+    var connectionCount: Int { connections.withLock { $0.count } }
 
     // MARK: Serving
 
@@ -159,6 +204,7 @@ public final class VaultDaemon: Service, Sendable {
                 "the socket path \(path) is longer than a Unix socket allows (107 bytes); use a shorter vault path"
             )
         }
+        if let vault { reportCheckpointCoverage(vault) }
         let maximumFrameBytes = configuration.maximumFrameBytes
         let frameTimeout = TimeAmount.nanoseconds(configuration.frameTimeout.nanoseconds)
         // Created 0600 whatever the umask; a socket left by a daemon that died is replaced (the
@@ -174,7 +220,10 @@ public final class VaultDaemon: Service, Sendable {
                         try child.pipeline.syncOperations.addHandler(
                             FrameHandler(maximumFrameBytes: maximumFrameBytes, frameTimeout: frameTimeout)
                         )
-                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child)
+                        // Closed on deinit: a connection accepted while the server shuts down may
+                        // never reach the accept loop, and one wrapped without that closing traps
+                        // the process as it is dropped (swift-nio issues 2637 and 3481).
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(synchronouslyWrapping: child)
                     }
                 }
         }
@@ -183,7 +232,8 @@ public final class VaultDaemon: Service, Sendable {
         logger.info(
             "serving",
             metadata: [
-                "vault": "\(vaultID)", "socket": "\(path)", "maxConnections": "\(configuration.maximumConnections)",
+                "vault": "\(vaultID)", "socket": "\(path)",
+                "maxConnections": "\(configuration.connectionLimits.total)",
             ]
         )
 
@@ -202,10 +252,14 @@ public final class VaultDaemon: Service, Sendable {
         } catch {
             // The listening socket failed: still lock the vault and remove the socket.
             logger.error("the listening socket failed: \(error)")
-            await finish(socketPath: path)
+            _ = await finish(socketPath: path)
             throw error
         }
-        await finish(socketPath: path)
+        if let failure = await finish(socketPath: path) {
+            throw DaemonError(
+                "the vault is locked, but its lock could not be recorded and checkpointed (\(failure)): audit-checkpoint.note is older than the log; free space or fix the permissions of \(configuration.vaultDirectory.path)"
+            )
+        }
     }
 
     /// Stops accepting and stops reading new requests; answers under way are still written.
@@ -213,26 +267,32 @@ public final class VaultDaemon: Service, Sendable {
         guard !draining.exchange(true, ordering: .sequentiallyConsistent) else { return }
         logger.info("shutting down: finishing requests under way")
         server.withLock { $0 }?.close(promise: nil)
-        let sessions = sessions.withLock { Array($0.values) }
         for session in sessions { session.stopReading() }
         // Sessions that do not finish in time (a client that does not read its answers) are closed.
         let drainTimeout = configuration.drainTimeout
         Task {
             try? await Task.sleep(for: drainTimeout)
-            for session in self.sessions.withLock({ Array($0.values) }) { session.close() }
+            for session in self.sessions { session.close() }
         }
     }
 
-    private func finish(socketPath: String) async {
+    /// Locks the vault and removes the socket; returns why the lock could not be checkpointed.
+    private func finish(socketPath: String) async -> (any Error)? {
+        var failure: (any Error)?
         if let current = unlocked.withLock({ state -> (vault: Vault, engine: VaultEngine)? in
             defer { state = nil }
             return state
         }) {
             await current.engine.shutdown()
-            await offPool { current.vault.lock() }
+            failure = await offPool { current.vault.lock() }
         }
         unlink(socketPath)
-        logger.info("stopped: the vault is locked and the socket removed")
+        if let failure {
+            logger.error("stopped: the vault is locked, but its lock was not recorded and checkpointed: \(failure)")
+        } else {
+            logger.info("stopped: the vault is locked and the socket removed")
+        }
+        return failure
     }
 
     private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
@@ -255,11 +315,8 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
     }
 }
 
-func offPool(_ body: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        Thread {
-            body()
-            continuation.resume()
-        }.start()
+func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
     }
 }

@@ -11,6 +11,10 @@ public struct StatusResult: Hashable, Sendable, Codable {
     public var apps: Int?
     public var pendingRequests: Int?
     public var auditEntries: Int?
+    /// The daemon's resident memory, bytes.
+    public var residentBytes: Int?
+    /// Of it, what the encrypted store's library holds (its page caches above all), bytes.
+    public var storeBytes: Int?
 
     public init(
         vault: UUID,
@@ -19,7 +23,9 @@ public struct StatusResult: Hashable, Sendable, Codable {
         connections: Int,
         apps: Int?,
         pendingRequests: Int?,
-        auditEntries: Int?
+        auditEntries: Int?,
+        residentBytes: Int? = nil,
+        storeBytes: Int? = nil
     ) {
         self.vault = vault
         self.directory = directory
@@ -28,6 +34,8 @@ public struct StatusResult: Hashable, Sendable, Codable {
         self.apps = apps
         self.pendingRequests = pendingRequests
         self.auditEntries = auditEntries
+        self.residentBytes = residentBytes
+        self.storeBytes = storeBytes
     }
 }
 

@@ -10,6 +10,10 @@ public import VaultCrypto
 public final class Database: @unchecked Sendable {
     /// How many reads can run at once.
     public static let readerCount = 4
+
+    /// The bytes SQLCipher holds in this process, all databases together: above all the page
+    /// caches, at most 64 MiB for the writer and 16 MiB for each reader (so 128 MiB in all).
+    public static var memoryInUse: Int { Int(SQLite.memoryInUse) }
     // The writer is only touched while its lock is held; a reader only by the thread that took
     // it from `idleReaders` (under `readers`).
     private var writer: Connection?

@@ -12,6 +12,9 @@ enum SQLite {
 
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
+    /// The bytes SQLCipher holds from the heap now, page caches included, all connections together.
+    static var memoryInUse: Int64 { sqlite3_memory_used() }
+
     static func open(path: String, readOnly: Bool) -> (Handle?, Int32) {
         var handle: Handle?
         let flags =

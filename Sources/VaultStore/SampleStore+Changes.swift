@@ -31,17 +31,13 @@ extension SampleStore {
         in db: Connection
     ) throws -> ChangeSet {
         try query.validate()
-        let limit = query.limit
+        let limit = Self.sqlLimit(query.limit)
         var branches: [SQLFragment] = []
         // Each branch stops at the limit by itself (its index is in change order), so a page
         // costs no more than the page, however long the history after it.
         func add(_ fragment: SQLFragment) {
-            var paged = SQLFragment("SELECT * FROM (" + fragment.sql + " ORDER BY seq", fragment.arguments)
-            if limit > 0 {
-                paged.sql += " LIMIT ?"
-                paged.arguments.append(.integer(Int64(limit)))
-            }
-            paged.sql += ")"
+            var paged = SQLFragment("SELECT * FROM (" + fragment.sql + " ORDER BY seq LIMIT ?)", fragment.arguments)
+            paged.arguments.append(.integer(Int64(limit)))
             branches.append(paged)
         }
         for (type, predicate) in Self.mergedByType(query.predicates) {
@@ -63,11 +59,10 @@ extension SampleStore {
         guard !branches.isEmpty else { return ChangeSet(added: [], deleted: [], position: position) }
         var sql = branches.map(\.sql).joined(separator: " UNION ALL ") + " ORDER BY seq"
         var arguments = branches.flatMap(\.arguments)
-        if limit > 0 {
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(limit)))
-        }
+        sql += " LIMIT ?"
+        arguments.append(.integer(Int64(limit)))
         let rows = try db.rows(sql, arguments)
+        try Self.checkAnswerSize(rows.count, of: "changes")
         var addedIDs: [Int64] = []
         var deleted: [DeletedObject] = []
         for row in rows {

@@ -44,8 +44,10 @@ extension SampleStore {
             }
             sql += ")"
         }
-        sql += " ORDER BY start, uuid, cid"
+        sql += " ORDER BY start, uuid, cid LIMIT ?"
+        arguments.append(.integer(Int64(Self.sqlLimit(0))))
         let ids = try db.rows(sql, arguments).map { $0[0].int64! }
+        try Self.checkAnswerSize(ids.count, of: "correlations")
         return try load(ids: ids, scope: scope, db).compactMap { sample in
             if case .correlation(let correlation) = sample { return correlation }
             return nil

@@ -33,11 +33,10 @@ extension SampleStore {
             "SELECT id FROM (" + branches.map(\.sql).joined(separator: " UNION ALL ") + ") ORDER BY "
             + (query.sortDescriptors.map(Self.orderTerm) + ["uuid", "id"]).joined(separator: ", ")
         var arguments = branches.flatMap(\.arguments)
-        if query.limit > 0 {
-            sql += " LIMIT ?"
-            arguments.append(.integer(Int64(query.limit)))
-        }
+        sql += " LIMIT ?"
+        arguments.append(.integer(Int64(Self.sqlLimit(query.limit))))
         let ids = try db.rows(sql, arguments).map { $0[0].int64! }
+        try Self.checkAnswerSize(ids.count, of: "samples")
         return try load(ids: ids, scope: scope, db)
     }
 

@@ -28,6 +28,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case locked
     /// A file-system operation failed.
     case io(String)
+    /// The vault's files have permissions that are unsafe, or that do not let it be served.
+    case permission(String)
     /// SQLCipher reported an error.
     case database(DatabaseError)
 
@@ -51,6 +53,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .damagedCheckpointFile(let message): message
         case .vaultExists(let message): message
         case .notAVault(let message): message
+        case .permission(let message): message
         case .newerSchema(let message): message
         case .unsupportedLibrary(let message): message
         case .invalidKey(let message): message

@@ -66,6 +66,18 @@ extension Vault {
         return signed
     }
 
+    /// How many entries the log holds, and how many of them `audit-checkpoint.note` covers (nil
+    /// without a readable note). After a clean lock the two are equal; fewer covered means the
+    /// vault was last served without being locked (the daemon was killed, or could not write the
+    /// note), so the entries after it are not yet covered by a checkpoint outside the database.
+    public func checkpointCoverage() throws -> (entries: UInt64, checkpointed: UInt64?) {
+        let url = directory.appendingPathComponent(Self.latestCheckpointFileName)
+        let checkpointed = FileManager.default.contents(atPath: url.path).flatMap {
+            try? SignedCheckpoint(text: String(decoding: $0, as: UTF8.self)).checkpoint.size
+        }
+        return (try db().read { try auditLog(in: $0).size() }, checkpointed)
+    }
+
     /// The store's change counter and a digest of its state: SHA-256 of
     /// `"healthvault store state 1" ‖ 0x00 ‖` the change counter, the number of samples, the
     /// highest sample row id and the number of tombstones (each 8 bytes, big-endian) `‖` SHA-256

@@ -310,14 +310,21 @@ public final class Vault: @unchecked Sendable {
     }
 
     /// Records the lock in the audit log (`vault.lock` by the system) and signs a checkpoint
-    /// (``signAuditCheckpoint(recording:)``: a caller that must know it was signed calls that
-    /// first), then wipes the keys from memory and closes the database; the vault must be opened
-    /// again.
-    public func lock() {
+    /// (``signAuditCheckpoint(recording:)``), then wipes the keys from memory and closes the
+    /// database; the vault must be opened again. Returns why the entry or the checkpoint could not
+    /// be written (a full disk, a read-only file), nil when both were: the vault is locked either
+    /// way, but the rollback check at the next open then compares against an older checkpoint.
+    @discardableResult
+    public func lock() -> (any Error)? {
+        var failure: (any Error)?
         if !isLocked {
-            _ = try? signAuditCheckpoint(
-                recording: AuditEntry(time: Date(), actor: .system, operation: .lock, outcome: .ok)
-            )
+            do {
+                try signAuditCheckpoint(
+                    recording: AuditEntry(time: Date(), actor: .system, operation: .lock, outcome: .ok)
+                )
+            } catch {
+                failure = error
+            }
         }
         lockState.lock()
         defer { lockState.unlock() }
@@ -327,6 +334,7 @@ public final class Vault: @unchecked Sendable {
         anchorSealer = nil
         database?.close()
         database = nil
+        return failure
     }
 
     deinit {

@@ -91,6 +91,10 @@ struct Status: AsyncParsableCommand {
             if let apps = status.apps { print("apps         \(apps)") }
             if let pending = status.pendingRequests { print("requests     \(pending) pending") }
             if let entries = status.auditEntries { print("audit log    \(entries) entr\(entries == 1 ? "y" : "ies")") }
+            if let resident = status.residentBytes {
+                let store = status.storeBytes.map { ", of which \($0 >> 20) MiB in the store's caches" } ?? ""
+                print("memory       \(resident >> 20) MiB\(store)")
+            }
             return
         }
         if output.json { return try printJSON(hello) }

@@ -7,6 +7,7 @@ import ServiceLifecycle
 import UnixSignals
 import VaultCrypto
 import VaultDaemon
+import VaultProtocol
 import VaultStore
 
 /// healthvaultd: serves one vault to apps and its owner over a Unix socket in the vault directory.
@@ -34,8 +35,23 @@ struct HealthVaultDaemon: AsyncParsableCommand {
     @Option(name: .long, help: "The largest frame accepted, bytes.")
     var maxFrameBytes: Int = 16 * 1024 * 1024
 
-    @Option(name: .long, help: "Connections served at once.")
-    var maxConnections: Int = 128
+    @Option(name: .long, help: "Authenticated app connections served at once, all apps together.")
+    var maxConnections: Int = ConnectionLimits().apps
+
+    @Option(name: .long, help: "Authenticated connections of one app.")
+    var maxConnectionsPerApp: Int = ConnectionLimits().perApp
+
+    @Option(name: .long, help: "Authenticated owner connections (never taken by apps).")
+    var maxOwnerConnections: Int = ConnectionLimits().owner
+
+    @Option(name: .long, help: "Connections waiting to authenticate, all peers together.")
+    var maxUnauthenticated: Int = ConnectionLimits().unauthenticated
+
+    @Option(name: .long, help: "Connections waiting to authenticate from one process.")
+    var maxUnauthenticatedPerPeer: Int = ConnectionLimits().unauthenticatedPerPeer
+
+    @Option(name: .long, help: "Seconds an authenticated connection without a live subscription may stay idle.")
+    var idleTimeout: Double = 300
 
     @Option(name: .long, help: "Requests per second allowed on one connection.")
     var maxRequestsPerSecond: Int = 1000
@@ -68,15 +84,18 @@ struct HealthVaultDaemon: AsyncParsableCommand {
     }
 
     func serve() async throws {
-        // No core dumps: the keys live in this process's memory.
-        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
-        setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
+        // The keys will live in this process's memory.
+        try ProcessHardening.apply()
 
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ToolError("unknown log level \(logLevel)")
         }
         for (name, value) in [
             ("--max-frame-bytes", Double(maxFrameBytes)), ("--max-connections", Double(maxConnections)),
+            ("--max-connections-per-app", Double(maxConnectionsPerApp)),
+            ("--max-owner-connections", Double(maxOwnerConnections)),
+            ("--max-unauthenticated", Double(maxUnauthenticated)),
+            ("--max-unauthenticated-per-peer", Double(maxUnauthenticatedPerPeer)), ("--idle-timeout", idleTimeout),
             ("--max-requests-per-second", Double(maxRequestsPerSecond)), ("--request-timeout", requestTimeout),
             ("--authentication-timeout", authenticationTimeout), ("--frame-timeout", frameTimeout),
         ] where !(value > 0) {
@@ -90,6 +109,9 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         let logger = Logger(label: "healthvaultd")
         let directory = URL(fileURLWithPath: vault).standardizedFileURL
         let lock = try DaemonLock(directory: directory)
+        for warning in try Vault.checkServable(directory, socketFileName: WireProtocol.socketFileName) {
+            logger.warning("\(warning)")
+        }
         let source = try PassphraseSource(fd: passphraseFd, file: passphraseFile)
         let passphrase = try source.read(prompt: "Passphrase for \(directory.path): ")
         let opened: Vault
@@ -99,7 +121,13 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         }
         var configuration = DaemonConfiguration(vaultDirectory: directory)
         configuration.maximumFrameBytes = maxFrameBytes
-        configuration.maximumConnections = maxConnections
+        configuration.connectionLimits.apps = maxConnections
+        configuration.connectionLimits.perApp = maxConnectionsPerApp
+        configuration.connectionLimits.owner = maxOwnerConnections
+        configuration.connectionLimits.unauthenticated = maxUnauthenticated
+        configuration.connectionLimits.unauthenticatedPerPeer = maxUnauthenticatedPerPeer
+        configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        try ProcessHardening.reserveFileDescriptors(forConnections: configuration.connectionLimits.total)
         configuration.requestsPerSecond = maxRequestsPerSecond
         configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
         configuration.authenticationTimeout = .milliseconds(Int64(authenticationTimeout * 1000))

@@ -88,7 +88,9 @@ extension DaemonEndToEnd {
         /// 64 clients (8 apps, 8 connections each) save and query for a few seconds: no error, no
         /// lost save, each app sees exactly its own, and the audit log verifies afterwards.
         @Test func sixtyFourClientsSaveAndQueryTogether() async throws {
-            let daemon = try TestDaemon()
+            // One test process plays 64 clients that would be separate processes: its connections
+            // may all wait to authenticate at once.
+            let daemon = try TestDaemon(["--max-unauthenticated", "64", "--max-unauthenticated-per-peer", "64"])
             let apps = (0..<8).map { "org.example.app\($0)" }
             for app in apps {
                 try await daemon.enroll(app, read: [ObjectType(steps)], share: [steps])

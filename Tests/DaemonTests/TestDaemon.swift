@@ -60,11 +60,15 @@ final class TestDaemon: @unchecked Sendable {
 
     var socketPath: String { directory.appendingPathComponent(WireProtocol.socketFileName).path }
 
-    /// Starts the daemon and waits for its socket.
-    func start(extra: [String] = []) throws {
+    /// Starts the daemon and waits for its socket. `launcher` runs it (its first element is the
+    /// program, the rest its arguments before the daemon's own).
+    func start(extra: [String] = [], launcher: [String] = [TestDaemon.binary("healthvaultd")]) throws {
+        // A socket a stopped daemon could not remove would look like this one's.
+        unlink(socketPath)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary("healthvaultd"))
-        process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile] + arguments + extra
+        process.executableURL = URL(fileURLWithPath: launcher[0])
+        process.arguments =
+            launcher.dropFirst() + ["--vault", directory.path, "--passphrase-file", passphraseFile] + arguments + extra
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()
@@ -79,6 +83,31 @@ final class TestDaemon: @unchecked Sendable {
             usleep(20_000)
         }
         throw DaemonTestError("healthvaultd did not start: \(logText)")
+    }
+
+    /// The user ids a daemon without privileges over files runs as: nobody's when the tests run
+    /// as root (root reads and writes any file, whatever its mode), else the tests' own.
+    static var unprivilegedUser: UInt32 { getuid() == 0 ? 65534 : getuid() }
+
+    /// Runs `command` as ``unprivilegedUser``.
+    static func asUnprivileged(_ command: [String]) -> [String] {
+        getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
+    }
+
+    /// Starts the daemon as ``unprivilegedUser``: as root, from a copy of the binary it can reach,
+    /// on a vault handed over to nobody.
+    func startUnprivileged(extra: [String] = []) throws {
+        guard getuid() == 0 else { return try start(extra: extra) }
+        let root = directory.deletingLastPathComponent()
+        let copy = root.appendingPathComponent("healthvaultd").path
+        if !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.copyItem(atPath: Self.binary("healthvaultd"), toPath: copy)
+        }
+        for path in [root.path] + (FileManager.default.subpaths(atPath: root.path) ?? []).map({ root.path + "/" + $0 })
+        {
+            lchown(path, 65534, 65534)
+        }
+        try start(extra: extra, launcher: Self.asUnprivileged([copy]))
     }
 
     /// Runs one more healthvaultd on this vault, to its end; its exit status and stderr.
@@ -193,7 +222,7 @@ final class TestDaemon: @unchecked Sendable {
     func auditEntries(operation: String? = nil) async throws -> [AuditEntryInfo] {
         try await ownerCall(
             Method.auditEntries,
-            AuditEntriesParams(operation: operation, limit: 100_000),
+            AuditEntriesParams(operation: operation, limit: 10_000),
             as: AuditEntriesResult.self
         )
         .entries

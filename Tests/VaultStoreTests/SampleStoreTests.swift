@@ -496,3 +496,65 @@ extension SampleStoreTests {
         #expect(try all(.quantity(.bodyMass)).isEmpty)
     }
 }
+
+extension SampleStoreTests {
+    /// A query matching more objects than one answer holds is refused before they are loaded;
+    /// the same query with a limit, or seeing fewer, is served.
+    @Test func aQueryMatchingMoreThanAnAnswerHoldsIsRefusedBeforeLoading() throws {
+        let count = SampleStore.maximumAnswerObjects + 1
+        let start = Fixtures.start
+        let samples = try (0..<count).map { index in
+            Sample.quantity(
+                try QuantitySample(
+                    type: .stepCount,
+                    quantity: Quantity(1, .count),
+                    start: start.addingTimeInterval(Double(index)),
+                    end: start.addingTimeInterval(Double(index) + 1),
+                    sourceRevision: Fixtures.app
+                )
+            )
+        }
+        try store.save(samples)
+        let everything = [SampleTypePredicate(.quantity(.stepCount))]
+        func refused(_ body: () throws -> Void) -> Bool {
+            do {
+                try body()
+                return false
+            } catch let error as HealthError {
+                return error.code == .dataSizeExceeded && error.message.contains("100000")
+            } catch {
+                return false
+            }
+        }
+        #expect(
+            refused { _ = try store.samples(matching: SampleQueryDescriptor(predicates: everything), scope: .owner) }
+        )
+        #expect(
+            refused {
+                _ = try store.samples(
+                    matching: SampleQueryDescriptor(predicates: everything, limit: 200_000),
+                    scope: .owner
+                )
+            }
+        )
+        #expect(
+            refused {
+                _ = try store.database.read {
+                    try store.changes(
+                        matching: AnchoredObjectQueryDescriptor(predicates: everything),
+                        after: 0,
+                        scope: .owner,
+                        in: $0
+                    )
+                }
+            }
+        )
+        #expect(
+            try store.samples(matching: SampleQueryDescriptor(predicates: everything, limit: 10), scope: .owner).count
+                == 10
+        )
+        // Another app sees none of them: nothing it cannot see counts.
+        let other = ReadScope.app("org.example.other", readableTypes: [])
+        #expect(try store.samples(matching: SampleQueryDescriptor(predicates: everything), scope: other).isEmpty)
+    }
+}

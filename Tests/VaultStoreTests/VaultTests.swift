@@ -322,6 +322,7 @@ extension StoreError {
         case .cannotOpen: "cannotOpen"
         case .locked: "locked"
         case .io: "io"
+        case .permission: "permission"
         case .database: "database"
         }
     }

@@ -18,6 +18,12 @@ enum GrantStore {
         ).rows([appID]).first.map(registration)
     }
 
+    /// The enrolled app's public key bytes alone: what authentication needs, read with as little
+    /// work for a known app as for an unknown one.
+    static func publicKey(_ appID: String, _ db: Connection) throws -> [UInt8]? {
+        try db.statement("SELECT public_key FROM apps WHERE app_id = ?").rows([appID]).first?[0].bytes
+    }
+
     static func registrations(_ db: Connection) throws -> [AppRegistration] {
         try db.rows(
             """

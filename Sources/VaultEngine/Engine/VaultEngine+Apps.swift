@@ -108,6 +108,12 @@ extension VaultEngine {
         try await perform { [self] in try database.read { try GrantStore.registration(appID, $0) } }
     }
 
+    /// The enrolled app's Ed25519 public key bytes, or nil: the lookup of authentication, which
+    /// does the same work whether the app is enrolled or not.
+    public func appPublicKey(_ appID: String) async throws -> [UInt8]? {
+        try await perform { [self] in try database.read { try GrantStore.publicKey(appID, $0) } }
+    }
+
     /// What the owner sees of an app: its purposes and key, both permissions for every type it
     /// declared or holds a decision for (with when and by whom), and its pending requests.
     public func grants(of appID: String) async throws -> AppGrants {

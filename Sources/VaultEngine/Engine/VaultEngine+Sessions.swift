@@ -31,8 +31,7 @@ extension VaultEngine {
         try await perform { [self] in
             try database.read { db in
                 let log = vault.auditLog(in: db)
-                let matching = try log.entries().filter(filter.matches)
-                return (Array(matching.suffix(max(limit, 0))), try log.size())
+                return (try log.newestEntries(limit: max(limit, 0), where: filter.matches), try log.size())
             }
         }
     }
