@@ -444,8 +444,10 @@ final class Session: Sendable {
             let result = try await dispatch(method: method, data: data, requestID: requestID(rpcID))
             // A large result (statistics) writes its JSON by hand: the same bytes, sooner.
             let answer =
-                (result as? any JSONWritable).map { encode(RPCWrittenResponse(id: rpcID, result: $0)) }
-                ?? encode(RPCResponse(id: rpcID, result: AnyEncodable(result)))
+                (result as? any JSONWritable).map {
+                    encode(RPCWrittenResponse(id: rpcID, result: $0), answering: rpcID)
+                }
+                ?? encode(RPCResponse(id: rpcID, result: AnyEncodable(result)), answering: rpcID)
             let maximum = daemon.configuration.maximumFrameBytes
             guard answer.readableBytes <= maximum else {
                 throw RPCError.from(
@@ -457,7 +459,7 @@ final class Session: Sendable {
             }
             return answer
         } catch {
-            return encode(RPCErrorResponse(id: rpcID, error: Self.rpcError(error)))
+            return encode(RPCErrorResponse(id: rpcID, error: Self.rpcError(error)), answering: rpcID)
         }
     }
 
@@ -482,34 +484,41 @@ final class Session: Sendable {
 
     // MARK: Writing
 
-    func encode(_ message: some Encodable) -> ByteBuffer {
-        frame { try HealthJSON.encode(message) }
+    /// `message` as a frame's payload; when it cannot be encoded, the `-32603` answer to the
+    /// request `id` (when it answers one) instead.
+    func encode(_ message: some Encodable, answering id: RPCID? = nil) -> ByteBuffer {
+        Self.frame(answering: id) { try HealthJSON.encode(message) }
     }
 
-    /// A result that writes its own JSON (statistics): the same bytes as ``encode(_:)`` writes.
-    func encode(_ response: RPCWrittenResponse) -> ByteBuffer {
-        frame { try response.json(capacity: 1 << 16) }
+    /// A result that writes its own JSON (statistics): the same bytes as ``encode(_:answering:)`` writes.
+    func encode(_ response: RPCWrittenResponse, answering id: RPCID) -> ByteBuffer {
+        Self.frame(answering: id) { try response.json(capacity: 1 << 16) }
     }
 
-    private func frame(_ json: () throws -> Data) -> ByteBuffer {
+    static func frame(answering rpcID: RPCID?, _ json: () throws -> Data) -> ByteBuffer {
+        ByteBuffer(data: payload(answering: rpcID, json))
+    }
+
+    /// The JSON `json` writes, or the `-32603` answer to `rpcID` when it throws.
+    static func payload(answering rpcID: RPCID?, _ json: () throws -> Data) -> Data {
         do {
-            return ByteBuffer(data: try json())
+            return try json()
         } catch {
             // Only a value the wire cannot carry (a date outside 0000-9999) ends here.
             let fallback = RPCErrorResponse(
-                id: nil,
+                id: rpcID,
                 error: RPCError(code: RPCError.internalError, message: "the answer could not be encoded: \(error)")
             )
-            return ByteBuffer(data: (try? HealthJSON.encode(fallback)) ?? Data())
+            return (try? HealthJSON.encode(fallback)) ?? Data()
         }
     }
 
     func send(_ error: RPCError, id rpcID: RPCID?) async {
-        try? await outbound.write(encode(RPCErrorResponse(id: rpcID, error: error)))
+        try? await outbound.write(encode(RPCErrorResponse(id: rpcID, error: error), answering: rpcID))
     }
 
     func send(result: some Encodable, id rpcID: RPCID) async {
-        try? await outbound.write(encode(RPCResponse(id: rpcID, result: result)))
+        try? await outbound.write(encode(RPCResponse(id: rpcID, result: result), answering: rpcID))
     }
 
     func send(notification method: String, _ params: some Encodable) async {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VaultProtocol
 
 @testable import VaultDaemon
 
@@ -72,5 +73,17 @@ import Testing
             #expect(id.uuidString.dropFirst(14).first == "4")
             #expect("89AB".contains(id.uuidString.dropFirst(19).first!))
         }
+    }
+}
+
+/// What the daemon writes when an answer cannot be encoded.
+@Suite struct AnswerEncodingTests {
+    struct Unencodable: Error {}
+
+    @Test func anAnswerThatCannotBeEncodedIsAnInternalErrorWithTheRequestsID() throws {
+        let payload = Session.payload(answering: .number(42)) { throw Unencodable() }
+        let answer = try #require(JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        #expect(answer["id"] as? Int == 42)
+        #expect((answer["error"] as? [String: Any])?["code"] as? Int == -32603)
     }
 }
