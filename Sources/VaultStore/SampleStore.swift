@@ -31,11 +31,13 @@ public final class SampleStore: @unchecked Sendable {
     /// within one batch only the highest version of an identifier is stored (the first of equal
     /// ones), so no version that nobody could see leaves a tombstone.
     ///
-    /// UUIDs are unique per source: saving a UUID its own source already stored, or a batch that
-    /// stores one UUID twice (a sample superseded by a newer sync version in the batch is not
-    /// stored, so it does not count), fails the batch with `invalidArgument`; another source's samples are
-    /// never consulted, so a save reveals nothing about them. A correlation's objects must come from
-    /// the correlation's own source.
+    /// A UUID names one object in the whole vault, for the life of the vault: saving a UUID that
+    /// any sample holds or held (a deleted sample's tombstone keeps its UUID), whichever source
+    /// stored it, or a batch that stores one UUID twice (a sample superseded by a newer sync
+    /// version in the batch is not stored, so it does not count), fails the batch with
+    /// ``uuidInUse``, one error whoever holds the UUID, so the answer tells the saving app only
+    /// that the UUID is taken, never by whom or whether it may see it. A correlation's objects
+    /// must come from the correlation's own source.
     @discardableResult
     public func save(_ samples: [Sample]) throws -> SaveOutcome {
         try database.write { try save(samples, in: $0) }
@@ -69,14 +71,22 @@ public final class SampleStore: @unchecked Sendable {
             if let error = error as? DatabaseError, error.resultCode == .constraint,
                 error.message.contains("samples.uuid")
             {
-                throw HealthError.invalidArgument("a sample with this UUID is already stored", field: "uuid")
+                throw Self.uuidInUse
             }
             throw error
         }
     }
 
-    /// Refuses a correlation with another source's objects (one UUID saved twice by one source is
-    /// refused by the database's unique index, batch or not).
+    /// The answer to a save whose UUID another object of the vault holds or held: the same bytes
+    /// whether that object is the saving app's own, another app's it may read, one hidden from it,
+    /// or deleted (docs/MODEL_JSON.md, "UUIDs").
+    public static let uuidInUse = HealthError.invalidArgument(
+        "this UUID already names an object in the vault; give every new object a new random UUID",
+        field: "uuid"
+    )
+
+    /// Refuses a correlation with another source's objects (a UUID the vault holds or held is
+    /// refused by the database's unique index and tombstone trigger, batch or not).
     static func checkBatch(_ samples: [Sample]) throws(HealthError) {
         // By index, binding only correlations: a sample is large, and copying each one shows.
         for index in samples.indices {

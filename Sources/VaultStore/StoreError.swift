@@ -20,6 +20,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case notAVault(String)
     /// The database was written by a newer HealthVault.
     case newerSchema(String)
+    /// The database holds something the next schema version cannot take (it is left as it was).
+    case cannotMigrate(String)
     /// The linked library is not a SQLCipher 4.5 or later, or plain SQLite is loaded too.
     case unsupportedLibrary(String)
     case invalidKey(String)
@@ -52,6 +54,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .vaultExists(let message): message
         case .notAVault(let message): message
         case .newerSchema(let message): message
+        case .cannotMigrate(let message): message
         case .unsupportedLibrary(let message): message
         case .invalidKey(let message): message
         case .cannotOpen(let message): message

@@ -435,6 +435,45 @@ struct SchemaTests {
         }
     }
 
+    @Test func schemaSevenRefusesAVaultWhereTwoAppsHoldOneUUIDAndChangesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try Database(
+            path: directory.appendingPathComponent("vault.db").path,
+            key: .random(count: 32),
+            create: true
+        )
+        defer { database.close() }
+        try Schema.migrate(database, upTo: 6)
+        // Schema 6 let two sources hold one UUID.
+        let shared = UUID()
+        let store = SampleStore(database: database)
+        for app in ["org.example.one", "org.example.two"] {
+            try store.save([
+                .quantity(
+                    try QuantitySample(
+                        uuid: shared,
+                        type: .stepCount,
+                        quantity: Quantity(1, .count),
+                        start: Fixtures.start,
+                        end: Fixtures.end,
+                        sourceRevision: SourceRevision(source: Source(bundleIdentifier: app, name: app))
+                    )
+                )
+            ])
+        }
+        do {
+            try Schema.migrate(database)
+            Issue.record("the migration took a database with one UUID in two sources")
+        } catch {
+            #expect(error.caseName == "cannotMigrate", "\(error)")
+            #expect("\(error)".contains("1 UUID is held by samples of more than one app"), "\(error)")
+        }
+        #expect(try Schema.version(of: database) == 6)
+        #expect(try database.read { try $0.scalarInt("SELECT count(*) FROM samples") } == 2)
+    }
+
     @Test func aDatabaseFromANewerHealthVaultIsRefused() throws {
         let test = try TestVault()
         try test.vault!.db().withWriter { try $0.execute("PRAGMA user_version = \(Schema.latestVersion + 1)") }

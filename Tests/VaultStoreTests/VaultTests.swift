@@ -317,6 +317,7 @@ extension StoreError {
         case .vaultExists: "vaultExists"
         case .notAVault: "notAVault"
         case .newerSchema: "newerSchema"
+        case .cannotMigrate: "cannotMigrate"
         case .unsupportedLibrary: "unsupportedLibrary"
         case .invalidKey: "invalidKey"
         case .cannotOpen: "cannotOpen"
