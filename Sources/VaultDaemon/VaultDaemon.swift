@@ -86,7 +86,7 @@ public final class VaultDaemon: Service, Sendable {
         let opened = try await offPool { () throws -> OpenVault in
             var vault: Vault?
             try Session.checkingPassphrase("wrong passphrase") {
-                vault = try Vault.open(at: directory, passphrase: passphrase)
+                vault = try Vault.open(at: directory, passphrase: passphrase, by: .owner)
             }
             guard let vault else { throw DaemonError("the vault did not open") }
             guard vault.vaultID == vaultID else {

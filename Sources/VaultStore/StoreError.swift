@@ -15,6 +15,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case rolledBack(String)
     /// `audit-checkpoint.note` does not verify with the vault's audit key.
     case damagedCheckpointFile(String)
+    /// `audit-checkpoint.note` is missing although the database's audit log has entries, so a
+    /// rollback could not be told; the owner may accept that once, on the record.
+    case missingCheckpointFile(String)
     /// The directory already holds a vault (on create) or holds no vault (on open).
     case vaultExists(String)
     case notAVault(String)
@@ -51,6 +54,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .damagedDatabase(let message): message
         case .rolledBack(let message): message
         case .damagedCheckpointFile(let message): message
+        case .missingCheckpointFile(let message): message
         case .vaultExists(let message): message
         case .notAVault(let message): message
         case .newerSchema(let message): message

@@ -4,7 +4,9 @@ import CommandSupport
 import Foundation
 import HealthModel
 import VaultClient
+import VaultCrypto
 import VaultProtocol
+import VaultStore
 
 struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -143,8 +145,52 @@ struct Samples: AsyncParsableCommand {
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The signed audit log: export it, verify an export offline, show entries.",
-        subcommands: [Export.self, Verify.self, Show.self]
+        subcommands: [Export.self, Verify.self, Show.self, AcceptMissingCheckpoint.self]
     )
+
+    struct AcceptMissingCheckpoint: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "accept-missing-checkpoint",
+            abstract: "Open a vault whose audit-checkpoint.note is gone, once, recording that you decided to.",
+            discussion: """
+                healthvaultd refuses a vault whose audit log has entries but whose checkpoint note is \
+                missing: a database restored from an older copy could not be told. If you know the \
+                database is the latest (you removed or lost only the note), this opens the vault \
+                without healthvaultd, records vault.open-without-checkpoint in the audit log, signs \
+                a new note and locks it again. Then start healthvaultd.
+                """
+        )
+        @OptionGroup var vault: VaultOptions
+
+        func run() async throws {
+            let note = vault.directory.appendingPathComponent(Vault.latestCheckpointFileName)
+            guard !FileManager.default.fileExists(atPath: note.path) else {
+                print("\(note.path) is there: nothing to accept.")
+                return
+            }
+            let passphrase = try vault.passphrase(prompt: "Passphrase for \(vault.directory.path): ")
+            defer { passphrase.wipe() }
+            // No daemon: this process is the only one that may open the vault meanwhile.
+            let lock = try DaemonLock(directory: vault.directory)
+            defer { withExtendedLifetime(lock) {} }
+            do {
+                let opened = try Vault.open(
+                    at: vault.directory,
+                    passphrase: passphrase,
+                    by: .owner,
+                    acceptingMissingCheckpoint: true
+                )
+                opened.lock()
+            } catch {
+                if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
+                throw ToolError("\(error)")
+            }
+            print(
+                "Opened \(vault.directory.path) without its checkpoint note; the decision is in the audit log "
+                    + "(vault.open-without-checkpoint) and a new note is signed. Start healthvaultd again."
+            )
+        }
+    }
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -168,7 +168,7 @@ struct Passwd: AsyncParsableCommand {
             let lock = try DaemonLock(directory: vault.directory)
             defer { withExtendedLifetime(lock) {} }
             do {
-                let opened = try Vault.open(at: vault.directory, passphrase: old)
+                let opened = try Vault.open(at: vault.directory, passphrase: old, by: .owner)
                 defer { opened.lock() }
                 try opened.changePassphrase(from: old, to: new)
             } catch {

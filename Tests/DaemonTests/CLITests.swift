@@ -159,6 +159,32 @@ extension DaemonEndToEnd {
                 "\(verify)"
             )
         }
+
+        @Test func aVaultWithoutItsCheckpointNoteIsServedOnlyAfterTheOwnersRecordedDecision() async throws {
+            let daemon = try TestDaemon(start: false)
+            let note = daemon.directory.appendingPathComponent("audit-checkpoint.note")
+            try FileManager.default.removeItem(at: note)
+            let (status, message) = try daemon.runAnotherDaemon()
+            #expect(status != 0 && message.contains("accept-missing-checkpoint"), "\(message)")
+            let vaultArguments = ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile]
+            let accepted = try Self.healthvault(["audit", "accept-missing-checkpoint"] + vaultArguments)
+            #expect(accepted.status == 0, "\(accepted)")
+            #expect(FileManager.default.fileExists(atPath: note.path))
+            #expect(
+                try Self.healthvault(["audit", "accept-missing-checkpoint"] + vaultArguments).out.contains("nothing")
+            )
+            try daemon.start()
+            let shown = try Self.healthvault(["audit", "show", "--json"] + vaultArguments)
+            let operations = shown.out.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["operation"] as? String
+            }
+            #expect(
+                operations == [
+                    "vault.lock", "vault.open-without-checkpoint", "vault.unlock", "vault.lock", "vault.unlock",
+                ],
+                "\(shown.out)"
+            )
+        }
     }
 }
 

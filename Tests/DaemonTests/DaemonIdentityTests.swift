@@ -211,6 +211,14 @@ extension DaemonEndToEnd {
             let store = try await daemon.store("org.example.app")
             #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .notDetermined)
             await store.close()
+            // The daemon's open at start and the owner's unlock are both in the log; the wrong
+            // passphrase opened nothing and wrote nothing.
+            let unlocks = try await owner.call(
+                Method.auditEntries,
+                AuditEntriesParams(operation: "vault.unlock"),
+                as: AuditEntriesResult.self
+            )
+            #expect(unlocks.entries.map(\.actor) == ["system", "owner"], "\(unlocks.entries)")
             owner.close()
         }
     }

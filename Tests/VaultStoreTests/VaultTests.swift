@@ -314,6 +314,7 @@ extension StoreError {
         case .damagedDatabase: "damagedDatabase"
         case .rolledBack: "rolledBack"
         case .damagedCheckpointFile: "damagedCheckpointFile"
+        case .missingCheckpointFile: "missingCheckpointFile"
         case .vaultExists: "vaultExists"
         case .notAVault: "notAVault"
         case .newerSchema: "newerSchema"
