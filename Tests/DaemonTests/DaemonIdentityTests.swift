@@ -219,6 +219,16 @@ extension DaemonEndToEnd {
                 as: AuditEntriesResult.self
             )
             #expect(unlocks.entries.map(\.actor) == ["system", "owner"], "\(unlocks.entries)")
+            // Every time in the answer to the millisecond, as the log keeps it: three digits.
+            let raw = String(
+                decoding: try await owner.rawCall(Method.auditEntries, AuditEntriesParams()),
+                as: UTF8.self
+            )
+            let times = raw.components(separatedBy: #""time":""#).dropFirst().map { $0.prefix { $0 != "\"" } }
+            #expect(times.count > 4)
+            for time in times {
+                #expect(time.count == 24 && Array(time)[19] == "." && time.hasSuffix("Z"), "\(time)")
+            }
             owner.close()
         }
     }
