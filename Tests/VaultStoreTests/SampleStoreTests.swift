@@ -387,6 +387,23 @@ struct SampleStoreTests {
         let v3 = try version(3, value: 300)
         #expect(try store.save([v3]) == SaveOutcome(saved: 1, replaced: 1))
         #expect(try all(.quantity(.stepCount)).map(\.uuid) == [v3.uuid])
+        // A newer version is a new object: under the replaced sample's UUID it is refused, and
+        // nothing changes.
+        let v4 = try version(4, value: 400)
+        guard case .quantity(let quantity) = v4 else { return }
+        let reused = Sample.quantity(
+            try QuantitySample(
+                uuid: v3.uuid,
+                type: quantity.quantityType,
+                quantity: quantity.quantity,
+                start: quantity.startDate,
+                end: quantity.endDate,
+                sourceRevision: quantity.sourceRevision,
+                metadata: quantity.metadata
+            )
+        )
+        #expect(throws: HealthError.self) { try store.save([reused]) }
+        #expect(try all(.quantity(.stepCount)).map(\.uuid) == [v3.uuid])
         // Another source with the same identifier is a different series.
         try store.save([
             try steps(
