@@ -249,18 +249,14 @@ public enum Schema {
         ),
         // A UUID names one object in the whole vault, for the life of the vault: unique over every
         // source's samples (replacing the per-source index), and never the UUID of a deleted
-        // sample (its tombstone keeps it). A save that collides fails whoever holds the UUID.
+        // sample (its tombstone keeps it; the store probes this index once per saved batch). A
+        // save that collides fails whoever holds the UUID.
         Migration(
             version: 7,
             statements: [
                 "DROP INDEX samples_by_uuid_source",
                 "CREATE UNIQUE INDEX samples_by_uuid ON samples(uuid)",
                 "CREATE INDEX tombstones_by_uuid ON tombstones(uuid)",
-                """
-                CREATE TRIGGER samples_uuid_not_deleted BEFORE INSERT ON samples
-                WHEN EXISTS (SELECT 1 FROM tombstones WHERE uuid = NEW.uuid)
-                BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: samples.uuid (a deleted sample''s)'); END
-                """,
             ],
             refusal: { connection in
                 let shared =
