@@ -497,7 +497,8 @@ def verify(export, key_path=None, previous_path=None):
         raise Unreadable("checkpoints/: no checkpoint (an export always holds the one signed for it)")
     trusted = None
     if key_path is not None:
-        trusted = parse_vkey(read_file(key_path), require_newline=False)
+        # The auditor's own file: surrounding whitespace and newlines are not part of the key.
+        trusted = parse_vkey(read_file(key_path).strip(), require_newline=False)
         if trusted is None:
             raise Unreadable(f"{key_path}: not a verifier key")
     export_key = parse_vkey(vkey_raw)

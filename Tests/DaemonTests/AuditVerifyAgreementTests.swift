@@ -303,6 +303,12 @@ import VaultCrypto
         (cli, python) = try verdicts(fixture, previous: fixture.root.appendingPathComponent("missing.note"))
         #expect(cli == Self.expected("unreadable"), "\(cli)")
         #expect(python == nil || python == cli, "\(String(describing: python))")
+        // The auditor's key file with surrounding whitespace: the same key.
+        let spaced = fixture.root.appendingPathComponent("spaced.pub")
+        try Data(("  " + fixture.verifierKey.description + " \r\n\n").utf8).write(to: spaced)
+        (cli, python) = try verdicts(fixture, key: spaced)
+        #expect(cli == Self.expected("verified"), "\(cli)")
+        #expect(python == nil || python == cli, "\(String(describing: python))")
         (cli, python) = try verdicts(fixture, key: fixture.root.appendingPathComponent("missing.pub"))
         #expect(cli == Self.expected("unreadable"), "\(cli)")
         #expect(python == nil || python == cli, "\(String(describing: python))")
