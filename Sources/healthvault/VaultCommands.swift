@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditLog
 import CommandSupport
 import Foundation
 import HealthModel
@@ -171,6 +172,10 @@ struct Passwd: AsyncParsableCommand {
                 let opened = try Vault.open(at: vault.directory, passphrase: old, by: .owner)
                 defer { opened.lock() }
                 try opened.changePassphrase(from: old, to: new)
+                // Recorded as healthvaultd records it (docs/AUDIT_LOG.md): the key file is rewrapped.
+                _ = try? opened.signAuditCheckpoint(
+                    recording: AuditEntry(time: Date(), actor: .owner, operation: .passphraseChange, outcome: .ok)
+                )
             } catch {
                 if case .wrongPassphrase = error { throw ToolError("the current passphrase is wrong") }
                 throw ToolError("\(error)")

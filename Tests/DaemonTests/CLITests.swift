@@ -1,9 +1,12 @@
+import AuditLog
 import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
 import Testing
+import VaultCrypto
 import VaultProtocol
+import VaultStore
 
 extension DaemonEndToEnd {
     /// The `healthvault` binary against a real daemon: human output, `--json`, one-line errors with
@@ -157,6 +160,24 @@ extension DaemonEndToEnd {
             #expect(
                 verify.out.split(separator: "\n").count == 1 && verify.out.hasPrefix("could not read: "),
                 "\(verify)"
+            )
+        }
+
+        @Test func passwdWithoutADaemonIsRecordedAsHealthvaultdRecordsIt() throws {
+            let daemon = try TestDaemon(start: false)
+            let newPassphrase = daemon.directory.deletingLastPathComponent().appendingPathComponent("new").path
+            try Data("another passphrase\n".utf8).write(to: URL(fileURLWithPath: newPassphrase))
+            let changed = try Self.healthvault([
+                "passwd", "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,
+                "--new-passphrase-file", newPassphrase,
+            ])
+            #expect(changed.status == 0, "\(changed)")
+            let vault = try Vault.open(at: daemon.directory, passphrase: SecureBytes(utf8: "another passphrase"))
+            defer { vault.lock() }
+            let operations = try vault.db().read { try vault.auditLog(in: $0).entries().map(\.operation.rawValue) }
+            #expect(
+                operations == ["vault.lock", "vault.unlock", "vault.passphrase-change", "vault.lock", "vault.unlock"],
+                "\(operations)"
             )
         }
 
