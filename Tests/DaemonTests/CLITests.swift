@@ -205,6 +205,17 @@ extension DaemonEndToEnd {
                 ],
                 "\(shown.out)"
             )
+            // An export into a directory that exists is refused, and recorded as what it was.
+            let existing = daemon.directory.deletingLastPathComponent().appendingPathComponent("existing")
+            try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
+            #expect(try Self.healthvault(["audit", "export", existing.path] + vaultArguments).status != 0)
+            let exports = try Self.healthvault(
+                ["audit", "show", "--operation", "audit.export", "--json"] + vaultArguments
+            )
+            #expect(
+                exports.out.contains(#""outcome":"error""#) && !exports.out.contains(#""outcome":"ok""#),
+                "\(exports.out)"
+            )
         }
     }
 }
