@@ -4,14 +4,16 @@ look at the Swift sources): the proof that the document is enough to implement a
 It checks Ed25519 as RFC 8032 with canonical S and points, but (unlike libsodium) does not refuse
 small-order points: a difference that matters only for keys an attacker chose, not for a vault key.
 
-Usage: scripts/audit-verify.py EXPORT_DIR [--key KEYFILE] [--previous CHECKPOINT_NOTE_FILE]
+Usage: scripts/audit-verify.py EXPORT_DIR [--key KEYFILE] [--previous CHECKPOINT_NOTE_FILE] [--json]
 Exit 0 verified, 1 tampered (fault kind + first bad entry when known), 2 could not read.
+With --json, one JSON object as docs/AUDIT_LOG.md ("The verdict as JSON") specifies.
 Standard library only; Ed25519 verification follows RFC 8032 section 6.
 """
 import argparse
 import base64
 import binascii
 import hashlib
+import json
 import os
 import re
 import sys
@@ -106,6 +108,7 @@ class Fault(Exception):
     def __init__(self, kind, seq=None, detail=""):
         super().__init__(kind)
         self.kind, self.seq, self.detail = kind, seq, detail
+        self.entries = 0  # whole entries in entries.bin (main sets it)
 
 
 class Unreadable(Exception):
@@ -223,7 +226,10 @@ def parse_note(raw):
         if not line.startswith(EM_DASH + " "):
             return None
         rest = line[2:].split(" ")
-        if len(rest) != 2 or not rest[0]:
+        # Any party's line: a key name (no space, no '+') and base64 of a 4-byte key hash and a
+        # signature of any length (a C2SP cosignature/v1 line holds 76 bytes); only the vault
+        # key's is checked, in verify_note.
+        if len(rest) != 2 or not rest[0] or "+" in rest[0] or any(c.isspace() for c in rest[0]):
             return None
         blob = b64_strict(rest[1])
         if blob is None or len(blob) < 5:
@@ -235,10 +241,12 @@ def parse_note(raw):
 
 def verify_note(cp, key, label):
     """Step 3 checks for one parsed note, in the document's order."""
-    mine = [s for s in cp.sigs if s[0] == key.name and s[1] == key.keyhash]
-    if not mine:
+    named = [s for s in cp.sigs if s[0] == key.name]
+    if len(named) > 1:
+        raise Fault("bad-signature", None, f"{label}: {len(named)} signature lines carry the key's name")
+    if not named or named[0][1] != key.keyhash:
         raise Fault("wrong-key", None, f"{label}: no signature line by {key.name}+{key.keyhash.hex()}")
-    if not any(len(s[2]) == 64 and ed25519_verify(key.public, cp.body, s[2]) for s in mine):
+    if len(named[0][2]) != 64 or not ed25519_verify(key.public, cp.body, named[0][2]):
         raise Fault("bad-signature", None, f"{label}: signature does not verify")
     if cp.origin != key.name:
         raise Fault("wrong-key", None, f"{label}: origin {cp.origin} is not the key's name")
@@ -489,7 +497,8 @@ def verify(export, key_path=None, previous_path=None):
         raise Unreadable("checkpoints/: no checkpoint (an export always holds the one signed for it)")
     trusted = None
     if key_path is not None:
-        trusted = parse_vkey(read_file(key_path), require_newline=False)
+        # The auditor's own file: surrounding whitespace and newlines are not part of the key.
+        trusted = parse_vkey(read_file(key_path).strip(), require_newline=False)
         if trusted is None:
             raise Unreadable(f"{key_path}: not a verifier key")
     export_key = parse_vkey(vkey_raw)
@@ -594,16 +603,38 @@ def main(argv=None):
     ap.add_argument("export_dir")
     ap.add_argument("--key", help="the auditor's own copy of the verifier key (trusted)")
     ap.add_argument("--previous", help="a signed checkpoint kept from an earlier verification")
+    ap.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
     args = ap.parse_args(argv)
+
+    def report(verdict, summary, entries=0, fault=None, entry=None, size=None, warnings=()):
+        if not args.json:
+            print(summary)
+            return
+        out = {"verdict": verdict, "entries": entries, "summary": summary, "warnings": list(warnings)}
+        if fault is not None:
+            out["fault"] = fault
+        if entry is not None:
+            out["entry"] = entry
+        if size is not None:
+            out["checkpointSize"] = size
+        print(json.dumps(out, sort_keys=True, separators=(",", ":")))
+
     try:
         last, n, key, warnings = verify(args.export_dir, args.key, args.previous)
     except Unreadable as e:
-        print(f"could not read: {e}")
+        report("unreadable", f"could not read: {e}")
         return 2
     except Fault as f:
+        # A fault comes after the files were read: entries.bin splits (as far as its framing holds).
+        f.entries = len(split_entries(read_file(os.path.join(args.export_dir, "entries.bin")))[0])
         where = f" at entry {f.seq}" if f.seq is not None else ""
-        print(f"tampered: {f.kind}{where}" + (f" ({f.detail})" if f.detail else ""))
+        report("tampered", f"tampered: {f.kind}{where}" + (f" ({f.detail})" if f.detail else ""),
+               entries=f.entries, fault=f.kind, entry=f.seq)
         return 1
+    if args.json:
+        report("verified", f"verified: {n} entries, checkpoint size {last.size}", entries=n, size=last.size,
+               warnings=warnings)
+        return 0
     for w in warnings:
         print(f"warning: {w}", file=sys.stderr)
     print(f"verified: {n} entries, checkpoint size {last.size}, root {base64.b64encode(last.root).decode()}, "

@@ -112,6 +112,9 @@ public struct AuditEntry: Hashable, Sendable {
         public static let backgroundDisable = Operation(rawValue: "background.disable")
         public static let authenticationFailure = Operation(rawValue: "authentication.failure")
         public static let unlock = Operation(rawValue: "vault.unlock")
+        /// The owner opened a vault whose `audit-checkpoint.note` was missing, accepting that a
+        /// rollback of its database could not be checked this once.
+        public static let openWithoutCheckpoint = Operation(rawValue: "vault.open-without-checkpoint")
         public static let lock = Operation(rawValue: "vault.lock")
         public static let passphraseChange = Operation(rawValue: "vault.passphrase-change")
         public static let `import` = Operation(rawValue: "vault.import")

@@ -115,14 +115,27 @@ public struct AuditExport: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(
                 atPath: directory.appendingPathComponent("checkpoints").path
-            ).filter { $0.hasSuffix(".note") }.sorted()
+            ).sorted()
         } catch {
             throw AuditLogError(.io, "cannot read the checkpoints in \(directory.path)")
+        }
+        // Nothing but checkpoint files: a stray file is not this format, not a note to skip.
+        for name in names where !isCheckpointFileName(name) {
+            throw AuditLogError(
+                .io,
+                "checkpoints/\(name) in \(directory.path) is not a checkpoint file (<20 digits>.note)"
+            )
         }
         var notes: [String] = []
         for name in names {
             notes.append(String(decoding: try file("checkpoints/\(name)"), as: UTF8.self))
         }
         return (AuditExport(verifierKeyLine: key, entries: entries, leafHashes: leaves, checkpoints: notes), brokenAt)
+    }
+
+    /// `<tree size, 20 decimal digits>.note`.
+    static func isCheckpointFileName(_ name: String) -> Bool {
+        let utf8 = Array(name.utf8)
+        return utf8.count == 25 && name.hasSuffix(".note") && utf8.prefix(20).allSatisfy { (0x30...0x39).contains($0) }
     }
 }

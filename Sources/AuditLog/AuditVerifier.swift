@@ -61,6 +61,13 @@ public enum AuditVerifier {
         /// Things that are wrong but do not make the log untrustworthy (a damaged `leaves.bin`).
         public let warnings: [String]
 
+        public init(verdict: Verdict, entryCount: Int, latestCheckpoint: SignedCheckpoint?, warnings: [String]) {
+            self.verdict = verdict
+            self.entryCount = entryCount
+            self.latestCheckpoint = latestCheckpoint
+            self.warnings = warnings
+        }
+
         public var summary: String {
             switch verdict {
             case .verified:
@@ -116,7 +123,8 @@ public enum AuditVerifier {
         }
         return Report(
             verdict: verdict,
-            entryCount: export.entries.count,
+            // Could not read: nothing of the export counts, its entries neither.
+            entryCount: verdict.exitCode == 2 ? 0 : export.entries.count,
             latestCheckpoint: verdict == .verified ? run.checkpoints.last : nil,
             warnings: run.warnings
         )
@@ -140,6 +148,10 @@ public enum AuditVerifier {
         }
 
         mutating func check(trustedKey: VerifierKey?, previousCheckpoint: String?) throws {
+            // The vault signs a checkpoint for every export: one without any is not an export.
+            guard !export.checkpoints.isEmpty else {
+                throw AuditLogError(.io, "the export holds no checkpoint (the vault signs one for every export)")
+            }
             let key = try verifierKey(trusted: trustedKey)
             try readCheckpoints(key: key)
             let previous = try previousCheckpoint.map { text -> SignedCheckpoint in
@@ -212,14 +224,14 @@ public enum AuditVerifier {
                 if a.size == b.size, a != b {
                     throw Fault(
                         kind: .forked,
-                        entry: a.size,
+                        entry: nil,
                         message: "two signed checkpoints at size \(a.size) differ: proof of a fork"
                     )
                 }
                 if b.storeChangeCounter < a.storeChangeCounter {
                     throw Fault(
                         kind: .forked,
-                        entry: a.size,
+                        entry: nil,
                         message: "the store's change counter went back from \(a.storeChangeCounter) to "
                             + "\(b.storeChangeCounter) between the checkpoints at sizes \(a.size) and \(b.size): "
                             + "the database was rolled back"
@@ -299,8 +311,17 @@ public enum AuditVerifier {
         func locate(against leaves: [MerkleHash], signedSize: UInt64) -> Fault {
             let count = hashes.count
             let end = max(count, leaves.count)
-            guard let p = (0..<end).first(where: { $0 >= count || $0 >= leaves.count || hashes[$0] != leaves[$0] })
-            else {
+            let first = (0..<end).first(where: { $0 >= count || $0 >= leaves.count || hashes[$0] != leaves[$0] })
+            // Every whole entry before the broken framing is authentic: the fault is where it breaks
+            // (bytes after the last entry, or an entry cut short), whatever should follow.
+            if let broken = framingBrokenAt, first == nil || first! >= broken {
+                return Fault(
+                    kind: .modified,
+                    entry: UInt64(broken),
+                    message: "entries.bin is damaged at entry \(broken): its length framing does not hold"
+                )
+            }
+            guard let p = first else {
                 return Fault(kind: .modified, entry: nil, message: "the entries do not match their signed checkpoints")
             }
             let entry = UInt64(p)

@@ -62,7 +62,9 @@ public struct Checkpoint: Hashable, Sendable {
 }
 
 /// A checkpoint with its signatures, in the C2SP signed-note form: the body, a blank line, and one
-/// line per signature, `— <key name> <base64(key hash ‖ Ed25519 signature)>`.
+/// line per signature, `— <key name> <base64(key hash ‖ signature)>`: the vault key's (an Ed25519
+/// signature, 68 bytes in all) and any other party's (a C2SP witness cosignature, 76 bytes, or any
+/// other length), which are kept but not checked.
 public struct SignedCheckpoint: Hashable, Sendable {
     public let checkpoint: Checkpoint
     /// The whole note, as written and read.
@@ -92,10 +94,15 @@ public struct SignedCheckpoint: Hashable, Sendable {
         let signatureText = text[split.upperBound...]
         guard signatureText.hasSuffix("\n") else { throw fail("does not end with a newline") }
         var signatures: [(String, [UInt8], [UInt8])] = []
+        // A line is well formed whoever signed it: a key name (not empty, no space, no `+`) and
+        // canonical base64 of a 4-byte key hash and at least one byte of signature. Its length is
+        // checked only for the vault key (verify(with:)): other parties' signatures may be of any kind.
         for line in signatureText.dropLast().split(separator: "\n", omittingEmptySubsequences: false) {
             let parts = line.split(separator: " ", omittingEmptySubsequences: false)
             guard parts.count == 3, parts[0] == "—", !parts[1].isEmpty,
-                let blob = Data(base64Encoded: String(parts[2])), blob.count == 68
+                !parts[1].contains(where: { $0 == "+" || $0.isWhitespace }),
+                let blob = Data(base64Encoded: String(parts[2])), blob.count > 4,
+                blob.base64EncodedString() == parts[2]
             else { throw fail("has a malformed signature line") }
             signatures.append((String(parts[1]), Array(blob.prefix(4)), Array(blob.dropFirst(4))))
         }
@@ -105,13 +112,25 @@ public struct SignedCheckpoint: Hashable, Sendable {
         self.signatures = signatures
     }
 
-    /// Checks that `key` signed this checkpoint and that its origin is that key's log:
-    /// `wrongKey` when no signature is by that key, `badSignature` when one is but does not verify.
+    /// Checks that `key` signed this checkpoint and that its origin is that key's log. Exactly one
+    /// signature line may carry the key's name: two are `malformedCheckpoint` (which one would
+    /// count cannot be told); none, or one with another key hash, is `wrongKey`; one whose
+    /// signature is not 64 bytes or does not verify is `badSignature`. Other parties' lines are
+    /// ignored.
     public func verify(with key: VerifierKey) throws(AuditLogError) {
-        guard let signature = signatures.first(where: { $0.name == key.name && $0.keyHash == key.keyHash }) else {
+        let named = signatures.filter { $0.name == key.name }
+        guard named.count <= 1 else {
+            throw AuditLogError(
+                .malformedCheckpoint,
+                "the checkpoint at size \(checkpoint.size) has \(named.count) signature lines named \(key.name)"
+            )
+        }
+        guard let signature = named.first, signature.keyHash == key.keyHash else {
             throw AuditLogError(.wrongKey, "the checkpoint at size \(checkpoint.size) is not signed by \(key.name)")
         }
-        guard key.publicKey.isValidSignature(signature.signature, for: Array(checkpoint.body.utf8)) else {
+        guard signature.signature.count == 64,
+            key.publicKey.isValidSignature(signature.signature, for: Array(checkpoint.body.utf8))
+        else {
             throw AuditLogError(
                 .badSignature,
                 "the signature on the checkpoint at size \(checkpoint.size) does not verify"

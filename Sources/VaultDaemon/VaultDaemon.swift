@@ -101,7 +101,7 @@ public final class VaultDaemon: Service, Sendable {
         let opened = try await offPool { () throws -> OpenVault in
             var vault: Vault?
             try Session.checkingPassphrase("wrong passphrase") {
-                vault = try Vault.open(at: directory, passphrase: passphrase)
+                vault = try Vault.open(at: directory, passphrase: passphrase, by: .owner)
             }
             guard let vault else { throw DaemonError("the vault did not open") }
             guard vault.vaultID == vaultID else {
@@ -124,8 +124,7 @@ public final class VaultDaemon: Service, Sendable {
     /// that `audit-checkpoint.note` does not cover (the daemon was killed, or could not write the
     /// note at its last stop), so the rollback check could not cover them.
     func reportCheckpointCoverage(_ vault: Vault) {
-        guard let coverage = try? vault.checkpointCoverage() else { return }
-        guard let checkpointed = coverage.checkpointed else { return }
+        guard let coverage = vault.checkpointCoverageAtOpen, let checkpointed = coverage.checkpointed else { return }
         if checkpointed < coverage.entries {
             logger.warning(
                 "the vault was not locked cleanly when it was last served: audit-checkpoint.note covers \(checkpointed) of \(coverage.entries) audit entries (the daemon was killed, or could not write the note: a full disk, a read-only file); the next lock or export signs them"

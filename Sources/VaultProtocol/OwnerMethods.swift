@@ -278,6 +278,9 @@ public struct AuditEntriesParams: Hashable, Sendable, Codable {
     }
 }
 
+/// One audit entry as the owner reads it. `time` is written to the millisecond, as the log keeps it
+/// (RFC 3339 with exactly three fractional digits, docs/PROTOCOL.md), never with the extra digits
+/// of the binary fraction a `Date` holds.
 public struct AuditEntryInfo: Hashable, Sendable, Codable {
     public var index: UInt64
     public var time: Date
@@ -306,6 +309,55 @@ public struct AuditEntryInfo: Hashable, Sendable, Codable {
         self.count = count
         self.outcome = outcome
         self.request = request
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case index, time, actor, operation, types, count, outcome, request
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try container.decode(String.self, forKey: .time)
+        guard let time = RFC3339.date(from: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .time,
+                in: container,
+                debugDescription: "not an RFC 3339 date"
+            )
+        }
+        self.init(
+            index: try container.decode(UInt64.self, forKey: .index),
+            time: time,
+            actor: try container.decode(String.self, forKey: .actor),
+            operation: try container.decode(String.self, forKey: .operation),
+            types: try container.decode([String].self, forKey: .types),
+            count: try container.decode(UInt64.self, forKey: .count),
+            outcome: try container.decode(String.self, forKey: .outcome),
+            request: try container.decode(String.self, forKey: .request)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(Self.millisecondTimestamp(time), forKey: .time)
+        try container.encode(actor, forKey: .actor)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(types, forKey: .types)
+        try container.encode(count, forKey: .count)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(request, forKey: .request)
+    }
+
+    /// `2026-11-22T09:00:12.500Z`: the date rounded to the millisecond, in UTC.
+    static func millisecondTimestamp(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let whole = remainder < 0 ? seconds - 1 : seconds
+        let fraction = remainder < 0 ? remainder + 1000 : remainder
+        // A whole second is written with ".000Z"; only the fraction is replaced.
+        let text = RFC3339.string(from: Date(timeIntervalSince1970: TimeInterval(whole)))
+        return String(text.dropLast(5)) + "." + String(String(fraction + 1000).dropFirst()) + "Z"
     }
 }
 

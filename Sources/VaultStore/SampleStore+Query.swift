@@ -41,8 +41,8 @@ extension SampleStore {
     }
 
     /// One sample by UUID, if the scope may see it; an invisible sample is answered exactly like an
-    /// unknown UUID. UUIDs are unique per source: when two visible sources hold the same UUID, the
-    /// one stored first is returned.
+    /// unknown UUID. A UUID names one object in the vault (schema 7); in a vault that held one
+    /// UUID in two sources before, the visible one stored first is returned.
     public func sample(uuid: UUID, scope: ReadScope) throws -> Sample? {
         try database.read { try sample(uuid: uuid, scope: scope, in: $0) }
     }

@@ -17,6 +17,8 @@ public final class SampleStore: @unchecked Sendable {
     private var deviceIDs: [ExactStrings: Int64] = [:]
     // A batch usually repeats one source revision: comparing it is cheaper than hashing it.
     private var lastRevision: (SourceRevision, Int64)?
+    // The UUIDs the batch being saved has inserted so far (writer-side, like the caches).
+    private var insertedUUIDs: [UUID] = []
 
     public init(database: Database) {
         self.database = database
@@ -31,11 +33,13 @@ public final class SampleStore: @unchecked Sendable {
     /// within one batch only the highest version of an identifier is stored (the first of equal
     /// ones), so no version that nobody could see leaves a tombstone.
     ///
-    /// UUIDs are unique per source: saving a UUID its own source already stored, or a batch that
-    /// stores one UUID twice (a sample superseded by a newer sync version in the batch is not
-    /// stored, so it does not count), fails the batch with `invalidArgument`; another source's samples are
-    /// never consulted, so a save reveals nothing about them. A correlation's objects must come from
-    /// the correlation's own source.
+    /// A UUID names one object in the whole vault, for the life of the vault: saving a UUID that
+    /// any sample holds or held (a deleted sample's tombstone keeps its UUID), whichever source
+    /// stored it, or a batch that stores one UUID twice (a sample superseded by a newer sync
+    /// version in the batch is not stored, so it does not count), fails the batch with
+    /// ``uuidInUse``, one error whoever holds the UUID, so the answer tells the saving app only
+    /// that the UUID is taken, never by whom or whether it may see it. A correlation's objects
+    /// must come from the correlation's own source.
     @discardableResult
     public func save(_ samples: [Sample]) throws -> SaveOutcome {
         try database.write { try save(samples, in: $0) }
@@ -52,6 +56,7 @@ public final class SampleStore: @unchecked Sendable {
         do {
             var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
             var outcome = SaveOutcome(ignored: superseded.count)
+            insertedUUIDs.removeAll(keepingCapacity: true)
             let insertSample = try db.statement(Self.insertSampleSQL)
             for index in samples.indices where superseded.isEmpty || !superseded.contains(index) {
                 try save(
@@ -63,20 +68,42 @@ public final class SampleStore: @unchecked Sendable {
                     outcome: &outcome
                 )
             }
+            // A deleted sample's UUID is never used again (its tombstone keeps it): one probe of the
+            // tombstones' UUID index per batch, after the inserts, so that a sample this batch
+            // replaced counts too. (Per row, as a trigger, it cost a fifth of a large save.)
+            if try reusesDeletedUUID(db) { throw Self.uuidInUse }
             try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
             return outcome
         } catch {
             if let error = error as? DatabaseError, error.resultCode == .constraint,
                 error.message.contains("samples.uuid")
             {
-                throw HealthError.invalidArgument("a sample with this UUID is already stored", field: "uuid")
+                throw Self.uuidInUse
             }
             throw error
         }
     }
 
-    /// Refuses a correlation with another source's objects (one UUID saved twice by one source is
-    /// refused by the database's unique index, batch or not).
+    /// Whether a UUID the current batch inserted is a deleted sample's.
+    private func reusesDeletedUUID(_ db: Connection) throws -> Bool {
+        guard !insertedUUIDs.isEmpty else { return false }
+        let hex = insertedUUIDs.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }
+        return try db.scalarInt(
+            "SELECT EXISTS (SELECT 1 FROM tombstones WHERE uuid IN (SELECT unhex(value) FROM json_each(?)))",
+            [DatabaseValue.jsonArray(hex)]
+        ) == 1
+    }
+
+    /// The answer to a save whose UUID another object of the vault holds or held: the same bytes
+    /// whether that object is the saving app's own, another app's it may read, one hidden from it,
+    /// or deleted (docs/MODEL_JSON.md, "UUIDs").
+    public static let uuidInUse = HealthError.invalidArgument(
+        "this UUID already names an object in the vault; give every new object a new random UUID",
+        field: "uuid"
+    )
+
+    /// Refuses a correlation with another source's objects (a UUID the vault holds or held is
+    /// refused by the database's unique index and the tombstones' probe, batch or not).
     static func checkBatch(_ samples: [Sample]) throws(HealthError) {
         // By index, binding only correlations: a sample is large, and copying each one shows.
         for index in samples.indices {
@@ -241,6 +268,7 @@ public final class SampleStore: @unchecked Sendable {
             .integer(sequence),
         ])
         let id = db.lastInsertRowID
+        insertedUUIDs.append(sample.uuid)
         for (key, metadataValue) in sample.metadata {
             try insert(metadata: metadataValue, key: key, sampleID: id, db)
         }

@@ -10,6 +10,9 @@ public enum Schema {
     struct Migration {
         let version: Int
         let statements: [String]
+        /// Why the database cannot take this migration as it is (nil: it can), asked inside the
+        /// migration's transaction before its statements run.
+        var refusal: (@Sendable (Connection) throws -> String?)? = nil
     }
 
     static let migrations: [Migration] = [
@@ -67,7 +70,7 @@ public enum Schema {
                     sync_version INTEGER,
                     seq INTEGER NOT NULL)
                 """,
-                // UUIDs are unique per source, so saving never reveals another app's UUIDs.
+                // UUIDs unique per source; version 7 makes them unique in the vault.
                 "CREATE UNIQUE INDEX samples_by_uuid_source ON samples(uuid, source_id)",
                 "CREATE INDEX samples_by_type_source_start ON samples(type, source_id, start_date)",
                 "CREATE INDEX samples_by_type_start ON samples(type, start_date)",
@@ -244,6 +247,29 @@ public enum Schema {
                 "CREATE INDEX samples_without_duration ON samples(type, source_id, start_date) WHERE end_date = start_date"
             ]
         ),
+        // A UUID names one object in the whole vault, for the life of the vault: unique over every
+        // source's samples (replacing the per-source index), and never the UUID of a deleted
+        // sample (its tombstone keeps it; the store probes this index once per saved batch). A
+        // save that collides fails whoever holds the UUID.
+        Migration(
+            version: 7,
+            statements: [
+                "DROP INDEX samples_by_uuid_source",
+                "CREATE UNIQUE INDEX samples_by_uuid ON samples(uuid)",
+                "CREATE INDEX tombstones_by_uuid ON tombstones(uuid)",
+            ],
+            refusal: { connection in
+                let shared =
+                    try connection.scalarInt(
+                        "SELECT count(*) FROM (SELECT uuid FROM samples GROUP BY uuid HAVING count(*) > 1)"
+                    ) ?? 0
+                guard shared > 0 else { return nil }
+                return "\(shared) UUID\(shared == 1 ? " is" : "s are") held by samples of more than one app "
+                    + "(saved before schema version 7, when UUIDs were unique per source only); this HealthVault "
+                    + "needs every UUID to name one object. Open the vault with the earlier HealthVault, export "
+                    + "or delete one of each pair, then open it here"
+            }
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -265,6 +291,11 @@ public enum Schema {
                 }
                 for migration in migrations where migration.version > current && migration.version <= target {
                     try connection.transaction(immediate: true) {
+                        if let refusal = try migration.refusal?(connection) {
+                            throw StoreError.cannotMigrate(
+                                "the database cannot be brought to schema version \(migration.version): \(refusal)"
+                            )
+                        }
                         for statement in migration.statements {
                             try connection.execute(statement)
                         }

@@ -15,11 +15,16 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case rolledBack(String)
     /// `audit-checkpoint.note` does not verify with the vault's audit key.
     case damagedCheckpointFile(String)
+    /// `audit-checkpoint.note` is missing although the database's audit log has entries, so a
+    /// rollback could not be told; the owner may accept that once, on the record.
+    case missingCheckpointFile(String)
     /// The directory already holds a vault (on create) or holds no vault (on open).
     case vaultExists(String)
     case notAVault(String)
     /// The database was written by a newer HealthVault.
     case newerSchema(String)
+    /// The database holds something the next schema version cannot take (it is left as it was).
+    case cannotMigrate(String)
     /// The linked library is not a SQLCipher 4.5 or later, or plain SQLite is loaded too.
     case unsupportedLibrary(String)
     case invalidKey(String)
@@ -51,10 +56,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .damagedDatabase(let message): message
         case .rolledBack(let message): message
         case .damagedCheckpointFile(let message): message
+        case .missingCheckpointFile(let message): message
         case .vaultExists(let message): message
         case .notAVault(let message): message
         case .permission(let message): message
         case .newerSchema(let message): message
+        case .cannotMigrate(let message): message
         case .unsupportedLibrary(let message): message
         case .invalidKey(let message): message
         case .cannotOpen(let message): message

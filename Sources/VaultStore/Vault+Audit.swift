@@ -55,14 +55,37 @@ extension Vault {
     /// Records the export (`audit.export` by `actor`), signs a checkpoint and writes the whole log,
     /// with every checkpoint and the verifier key, as an export directory (docs/AUDIT_LOG.md) that
     /// an auditor verifies offline. Returns the checkpoint the export ends with.
+    ///
+    /// An export refused because `exportDirectory` exists is recorded as `audit.export` with
+    /// outcome `error`, and nothing is signed; one that fails while writing, after its `ok`
+    /// entry was signed, is followed by a second `audit.export` entry with outcome `error`.
     @discardableResult
     public func exportAuditLog(to exportDirectory: URL, actor: AuditEntry.Actor = .owner) throws -> SignedCheckpoint {
+        func recordFailure() throws {
+            try db().write { db in
+                _ = try auditLog(in: db).append(
+                    AuditEntry(time: Date(), actor: actor, operation: .auditExport, outcome: .error)
+                )
+            }
+        }
+        guard !FileManager.default.fileExists(atPath: exportDirectory.path) else {
+            try recordFailure()
+            throw AuditLogError(
+                .io,
+                "\(exportDirectory.path) already exists; an export is written to a new directory"
+            )
+        }
         let signed = try signAuditCheckpoint(
             recording: AuditEntry(time: Date(), actor: actor, operation: .auditExport, outcome: .ok)
         )
-        // One snapshot, taken after the signature: the entries up to the latest checkpoint.
-        let export = try db().read { try AuditExport(log: auditLog(in: $0)) }
-        try export.write(to: exportDirectory)
+        do {
+            // One snapshot, taken after the signature: the entries up to the latest checkpoint.
+            let export = try db().read { try AuditExport(log: auditLog(in: $0)) }
+            try export.write(to: exportDirectory)
+        } catch {
+            try? recordFailure()
+            throw error
+        }
         return signed
     }
 
@@ -114,13 +137,39 @@ extension Vault {
     /// lock has a shorter log), or one from another history, fails with `rolledBack`. The state
     /// digest is not compared: a change the log did not record (a crash before the lock) may
     /// legitimately have moved it.
+    ///
+    /// Without the note, the log must be empty (a vault never locked nor exported); otherwise
+    /// `missingCheckpointFile`, unless `acceptingMissing`. Returns whether the note was missing
+    /// from a vault whose log has entries (and so accepted).
     static func checkAgainstLatestCheckpoint(
         directory: URL,
         verifierKey: VerifierKey,
-        database: Database
-    ) throws(StoreError) {
+        database: Database,
+        acceptingMissing: Bool = false
+    ) throws(StoreError) -> Bool {
         let url = directory.appendingPathComponent(latestCheckpointFileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            let size: UInt64
+            do {
+                size = try database.read { try DatabaseAuditStorage($0).compactRange().size }
+            } catch {
+                throw .damagedDatabase("the audit log in the database cannot be read: \(error)")
+            }
+            guard size > 0 else { return false }
+            guard acceptingMissing else {
+                throw .missingCheckpointFile(
+                    "\(url.path) is missing, but the vault's audit log has \(size) entries: without it a database "
+                        + "restored from an older copy would open unchecked. Put the note back (from a backup taken "
+                        + "with the database), or, if you know the database is the latest, accept opening it once "
+                        + "without the note with `healthvault audit accept-missing-checkpoint`, which records your "
+                        + "decision in the log"
+                )
+            }
+            return true
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw .damagedCheckpointFile("\(url.path) cannot be read")
+        }
         let signed: SignedCheckpoint
         do {
             signed = try SignedCheckpoint(text: String(decoding: data, as: UTF8.self))
@@ -159,5 +208,6 @@ extension Vault {
                     + problem + ". It was restored from an older copy or replaced; restore the latest backup"
             )
         }
+        return false
     }
 }

@@ -30,6 +30,10 @@ public final class Vault: @unchecked Sendable {
     private var anchorSealer: TokenSealer?
     private var database: Database?
     private let lockState = NSLock()
+    /// How many audit entries the log held when this vault was opened, and how many of them
+    /// `audit-checkpoint.note` covered (``checkpointCoverage()``): fewer covered means the vault
+    /// was last served without a clean lock. Nil for a vault just created.
+    public private(set) var checkpointCoverageAtOpen: (entries: UInt64, checkpointed: UInt64?)?
 
     private init(
         directory: URL,
@@ -165,9 +169,32 @@ public final class Vault: @unchecked Sendable {
         )
     }
 
-    /// Unlocks an existing vault. A wrong passphrase is `StoreError.wrongPassphrase`; a missing or
-    /// damaged file has its own error; nothing is written before every check has passed.
-    public static func open(at directory: URL, passphrase: SecureBytes) throws(StoreError) -> Vault {
+    /// Who opens a vault: the actor of the `vault.unlock` entry the open records.
+    public enum Opener: Sendable {
+        /// The vault itself: healthvaultd opening it at start, a test, a tool of its own.
+        case system
+        /// The owner: `healthvault unlock` through the daemon, or the owner's command opening the
+        /// vault itself.
+        case owner
+
+        var actor: AuditEntry.Actor { self == .owner ? .owner : .system }
+    }
+
+    /// Unlocks an existing vault and records it (`vault.unlock` by `opener`; no secret, no
+    /// request id). A wrong passphrase is `StoreError.wrongPassphrase`; a missing or damaged file
+    /// has its own error; nothing is written before every check has passed.
+    ///
+    /// A vault whose log has entries but whose `audit-checkpoint.note` is gone is refused
+    /// (`missingCheckpointFile`): without the note a database restored from an older copy would
+    /// open unchecked. With `acceptingMissingCheckpoint` the owner opens it anyway: the decision
+    /// is recorded (`vault.open-without-checkpoint` by the owner) and a checkpoint signed at once,
+    /// which writes a new note.
+    public static func open(
+        at directory: URL,
+        passphrase: SecureBytes,
+        by opener: Opener = .system,
+        acceptingMissingCheckpoint: Bool = false
+    ) throws(StoreError) -> Vault {
         VaultFiles.restrictUmask()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
@@ -188,12 +215,13 @@ public final class Vault: @unchecked Sendable {
         } catch {
             throw damage(error)
         }
-        try checkAgainstLatestCheckpoint(
+        let noteMissing = try checkAgainstLatestCheckpoint(
             directory: directory,
             verifierKey: VerifierKey(name: logName(keyring.vaultID), publicKey: signingKey.publicKey),
-            database: database
+            database: database,
+            acceptingMissing: acceptingMissingCheckpoint
         )
-        return Vault(
+        let vault = Vault(
             directory: directory,
             vaultID: keyring.vaultID,
             signingKey: signingKey,
@@ -201,6 +229,25 @@ public final class Vault: @unchecked Sendable {
             anchorSealer: try anchorSealer(databaseKey: databaseKey),
             database: database
         )
+        // Before this open writes anything: what the note covers of the log as the last serving
+        // of the vault left it.
+        vault.checkpointCoverageAtOpen = try? vault.checkpointCoverage()
+        do {
+            if noteMissing {
+                try vault.signAuditCheckpoint(
+                    recording: AuditEntry(time: Date(), actor: .owner, operation: .openWithoutCheckpoint, outcome: .ok)
+                )
+            }
+            try vault.db().write { db in
+                _ = try vault.auditLog(in: db).append(
+                    AuditEntry(time: Date(), actor: opener.actor, operation: .unlock, outcome: .ok)
+                )
+            }
+        } catch {
+            vault.lock()
+            throw StoreError(error)
+        }
+        return vault
     }
 
     /// The key was authenticated by the key file, so a database it does not open, or one SQLCipher

@@ -4,7 +4,9 @@ import CommandSupport
 import Foundation
 import HealthModel
 import VaultClient
+import VaultCrypto
 import VaultProtocol
+import VaultStore
 
 struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -143,8 +145,52 @@ struct Samples: AsyncParsableCommand {
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The signed audit log: export it, verify an export offline, show entries.",
-        subcommands: [Export.self, Verify.self, Show.self]
+        subcommands: [Export.self, Verify.self, Show.self, AcceptMissingCheckpoint.self]
     )
+
+    struct AcceptMissingCheckpoint: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "accept-missing-checkpoint",
+            abstract: "Open a vault whose audit-checkpoint.note is gone, once, recording that you decided to.",
+            discussion: """
+                healthvaultd refuses a vault whose audit log has entries but whose checkpoint note is \
+                missing: a database restored from an older copy could not be told. If you know the \
+                database is the latest (you removed or lost only the note), this opens the vault \
+                without healthvaultd, records vault.open-without-checkpoint in the audit log, signs \
+                a new note and locks it again. Then start healthvaultd.
+                """
+        )
+        @OptionGroup var vault: VaultOptions
+
+        func run() async throws {
+            let note = vault.directory.appendingPathComponent(Vault.latestCheckpointFileName)
+            guard !FileManager.default.fileExists(atPath: note.path) else {
+                print("\(note.path) is there: nothing to accept.")
+                return
+            }
+            let passphrase = try vault.passphrase(prompt: "Passphrase for \(vault.directory.path): ")
+            defer { passphrase.wipe() }
+            // No daemon: this process is the only one that may open the vault meanwhile.
+            let lock = try DaemonLock(directory: vault.directory)
+            defer { withExtendedLifetime(lock) {} }
+            do {
+                let opened = try Vault.open(
+                    at: vault.directory,
+                    passphrase: passphrase,
+                    by: .owner,
+                    acceptingMissingCheckpoint: true
+                )
+                opened.lock()
+            } catch {
+                if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
+                throw ToolError("\(error)")
+            }
+            print(
+                "Opened \(vault.directory.path) without its checkpoint note; the decision is in the audit log "
+                    + "(vault.open-without-checkpoint) and a new note is signed. Start healthvaultd again."
+            )
+        }
+    }
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -153,7 +199,7 @@ struct Audit: AsyncParsableCommand {
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The export directory (must not exist yet, or be empty).")
+        @Argument(help: "The export directory (must not exist yet).")
         var directory: String
 
         func run() async throws {
@@ -187,6 +233,35 @@ struct Audit: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
+            let report: AuditVerifier.Report
+            do {
+                report = try verify()
+            } catch let error as ToolError {
+                // An input the auditor gave that cannot be read is "could not read", as for the export.
+                report = AuditVerifier.Report(
+                    verdict: .unreadable(error.description),
+                    entryCount: 0,
+                    latestCheckpoint: nil,
+                    warnings: []
+                )
+            }
+            if output.json {
+                try printJSON(VerdictJSON(report))
+            } else {
+                print(report.summary)
+                for warning in report.warnings { print("warning: \(warning)") }
+            }
+            if let saveCheckpoint, let latest = report.latestCheckpoint {
+                do {
+                    try Data(latest.text.utf8).write(to: URL(fileURLWithPath: saveCheckpoint))
+                } catch {
+                    throw ToolError("cannot write the checkpoint to \(saveCheckpoint): \(error.localizedDescription)")
+                }
+            }
+            if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
+        }
+
+        func verify() throws -> AuditVerifier.Report {
             guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
                 throw ToolError("cannot read the key file \(key)")
             }
@@ -198,34 +273,39 @@ struct Audit: AsyncParsableCommand {
             }
             var previous: String?
             if let checkpoint {
-                guard let text = try? String(contentsOfFile: checkpoint, encoding: .utf8) else {
+                guard let data = FileManager.default.contents(atPath: checkpoint) else {
                     throw ToolError("cannot read the checkpoint \(checkpoint)")
                 }
-                previous = text
+                previous = String(decoding: data, as: UTF8.self)
             }
-            let report = AuditVerifier.verify(
+            return AuditVerifier.verify(
                 directory: URL(fileURLWithPath: export),
                 trustedKey: trusted,
                 previousCheckpoint: previous
             )
-            if output.json {
-                var fields = [
-                    "verdict":
-                        "\(report.verdict.exitCode == 0 ? "verified" : report.verdict.exitCode == 1 ? "tampered" : "unreadable")",
-                    "summary": report.summary, "entries": String(report.entryCount),
-                ]
-                if case .tampered(let fault) = report.verdict, let entry = fault.entry {
-                    fields["entry"] = String(entry)
+        }
+
+        /// The `--json` verdict (docs/AUDIT_LOG.md, "The verdict as JSON"): numbers are JSON numbers.
+        struct VerdictJSON: Encodable {
+            let verdict: String
+            let fault: String?
+            let entry: UInt64?
+            let entries: Int
+            let checkpointSize: UInt64?
+            let summary: String
+            let warnings: [String]
+
+            init(_ report: AuditVerifier.Report) {
+                switch report.verdict {
+                case .verified: (verdict, fault, entry) = ("verified", nil, nil)
+                case .tampered(let found): (verdict, fault, entry) = ("tampered", found.kind.rawValue, found.entry)
+                case .unreadable: (verdict, fault, entry) = ("unreadable", nil, nil)
                 }
-                try printJSON(fields)
-            } else {
-                print(report.summary)
-                for warning in report.warnings { print("warning: \(warning)") }
+                entries = report.entryCount
+                checkpointSize = report.latestCheckpoint?.checkpoint.size
+                summary = report.summary
+                warnings = report.warnings
             }
-            if let saveCheckpoint, let latest = report.latestCheckpoint {
-                try Data(latest.text.utf8).write(to: URL(fileURLWithPath: saveCheckpoint))
-            }
-            if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuditLog
 import CommandSupport
 import Foundation
 import HealthModel
@@ -172,9 +173,13 @@ struct Passwd: AsyncParsableCommand {
             let lock = try DaemonLock(directory: vault.directory)
             defer { withExtendedLifetime(lock) {} }
             do {
-                let opened = try Vault.open(at: vault.directory, passphrase: old)
+                let opened = try Vault.open(at: vault.directory, passphrase: old, by: .owner)
                 defer { opened.lock() }
                 try opened.changePassphrase(from: old, to: new)
+                // Recorded as healthvaultd records it (docs/AUDIT_LOG.md): the key file is rewrapped.
+                _ = try? opened.signAuditCheckpoint(
+                    recording: AuditEntry(time: Date(), actor: .owner, operation: .passphraseChange, outcome: .ok)
+                )
             } catch {
                 if case .wrongPassphrase = error { throw ToolError("the current passphrase is wrong") }
                 throw ToolError("\(error)")

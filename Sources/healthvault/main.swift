@@ -11,7 +11,8 @@ struct HealthVaultCommand: AsyncParsableCommand {
         commandName: "healthvault",
         abstract: "Own a HealthVault vault: create it, enrol apps, grant and revoke, read the audit log.",
         discussion: """
-            Commands other than init, apps keygen and audit verify talk to the vault's daemon \
+            Commands other than init, apps keygen, audit verify and audit \
+            accept-missing-checkpoint talk to the vault's daemon \
             (healthvaultd), authenticating as the owner with the passphrase. Errors are one line, \
             with a non-zero exit code.
             """,

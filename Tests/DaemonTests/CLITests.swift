@@ -1,9 +1,12 @@
+import AuditLog
 import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
 import Testing
+import VaultCrypto
 import VaultProtocol
+import VaultStore
 
 extension DaemonEndToEnd {
     /// The `healthvault` binary against a real daemon: human output, `--json`, one-line errors with
@@ -136,7 +139,6 @@ extension DaemonEndToEnd {
                 ["apps", "list", "--vault", daemon.directory.path, "--passphrase-file", wrongPassphrase],
                 ["apps", "list", "--vault", "/nonexistent/vault", "--passphrase-file", daemon.passphraseFile],
                 ["status", "--vault", "/nonexistent/vault"],
-                ["audit", "verify", "/nonexistent/export", "--key", "/nonexistent/key"],
                 [
                     "profile", "set", "biologicalSex", "\"maybe\"", "--vault", daemon.directory.path,
                     "--passphrase-file",
@@ -151,6 +153,69 @@ extension DaemonEndToEnd {
                 #expect(lines.count == 1, "\(arguments): \(result.err)")
                 #expect(result.err.hasPrefix("healthvault: "), "\(arguments): \(result.err)")
             }
+            // The verifier answers with a verdict, not an error: files it cannot read are "could
+            // not read" (exit 2), on standard output like every verdict.
+            let verify = try Self.healthvault(["audit", "verify", "/nonexistent/export", "--key", "/nonexistent/key"])
+            #expect(verify.status == 2 && verify.err.isEmpty, "\(verify)")
+            #expect(
+                verify.out.split(separator: "\n").count == 1 && verify.out.hasPrefix("could not read: "),
+                "\(verify)"
+            )
+        }
+
+        @Test func passwdWithoutADaemonIsRecordedAsHealthvaultdRecordsIt() throws {
+            let daemon = try TestDaemon(start: false)
+            let newPassphrase = daemon.directory.deletingLastPathComponent().appendingPathComponent("new").path
+            try Data("another passphrase\n".utf8).write(to: URL(fileURLWithPath: newPassphrase))
+            let changed = try Self.healthvault([
+                "passwd", "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,
+                "--new-passphrase-file", newPassphrase,
+            ])
+            #expect(changed.status == 0, "\(changed)")
+            let vault = try Vault.open(at: daemon.directory, passphrase: SecureBytes(utf8: "another passphrase"))
+            defer { vault.lock() }
+            let operations = try vault.db().read { try vault.auditLog(in: $0).entries().map(\.operation.rawValue) }
+            #expect(
+                operations == ["vault.lock", "vault.unlock", "vault.passphrase-change", "vault.lock", "vault.unlock"],
+                "\(operations)"
+            )
+        }
+
+        @Test func aVaultWithoutItsCheckpointNoteIsServedOnlyAfterTheOwnersRecordedDecision() async throws {
+            let daemon = try TestDaemon(start: false)
+            let note = daemon.directory.appendingPathComponent("audit-checkpoint.note")
+            try FileManager.default.removeItem(at: note)
+            let (status, message) = try daemon.runAnotherDaemon()
+            #expect(status != 0 && message.contains("accept-missing-checkpoint"), "\(message)")
+            let vaultArguments = ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile]
+            let accepted = try Self.healthvault(["audit", "accept-missing-checkpoint"] + vaultArguments)
+            #expect(accepted.status == 0, "\(accepted)")
+            #expect(FileManager.default.fileExists(atPath: note.path))
+            #expect(
+                try Self.healthvault(["audit", "accept-missing-checkpoint"] + vaultArguments).out.contains("nothing")
+            )
+            try daemon.start()
+            let shown = try Self.healthvault(["audit", "show", "--json"] + vaultArguments)
+            let operations = shown.out.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["operation"] as? String
+            }
+            #expect(
+                operations == [
+                    "vault.lock", "vault.open-without-checkpoint", "vault.unlock", "vault.lock", "vault.unlock",
+                ],
+                "\(shown.out)"
+            )
+            // An export into a directory that exists is refused, and recorded as what it was.
+            let existing = daemon.directory.deletingLastPathComponent().appendingPathComponent("existing")
+            try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
+            #expect(try Self.healthvault(["audit", "export", existing.path] + vaultArguments).status != 0)
+            let exports = try Self.healthvault(
+                ["audit", "show", "--operation", "audit.export", "--json"] + vaultArguments
+            )
+            #expect(
+                exports.out.contains(#""outcome":"error""#) && !exports.out.contains(#""outcome":"ok""#),
+                "\(exports.out)"
+            )
         }
     }
 }

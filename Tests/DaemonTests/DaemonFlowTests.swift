@@ -112,8 +112,23 @@ extension DaemonEndToEnd {
                 )
             )
 
-            /// Every read, each as the first... nth call of a fresh connection, so ids match.
-            func answers(_ appID: String, deleting target: UUID) async throws -> [Data] {
+            /// A sleep sample under `uuid`, for saves that collide with a stored UUID.
+            func sleep(_ uuid: UUID) throws -> Sample {
+                .category(
+                    try CategorySample(
+                        uuid: uuid,
+                        type: .sleepAnalysis,
+                        value: 0,
+                        start: start,
+                        end: start.addingTimeInterval(3600),
+                        sourceRevision: SourceRevision(source: Source(bundleIdentifier: "ignored", name: "ignored"))
+                    )
+                )
+            }
+
+            /// Every read, each as the first... nth call of a fresh connection, so ids match, and
+            /// a save under a UUID the vault holds (`colliding`).
+            func answers(_ appID: String, deleting target: UUID, colliding: UUID) async throws -> [Data] {
                 let connection = try await daemon.connection(appID)
                 defer { connection.close() }
                 return [
@@ -155,6 +170,17 @@ extension DaemonEndToEnd {
                         Method.queryCorrelations,
                         CorrelationQueryParams(query: CorrelationQueryDescriptor(type: .bloodPressure))
                     ),
+                    // The client throws an error answer: its `error` member, every field as sent.
+                    try await {
+                        do {
+                            return try await connection.rawCall(
+                                Method.save,
+                                SaveParams(objects: [try sleep(colliding)])
+                            )
+                        } catch let error as RPCError {
+                            return try HealthJSON.encode(error)
+                        }
+                    }(),
                 ]
             }
             /// The answers with each anchor blanked: anchors are sealed for their app, so two
@@ -176,7 +202,14 @@ extension DaemonEndToEnd {
                 [ObjectType(steps), .characteristic(.biologicalSex)],
                 for: "org.example.reader"
             )
-            let empty = try await answers("org.example.reader", deleting: probe)
+            // The reader's own sleep sample: in the empty vault, its save under a stored UUID
+            // collides with it.
+            try await daemon.decide("grant", ["share"], [ObjectType(sleepAnalysis)], for: "org.example.reader")
+            let own = try sleep(UUID())
+            let ownStore = try await daemon.store("org.example.reader")
+            try await ownStore.save(own)
+            await ownStore.close()
+            let empty = try await answers("org.example.reader", deleting: probe, colliding: own.uuid)
             // (id 1 was the connection's authenticate.)
             let texts = empty.map { String(decoding: $0, as: UTF8.self) }
             #expect(texts[0] == #"{"id":2,"jsonrpc":"2.0","result":{"samples":[]}}"#)
@@ -193,6 +226,8 @@ extension DaemonEndToEnd {
                 "\(texts[7])"
             )
             #expect(texts[8] == #"{"id":10,"jsonrpc":"2.0","result":{"correlations":[]}}"#)
+            #expect(texts[9].contains(#""field":"uuid""#), "\(texts[9])")
+            #expect(texts[9].contains("already names an object"), "\(texts[9])")
             try await daemon.decide(
                 "revoke",
                 ["read"],
@@ -214,7 +249,7 @@ extension DaemonEndToEnd {
             )
 
             // Revoked, then denied, then never decided (a third app): the same bytes every time.
-            let revoked = try await answers("org.example.reader", deleting: saved[100].uuid)
+            let revoked = try await answers("org.example.reader", deleting: saved[100].uuid, colliding: saved[110].uuid)
             #expect(revoked == empty)
             try await daemon.decide(
                 "deny",
@@ -222,9 +257,12 @@ extension DaemonEndToEnd {
                 [ObjectType(steps), .characteristic(.biologicalSex)],
                 for: "org.example.reader"
             )
-            #expect(try await answers("org.example.reader", deleting: saved[101].uuid) == empty)
-            try await daemon.enroll("org.example.third", read: [ObjectType(steps)], share: [])
-            let third = try await answers("org.example.third", deleting: saved[102].uuid)
+            #expect(
+                try await answers("org.example.reader", deleting: saved[101].uuid, colliding: saved[111].uuid) == empty
+            )
+            try await daemon.enroll("org.example.third", read: [ObjectType(steps)], share: [sleepAnalysis])
+            try await daemon.decide("grant", ["share"], [ObjectType(sleepAnalysis)], for: "org.example.third")
+            let third = try await answers("org.example.third", deleting: saved[102].uuid, colliding: saved[112].uuid)
             #expect(withoutAnchors(third) == withoutAnchors(empty))
 
             // Nothing was deleted, and a granted reader sees the data.

@@ -211,6 +211,24 @@ extension DaemonEndToEnd {
             let store = try await daemon.store("org.example.app")
             #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .notDetermined)
             await store.close()
+            // The daemon's open at start and the owner's unlock are both in the log; the wrong
+            // passphrase opened nothing and wrote nothing.
+            let unlocks = try await owner.call(
+                Method.auditEntries,
+                AuditEntriesParams(operation: "vault.unlock"),
+                as: AuditEntriesResult.self
+            )
+            #expect(unlocks.entries.map(\.actor) == ["system", "owner"], "\(unlocks.entries)")
+            // Every time in the answer to the millisecond, as the log keeps it: three digits.
+            let raw = String(
+                decoding: try await owner.rawCall(Method.auditEntries, AuditEntriesParams()),
+                as: UTF8.self
+            )
+            let times = raw.components(separatedBy: #""time":""#).dropFirst().map { $0.prefix { $0 != "\"" } }
+            #expect(times.count > 4)
+            for time in times {
+                #expect(time.count == 24 && Array(time)[19] == "." && time.hasSuffix("Z"), "\(time)")
+            }
             owner.close()
         }
     }

@@ -154,6 +154,21 @@ import VaultStore
         )
         // Another app's sample by UUID is answered as an unknown UUID.
         answers.append(try wireBytes(try await engine.sample(uuid: hidden ?? UUID(), as: caller)))
+        // Saving a sample under a UUID the vault holds is refused with the same bytes whether the
+        // holder is hidden from the reader or is the reader's own sample (the empty vault's probe).
+        let colliding = Sample.quantity(
+            try QuantitySample(
+                uuid: hidden ?? ownSamples()[0].uuid,
+                type: .stepCount,
+                quantity: Quantity(5, .count),
+                start: start,
+                end: start.addingTimeInterval(60),
+                sourceRevision: Fixtures.app
+            )
+        )
+        let refusal = await healthError { try await engine.save([colliding], as: caller) }
+        #expect(refusal?.field == "uuid", "\(String(describing: refusal))")
+        answers.append(try wireBytes(refusal))
         answers.append(try wireBytes(try await engine.characteristic(.biologicalSex, as: caller)))
         return answers
     }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import VaultStore
 
-/// The store's rules at the edges: UUIDs per source, correlations and their objects under a scope,
+/// The store's rules at the edges: one object per UUID in the vault, correlations and their objects under a scope,
 /// and sync versions within one batch.
 extension SampleStoreTests {
     func steps(uuid: UUID, by source: SourceRevision) throws -> Sample {
@@ -21,26 +21,54 @@ extension SampleStoreTests {
         )
     }
 
-    @Test func savingAnotherAppsUUIDRevealsNothingAboutIt() throws {
+    @Test func aUUIDNamesOneObjectInTheWholeVaultWhoeverSavedIt() throws {
         let theirs = try steps(uuid: UUID(), by: app("org.example.theirs"))
-        try store.save([theirs])
-        // The same UUID from another app is saved exactly as a fresh one would be.
-        let copy = try steps(uuid: theirs.uuid, by: app("org.example.mine"))
+        let own = try steps(uuid: UUID(), by: app("org.example.mine"))
+        let gone = try steps(uuid: UUID(), by: app("org.example.theirs"))
+        try store.save([theirs, own, gone])
+        #expect(try store.delete(uuids: [gone.uuid], scope: .owner) == 1)
+        // Another app's UUID, the app's own again, a deleted sample's, one UUID twice in a batch
+        // (after a fresh one): each is refused with the same error, and nothing of the batch is saved.
         let fresh = try steps(uuid: UUID(), by: app("org.example.mine"))
-        #expect(try store.save([copy]) == store.save([fresh]))
-        // Each app reads its own; the other app's sample is untouched.
-        let mine = ReadScope.app("org.example.mine", readableTypes: [])
-        #expect(try store.sample(uuid: theirs.uuid, scope: mine) == copy)
-        #expect(try store.sample(uuid: theirs.uuid, scope: .app("org.example.theirs", readableTypes: [])) == theirs)
-        #expect(try store.delete(uuids: [theirs.uuid], scope: .app("org.example.mine")) == 1)
+        let twice = try steps(uuid: UUID(), by: app("org.example.mine"))
+        let refused = healthError { try store.save([own]) }
+        #expect(refused?.code == .invalidArgument && refused?.field == "uuid", "\(String(describing: refused))")
+        for batch in [
+            [try steps(uuid: theirs.uuid, by: app("org.example.mine"))],
+            [try steps(uuid: gone.uuid, by: app("org.example.mine"))],
+            [fresh, twice, try steps(uuid: twice.uuid, by: app("org.example.mine"))],
+        ] {
+            let refusal = healthError { try store.save(batch) }
+            #expect(refusal == refused, "\(String(describing: refusal))")
+        }
+        #expect(try store.sample(uuid: fresh.uuid, scope: .owner) == nil)
+        #expect(try store.sample(uuid: gone.uuid, scope: .owner) == nil)
+        // A correlation's object holding a stored UUID too.
+        let reading = try Fixtures.bloodPressure()
+        var objects = reading.objects
+        guard case .quantity(let systolic) = objects[0] else { throw HealthError.invalidArgument("fixture") }
+        objects[0] = .quantity(
+            try QuantitySample(
+                uuid: theirs.uuid,
+                type: .bloodPressureSystolic,
+                quantity: systolic.quantity,
+                start: systolic.startDate,
+                end: systolic.endDate,
+                sourceRevision: systolic.sourceRevision
+            )
+        )
+        let colliding = try Correlation(
+            type: .bloodPressure,
+            start: reading.startDate,
+            end: reading.endDate,
+            objects: objects,
+            sourceRevision: reading.sourceRevision
+        )
+        #expect(healthError { try store.save([.correlation(colliding)]) } == refused)
+        // The owner's view: one sample per UUID, the first app's untouched.
         #expect(try store.sample(uuid: theirs.uuid, scope: .owner) == theirs)
-        // Saving a UUID its own source already stored is refused, and so is one UUID twice in a batch.
-        let again = healthError { try store.save([theirs]) }
-        #expect(again?.code == .invalidArgument && again?.field == "uuid", "\(String(describing: again))")
-        let newer = try steps(uuid: UUID(), by: app("org.example.mine"))
-        let twice = healthError { try store.save([newer, try steps(uuid: newer.uuid, by: app("org.example.mine"))]) }
-        #expect(twice?.code == .invalidArgument && twice?.field == "uuid", "\(String(describing: twice))")
-        #expect(try store.sample(uuid: newer.uuid, scope: .owner) == nil)
+        #expect(try store.sample(uuid: theirs.uuid, scope: .app("org.example.mine", readableTypes: [])) == nil)
+        #expect(try store.save([fresh]).saved == 1)
     }
 
     @Test func appIdsThatDifferOnlyInUnicodeNormalizationAreDifferentSources() throws {

@@ -387,6 +387,23 @@ struct SampleStoreTests {
         let v3 = try version(3, value: 300)
         #expect(try store.save([v3]) == SaveOutcome(saved: 1, replaced: 1))
         #expect(try all(.quantity(.stepCount)).map(\.uuid) == [v3.uuid])
+        // A newer version is a new object: under the replaced sample's UUID it is refused, and
+        // nothing changes.
+        let v4 = try version(4, value: 400)
+        guard case .quantity(let quantity) = v4 else { return }
+        let reused = Sample.quantity(
+            try QuantitySample(
+                uuid: v3.uuid,
+                type: quantity.quantityType,
+                quantity: quantity.quantity,
+                start: quantity.startDate,
+                end: quantity.endDate,
+                sourceRevision: quantity.sourceRevision,
+                metadata: quantity.metadata
+            )
+        )
+        #expect(throws: HealthError.self) { try store.save([reused]) }
+        #expect(try all(.quantity(.stepCount)).map(\.uuid) == [v3.uuid])
         // Another source with the same identifier is a different series.
         try store.save([
             try steps(
@@ -433,6 +450,45 @@ struct SchemaTests {
             )
             database.close()
         }
+    }
+
+    @Test func schemaSevenRefusesAVaultWhereTwoAppsHoldOneUUIDAndChangesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try Database(
+            path: directory.appendingPathComponent("vault.db").path,
+            key: .random(count: 32),
+            create: true
+        )
+        defer { database.close() }
+        try Schema.migrate(database, upTo: 6)
+        // Schema 6 let two sources hold one UUID.
+        let shared = UUID()
+        let store = SampleStore(database: database)
+        for app in ["org.example.one", "org.example.two"] {
+            try store.save([
+                .quantity(
+                    try QuantitySample(
+                        uuid: shared,
+                        type: .stepCount,
+                        quantity: Quantity(1, .count),
+                        start: Fixtures.start,
+                        end: Fixtures.end,
+                        sourceRevision: SourceRevision(source: Source(bundleIdentifier: app, name: app))
+                    )
+                )
+            ])
+        }
+        do {
+            try Schema.migrate(database)
+            Issue.record("the migration took a database with one UUID in two sources")
+        } catch {
+            #expect(error.caseName == "cannotMigrate", "\(error)")
+            #expect("\(error)".contains("1 UUID is held by samples of more than one app"), "\(error)")
+        }
+        #expect(try Schema.version(of: database) == 6)
+        #expect(try database.read { try $0.scalarInt("SELECT count(*) FROM samples") } == 2)
     }
 
     @Test func aDatabaseFromANewerHealthVaultIsRefused() throws {

@@ -90,10 +90,10 @@ struct VaultAuditTests {
         }
         try test.reopen()
         let reopened = try #require(test.vault)
-        // Closing recorded the lock: the reference takes the same entry.
+        // Closing recorded the lock, opening the unlock: the reference takes the same entries.
         let recorded = try reopened.db().read { try reopened.auditLog(in: $0).entries(from: UInt64(roots.count)) }
-        #expect(recorded.map(\.operation) == [.lock])
-        #expect(recorded.map(\.actor) == [.system])
+        #expect(recorded.map(\.operation) == [.lock, .unlock])
+        #expect(recorded.map(\.actor) == [.system, .system])
         for entry in recorded {
             try reference.append(entry)
             roots.append(try reference.rootHash())
@@ -166,23 +166,24 @@ struct VaultAuditTests {
         let exportURL = test.directory.appendingPathExtension("export")
         defer { try? FileManager.default.removeItem(at: exportURL) }
         let signed = try vault.exportAuditLog(to: exportURL)
-        // Each lock and the export recorded themselves: save, lock, save, lock, save, export.
-        #expect(signed.checkpoint.size == 6)
+        // Each lock, open and the export recorded themselves: save, lock, unlock, save, lock,
+        // unlock, save, export.
+        #expect(signed.checkpoint.size == 8)
         #expect(signed.checkpoint.storeChangeCounter == 3)
         let operations = try vault.db().read { try vault.auditLog(in: $0).entries().map(\.operation) }
-        #expect(operations == [.save, .lock, .save, .lock, .save, .auditExport])
-        // Checkpoints at sizes 2 and 4 (the locks) and 6 (the export).
+        #expect(operations == [.save, .lock, .unlock, .save, .lock, .unlock, .save, .auditExport])
+        // Checkpoints at sizes 2 and 5 (the locks) and 8 (the export).
         let keyLine = try String(contentsOf: test.directory.appendingPathComponent("audit-key.pub"), encoding: .utf8)
         let trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .newlines))
         let report = AuditVerifier.verify(directory: exportURL, trustedKey: trusted)
         #expect(report.verdict == .verified, "\(report.summary)")
-        #expect(report.entryCount == 6)
+        #expect(report.entryCount == 8)
         #expect(report.warnings.isEmpty)
         let (export, _) = try AuditExport.read(from: exportURL)
         #expect(export.checkpoints.count == 3)
         // leaves.bin holds the leaf hashes as the vault stored them.
         let stored = try vault.db().read { db in
-            try (0..<6).map { try DatabaseAuditStorage(db).node(level: 0, index: UInt64($0)) }
+            try (0..<8).map { try DatabaseAuditStorage(db).node(level: 0, index: UInt64($0)) }
         }
         #expect(export.leafHashes == stored)
         // The note beside the database is the latest checkpoint.
@@ -199,7 +200,7 @@ struct VaultAuditTests {
         try vault.exportAuditLog(to: later)
         let again = AuditVerifier.verify(directory: later, trustedKey: trusted, previousCheckpoint: signed.text)
         #expect(again.verdict == .verified, "\(again.summary)")
-        #expect(again.entryCount == 8)
+        #expect(again.entryCount == 10)
     }
 
     @Test func theVaultNeverSignsTwoCheckpointsThatContradictEachOther() throws {
@@ -284,5 +285,83 @@ struct VaultAuditTests {
             to: test.directory.appendingPathComponent("audit-checkpoint.note")
         )
         try test.expectOpenFails(with: "damagedCheckpointFile")
+    }
+}
+
+extension VaultAuditTests {
+    /// The entries of the vault's log, decoded, oldest first.
+    func entries(_ vault: Vault) throws -> [AuditEntry] {
+        try vault.db().read { db in
+            let log = vault.auditLog(in: db)
+            return try (0..<log.size()).map { try AuditEntry(decoding: log.storage.entry(at: $0)) }
+        }
+    }
+
+    @Test func openingTheVaultRecordsVaultUnlockWithWhoOpenedItAndNoSecret() throws {
+        let test = try TestVault()
+        test.close()
+        try test.reopen()
+        var last = try #require(try entries(test.vault!).last)
+        #expect(last.operation == .unlock && last.actor == .system && last.outcome == .ok)
+        #expect(last.types.isEmpty && last.objectCount == 0 && last.requestID.isEmpty)
+        test.close()
+        let owner = try Vault.open(at: test.directory, passphrase: SecureBytes(utf8: TestVault.passphrase), by: .owner)
+        defer { owner.lock() }
+        last = try #require(try entries(owner).last)
+        #expect(last.operation == .unlock && last.actor == .owner)
+        // Closed and opened twice: lock, unlock, lock, unlock after the create.
+        #expect(try entries(owner).map(\.operation) == [.lock, .unlock, .lock, .unlock])
+    }
+
+    @Test func aVaultWhoseLogHasEntriesAndNoCheckpointNoteOpensOnlyOnTheOwnersRecordedDecision() throws {
+        let test = try TestVault()
+        try test.store.save([try steps()])
+        test.close()
+        let older = try test.files()
+        try test.reopen()
+        try test.store.save([try steps()])
+        test.close()
+        // The older database restored and the note deleted: the rollback check has nothing to
+        // check against, so the vault does not open, and nothing is changed.
+        try #require(older.first { $0.0 == "vault.db" }?.1).write(to: test.databaseURL)
+        let note = test.directory.appendingPathComponent("audit-checkpoint.note")
+        try FileManager.default.removeItem(at: note)
+        try test.expectOpenFails(with: "missingCheckpointFile", containing: "accept-missing-checkpoint")
+        #expect(!FileManager.default.fileExists(atPath: note.path))
+        // The owner's explicit decision opens it, on the record, and signs a new note at once.
+        let opened = try Vault.open(
+            at: test.directory,
+            passphrase: SecureBytes(utf8: TestVault.passphrase),
+            by: .owner,
+            acceptingMissingCheckpoint: true
+        )
+        let recorded = try entries(opened).suffix(2)
+        #expect(recorded.map(\.operation) == [.openWithoutCheckpoint, .unlock], "\(recorded)")
+        #expect(recorded.first?.actor == .owner)
+        #expect(FileManager.default.fileExists(atPath: note.path))
+        opened.lock()
+        try test.reopen()
+        // A vault never locked nor exported (an empty log) has no note yet, and opens.
+        let fresh = try TestVault()
+        let copy = try TestVault(create: false)
+        try FileManager.default.copyItem(at: fresh.directory, to: copy.directory)
+        #expect(
+            !FileManager.default.fileExists(atPath: copy.directory.appendingPathComponent(note.lastPathComponent).path)
+        )
+        try copy.reopen()
+    }
+
+    @Test func anExportRefusedForAnExistingDirectoryIsRecordedAsAnError() throws {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        let existing = test.directory.appendingPathExtension("export")
+        try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: existing) }
+        let before = try vault.db().read { try vault.auditLog(in: $0).storage.checkpoints().count }
+        #expect(throws: AuditLogError.self) { try vault.exportAuditLog(to: existing) }
+        let last = try #require(try entries(vault).last)
+        #expect(last.operation == .auditExport && last.outcome == .error && last.actor == .owner)
+        // Nothing was signed for it.
+        #expect(try vault.db().read { try vault.auditLog(in: $0).storage.checkpoints().count } == before)
     }
 }
