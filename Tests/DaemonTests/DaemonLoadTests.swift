@@ -69,20 +69,41 @@ extension DaemonEndToEnd {
             let daemon = try TestDaemon()
             try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
             try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.app")
-            let connection = try await daemon.connection("org.example.app")
+            let socket = try await DaemonBadInputTests.authenticated(daemon, "org.example.app")
             let start = Date(timeIntervalSince1970: 1_790_000_000)
             let batch = try (0..<30_000).map {
                 try quantity(.stepCount, 1, .count, at: start.addingTimeInterval(Double($0) * 60))
             }
-            let save = Task { try await connection.call(Method.save, SaveParams(objects: batch), as: SaveResult.self) }
-            // Once the daemon is working on it (its memory grows as it reads and decodes the batch).
-            try await Task.sleep(for: .milliseconds(1200))
+            let params = String(decoding: try HealthJSON.encode(SaveParams(objects: batch)), as: UTF8.self)
+            let pid = try #require(daemon.pid)
+            let cpuBefore = try #require(Self.cpuTime(of: pid))
+            // The whole frame is written (so the daemon has read all but a socket buffer of it),
+            // then the daemon is seen working on it, however loaded the machine: only then SIGTERM.
+            await offPool {
+                socket.sendFrame(#"{"jsonrpc":"2.0","id":1,"method":"samples.save","params":"# + params + "}")
+            }
+            let deadline = Date().addingTimeInterval(30)
+            while let cpu = Self.cpuTime(of: pid), cpu - cpuBefore < 0.3, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let signalled = Date()
-            if let pid = daemon.pid { kill(pid, SIGTERM) }
-            let result = try await save.value
-            #expect(result.saved == 30_000)
+            kill(pid, SIGTERM)
+            // Each read waits up to 5 s; the save may take longer on a busy machine.
+            var answer: [String: Any]?
+            for _ in 0..<6 where answer == nil { answer = await socket.readFrame() }
+            #expect((answer?["result"] as? [String: Any])?["saved"] as? Int == 30_000, "\(String(describing: answer))")
             #expect(daemon.stop() == 0)
             print("sigterm: answered \(Date().timeIntervalSince(signalled)) s after the signal")
+        }
+
+        /// The CPU time `pid` has used, seconds (user and system, from /proc).
+        static func cpuTime(of pid: Int32) -> Double? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
         }
 
         /// 64 clients (8 apps, 8 connections each) save and query for a few seconds: no error, no
