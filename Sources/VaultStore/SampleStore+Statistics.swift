@@ -251,7 +251,7 @@ struct StatisticsPlan {
         self.visible = branch
         self.sources = found.map { ($0.id, $0.source) }
         // Asked only where it is used: merging sums of several sources.
-        let merges = type.aggregationStyle == .cumulative && found.count > 1
+        let merges = Self.merges(type, options, sources: found.count)
         self.withoutDuration =
             try merges
             && db.scalarInt(
@@ -271,8 +271,14 @@ struct StatisticsPlan {
     /// interval holding its start.
     private var apportioned: Bool { style != .discreteArithmetic }
 
-    /// A sum over two or more sources is merged, entirely in the segments pass.
-    private var merging: Bool { style == .cumulative && sources.count > 1 }
+    /// A sum over two or more sources is merged, entirely in the segments pass. Without a sum
+    /// asked (`duration` alone) nothing is merged: every source with a sample in the interval is
+    /// listed, as for any other statistic.
+    var merging: Bool { Self.merges(type, options, sources: sources.count) }
+
+    private static func merges(_ type: QuantityTypeIdentifier, _ options: StatisticsOptions, sources: Int) -> Bool {
+        type.aggregationStyle == .cumulative && options.contains(.cumulativeSum) && sources > 1
+    }
 
     private var needsPieces: Bool { !merging }
 
@@ -557,7 +563,7 @@ struct IntervalResult {
         let type = plan.type
         let options = plan.options
         let unit = type.canonicalUnit
-        let merging = type.aggregationStyle == .cumulative && plan.sources.count > 1
+        let merging = plan.merging
         let present = perSource.compactMap { $0 }
 
         func values(_ pieces: [Pieces], sum: Double?, duration: Double?) -> StatisticsValues {

@@ -78,7 +78,9 @@ import VaultEngine
         var maximum: Double?
         var mostRecent: Double?
         var duration: Double
+        /// Of a cumulative type, the sources that supplied the merged sum.
         var sources: Set<String>
+        var reachingSources: Set<String>
         var memberSources: Set<String>
         var sumBySource: [String: Double]
     }
@@ -126,6 +128,7 @@ import VaultEngine
         var expected = Expected(
             duration: covered(reaching, interval),
             sources: Set((members + reaching).map(\.source)),
+            reachingSources: Set((members + reaching).map(\.source)),
             memberSources: Set(members.map(\.source)),
             sumBySource: [:]
         )
@@ -201,7 +204,12 @@ import VaultEngine
         let unit = type.canonicalUnit
         let values = statistics.values
         if type.aggregationStyle == .cumulative {
-            close(try values.sum?.doubleValue(for: unit), expected.sum, "sum", label)
+            close(
+                try values.sum?.doubleValue(for: unit),
+                options.contains(.cumulativeSum) ? expected.sum : nil,
+                "sum",
+                label
+            )
             if options.contains(.separateBySource) {
                 for (source, sum) in expected.sumBySource {
                     let mine = statistics.valuesBySource.first { $0.source.bundleIdentifier == source }
@@ -224,10 +232,14 @@ import VaultEngine
         } else {
             #expect(values.duration == nil)
         }
-        // Samples that only reach into an interval of an arithmetic type count for its duration.
+        // A merged sum lists the sources that supplied it; otherwise every source with a sample
+        // there. Samples that only reach into an interval of an arithmetic type count for its
+        // duration.
         let sources =
-            options.contains(.duration) || type.aggregationStyle != .discreteArithmetic
-            ? expected.sources : expected.memberSources
+            type.aggregationStyle == .cumulative && options.contains(.cumulativeSum)
+            ? expected.sources
+            : options.contains(.duration) || type.aggregationStyle != .discreteArithmetic
+                ? expected.reachingSources : expected.memberSources
         #expect(Set(statistics.sources.map(\.bundleIdentifier)) == sources, "contributing sources at \(label)")
     }
 
@@ -327,6 +339,30 @@ import VaultEngine
                 at: "values above \(threshold), \(day.0)",
                 options: minimal
             )
+        }
+
+        // A cumulative type's duration alone merges nothing: every source that covers time in
+        // a day is listed, not only those that would have supplied a merged sum.
+        if type.aggregationStyle == .cumulative {
+            let durationOnly = try await test.engine.statisticsCollection(
+                matching: StatisticsCollectionQueryDescriptor(
+                    quantityType: type,
+                    options: [.duration],
+                    anchorDate: query.anchorDate,
+                    intervalComponents: query.intervalComponents,
+                    timeZone: "Europe/Paris"
+                ),
+                as: .owner
+            )
+            for day in days {
+                try Self.check(
+                    durationOnly.statistics.first { $0.startDate.timeIntervalSinceReferenceDate == day.0 },
+                    against: Self.expected(type, raw, interval: day, priority: priority),
+                    type,
+                    at: "duration alone, \(day.0)",
+                    options: [.duration]
+                )
+            }
         }
 
         // The same samples as one statistics query: one interval over them all.
@@ -471,6 +507,31 @@ import VaultEngine
             #expect(statistics.values.mostRecentEndDate?.timeIntervalSinceReferenceDate == ten + 3.5 * 3600, "\(at)")
             #expect(statistics.values.mostRecentStartDate?.timeIntervalSinceReferenceDate == ten + 1800, "\(at)")
         }
+    }
+
+    @Test func durationAloneListsEverySourceAndAMergedSumOnlyItsSuppliers() async throws {
+        let start = Fixtures.start.timeIntervalSinceReferenceDate
+        // Two apps counted the same hour; the phone, first to save, has the higher priority.
+        let raw = [
+            Raw(source: "org.example.phone", start: start, end: start + 3600, value: 1000),
+            Raw(source: "org.example.watch", start: start, end: start + 3600, value: 900),
+        ]
+        let test = try await Self.vault(.stepCount, raw)
+        func sources(_ options: StatisticsOptions) async throws -> [String] {
+            let statistics = try #require(
+                try await test.engine.statistics(
+                    matching: StatisticsQueryDescriptor(quantityType: .stepCount, options: options),
+                    as: .owner
+                )
+            )
+            #expect(statistics.duration() == Quantity(3600, .second), "\(options)")
+            return statistics.sources.map(\.bundleIdentifier)
+        }
+        // Nothing is merged without a sum: both apps' samples count for the duration.
+        #expect(try await sources([.duration]) == ["org.example.phone", "org.example.watch"])
+        #expect(try await sources([.duration, .separateBySource]) == ["org.example.phone", "org.example.watch"])
+        // A merged sum lists the sources that supplied it, with or without duration.
+        #expect(try await sources([.cumulativeSum, .duration]) == ["org.example.phone"])
     }
 
     @Test func mergingCountsOverlapsOnceByPriority() async throws {
