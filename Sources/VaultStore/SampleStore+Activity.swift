@@ -40,7 +40,7 @@ extension SampleStore {
                 timeZone: timeZone.identifier
             ),
             scope: scope,
-            timeZone: timeZone,
+            timeZone: timeZone.identifier,
             in: db
         )
         let indexOfMidnight = Dictionary(uniqueKeysWithValues: midnights.enumerated().map { ($1, $0) })

@@ -50,16 +50,18 @@ extension SampleStore {
         }
     }
 
-    /// A statistics collection query under a scope, its intervals in `timeZone` (the query's own
-    /// zone when it names one). Intervals without visible data are absent.
+    /// A statistics collection query under a scope, its intervals in the zone named `timeZone`
+    /// (the query's own zone when it names one); the answer names the zone as it was named.
+    /// Intervals without visible data are absent.
     public func statisticsCollection(
         matching query: StatisticsCollectionQueryDescriptor,
         scope: ReadScope,
-        timeZone: TimeZone,
+        timeZone: String,
         in db: Connection
     ) throws -> StatisticsCollection {
         try query.validate()
-        let zone = query.timeZone.flatMap(TimeZone.init(identifier:)) ?? timeZone
+        let name = query.timeZone ?? timeZone
+        let zone = TimeZone(identifier: name) ?? TimeZone.current
         let intervals = StatisticsIntervals(
             anchorDate: query.anchorDate,
             components: query.intervalComponents,
@@ -106,7 +108,7 @@ extension SampleStore {
             quantityType: query.quantityType,
             anchorDate: query.anchorDate,
             intervalComponents: query.intervalComponents,
-            timeZone: zone.identifier,
+            timeZone: name,
             statistics: statistics
         )
     }

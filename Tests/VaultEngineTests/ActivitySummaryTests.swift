@@ -244,6 +244,7 @@ import VaultEngine
                 ActivitySummaryQueryDescriptor(start: "2026-03-01", end: "2026-03-01", timeZone: "Mars/Olympus"),
                 "timeZone"
             ),
+            (ActivitySummaryQueryDescriptor(start: "2026-03-01", end: "2026-03-01", timeZone: ""), "timeZone"),
         ] {
             let error = await healthError { _ = try await test.engine.activitySummaries(matching: query, as: .owner) }
             #expect(error?.code == .invalidArgument && error?.field == field, "\(query)")
