@@ -179,12 +179,17 @@ struct StatisticsPlan {
         store: SampleStore,
         _ db: Connection
     ) throws {
+        // Values inside the type's domain, as saving keeps them (QuantityTypeIdentifier.valueLimit):
+        // a vault written before that limit may hold larger ones, which count as the limit, so
+        // that no sum or weighted sum overflows and no reader's answer fails for another app's values.
+        let domain = type.valueDomain
         guard
             let branch = try store.branch(
                 for: SampleTypePredicate(.quantity(type), predicate: predicate),
                 scope: scope,
                 columns: SQLFragment(
-                    "s.id AS id, s.source_id AS src, s.start_date AS a, s.end_date AS b, s.value AS x"
+                    "s.id AS id, s.source_id AS src, s.start_date AS a, s.end_date AS b, "
+                        + "min(max(s.value, \(domain.lowerBound)), \(domain.upperBound)) AS x"
                 ),
                 db
             ),

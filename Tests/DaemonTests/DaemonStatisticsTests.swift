@@ -33,6 +33,19 @@ extension DaemonEndToEnd {
                 #expect(data?["code"] as? String == "invalidArgument", "\(query): \(String(describing: answer))")
                 #expect((data?["field"] as? String)?.hasSuffix(field) == true, "\(query): \(String(describing: data))")
             }
+            // A value too large for statistics is refused at save, naming it (the app may share steps).
+            try await daemon.decide("grant", ["share"], [ObjectType(Self.steps)], for: "org.example.app")
+            socket.sendFrame(
+                #"{"jsonrpc":"2.0","id":32,"method":"samples.save","params":{"objects":[{"kind":"quantity","uuid":"6B1A6F0C-1C55-4B8F-9E55-1D2B3C4D5E6F","type":"HKQuantityTypeIdentifierStepCount","quantity":{"value":1e308,"unit":"count"},"startDate":"2026-01-01T10:00:00.000Z","endDate":"2026-01-01T11:00:00.000Z","sourceRevision":{"source":{"bundleIdentifier":"org.example.app","name":"App"}}}]}}"#
+            )
+            let refused = await socket.readFrame()
+            #expect(refused?["id"] as? Int == 32)
+            let data = (refused?["error"] as? [String: Any])?["data"] as? [String: Any]
+            #expect(data?["code"] as? String == "invalidArgument", "\(String(describing: refused))")
+            #expect(
+                (data?["field"] as? String)?.hasSuffix("objects[0].quantity.value") == true,
+                "\(String(describing: data))"
+            )
             #expect(daemon.stop() == 0)
         }
 

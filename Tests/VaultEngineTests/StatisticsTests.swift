@@ -4,6 +4,7 @@ import HealthModel
 import HealthModelTestSupport
 import Testing
 import VaultEngine
+import VaultStore
 
 /// Statistics and statistics collections against a reference computed here, sample by sample,
 /// from the raw samples (docs/STATISTICS.md states the rules both follow).
@@ -506,6 +507,89 @@ import VaultEngine
             #expect(try figures(watchValues) == byWatch, "\(at)")
             #expect(statistics.values.mostRecentEndDate?.timeIntervalSinceReferenceDate == ten + 3.5 * 3600, "\(at)")
             #expect(statistics.values.mostRecentStartDate?.timeIntervalSinceReferenceDate == ten + 1800, "\(at)")
+        }
+    }
+
+    @Test func valuesTooLargeForStatisticsAreRefusedAtSave() async throws {
+        let test = try await Self.vault(.bodyMass, [])
+        let start = Fixtures.start
+        for (type, value) in [
+            (QuantityTypeIdentifier.bodyMass, 1.5e308), (.heartRate, 1e306), (.stepCount, 1e308),
+            (.stepCount, QuantityTypeIdentifier.valueLimit.nextUp), (.environmentalAudioExposure, 1001),
+        ] {
+            try await test.grant(.share, .quantity(type), to: "org.example.phone")
+            // Refused when the sample is made (on the wire, when it is decoded: DaemonStatisticsTests).
+            let error = await healthError {
+                try await test.engine.save(
+                    [try quantitySample(type, value: value, start: start, claimedSource: "org.example.phone")],
+                    as: .app("org.example.phone")
+                )
+            }
+            #expect(error?.code == .invalidArgument, "\(type) \(value)")
+            #expect(error?.field == "quantity.value", "\(type) \(value)")
+            #expect(error?.message.contains("outside the range") == true, "\(String(describing: error))")
+        }
+        // The limit itself is a value like any other.
+        try await test.engine.save(
+            [
+                try quantitySample(
+                    .stepCount,
+                    value: QuantityTypeIdentifier.valueLimit,
+                    claimedSource: "org.example.phone"
+                )
+            ],
+            as: .app("org.example.phone")
+        )
+    }
+
+    @Test func hugeValuesStoredBeforeTheLimitNeverBreakAnotherReadersStatistics() async throws {
+        // Two samples of each type by one app, then made huge behind the engine's back, as a vault
+        // written before the limit may hold them; another app may read them.
+        let start = Fixtures.start.timeIntervalSinceReferenceDate
+        for (type, huge) in [
+            (QuantityTypeIdentifier.bodyMass, 1.5e308), (.heartRate, 1e306), (.stepCount, 1e308),
+            (.environmentalAudioExposure, 1e300),
+        ] {
+            let raw = [
+                Raw(source: "org.example.phone", start: start, end: start + 3600, value: 1),
+                Raw(source: "org.example.watch", start: start, end: start + 3600, value: 1),
+            ]
+            let test = try await Self.vault(type, raw)
+            try await test.grant(.read, .quantity(type), to: "org.example.scale")
+            try test.vault.db().write { try $0.execute("UPDATE samples SET value = ?", [huge]) }
+            let limit = type.valueDomain.upperBound
+            let options: StatisticsOptions =
+                type.aggregationStyle == .cumulative
+                ? [.cumulativeSum, .separateBySource, .duration]
+                : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .separateBySource, .duration]
+            for caller in [Caller.owner, .app("org.example.scale")] {
+                let statistics = try #require(
+                    try await test.engine.statistics(
+                        matching: StatisticsQueryDescriptor(quantityType: type, options: options),
+                        as: caller
+                    )
+                )
+                // Counted as the limit: finite, and encodable on the wire.
+                let values = [
+                    statistics.values.sum, statistics.values.average, statistics.values.minimum,
+                    statistics.values.maximum,
+                ].compactMap { $0?.value }
+                #expect(!values.isEmpty && values.allSatisfy(\.isFinite), "\(type): \(values)")
+                #expect(values.allSatisfy { abs($0 - limit) <= 1e-9 * limit }, "\(type): \(values)")
+                _ = try HealthJSON.encode(statistics)
+                let collection = try await test.engine.statisticsCollection(
+                    matching: StatisticsCollectionQueryDescriptor(
+                        quantityType: type,
+                        options: options,
+                        anchorDate: Fixtures.start,
+                        intervalComponents: IntervalComponents(minute: 15),
+                        timeZone: "UTC"
+                    ),
+                    as: caller
+                )
+                #expect(collection.statistics.count == 4)
+                _ = try HealthJSON.encode(collection)
+            }
         }
     }
 
