@@ -593,6 +593,55 @@ import VaultStore
         }
     }
 
+    @Test func instantsHaveNoDurationAndSoundLevelInstantsAverageAsEnergy() async throws {
+        let start = Fixtures.start.timeIntervalSinceReferenceDate
+        let raw = [
+            Raw(source: "org.example.phone", start: start + 60, end: start + 60, value: 60),
+            Raw(source: "org.example.watch", start: start + 120, end: start + 120, value: 80),
+        ]
+        let test = try await Self.vault(.environmentalAudioExposure, raw)
+        let statistics = try #require(
+            try await test.engine.statistics(
+                matching: StatisticsQueryDescriptor(
+                    quantityType: .environmentalAudioExposure,
+                    options: [.discreteAverage, .duration]
+                ),
+                as: .owner
+            )
+        )
+        #expect(statistics.duration() == Quantity(0, .second))
+        let average = try #require(
+            try statistics.averageQuantity()?.doubleValue(for: .decibelAWeightedSoundPressureLevel)
+        )
+        #expect(abs(average - 10 * log10((1e6 + 1e8) / 2)) < 1e-9)
+        #expect(abs(average - 77.03) < 0.01)
+    }
+
+    @Test func ofEqualDatesWithinOneSaveTheMostRecentIsTheLaterInTheBatch() async throws {
+        let test = try await Self.vault(.heartRate, [])
+        let samples = try [1.0, 2.0, 3.0].map { value in
+            try quantitySample(.heartRate, value: value, claimedSource: "org.example.phone")
+        }
+        try await test.engine.save(samples, as: .app("org.example.phone"))
+        let statistics = try #require(
+            try await test.engine.statistics(
+                matching: StatisticsQueryDescriptor(quantityType: .heartRate, options: [.mostRecent]),
+                as: .owner
+            )
+        )
+        #expect(statistics.mostRecentQuantity() == Quantity(3, QuantityTypeIdentifier.heartRate.canonicalUnit))
+        // A later save of the same dates comes after.
+        try await test.engine.save(
+            [try quantitySample(.heartRate, value: 1.5, claimedSource: "org.example.phone")],
+            as: .app("org.example.phone")
+        )
+        let later = try await test.engine.statistics(
+            matching: StatisticsQueryDescriptor(quantityType: .heartRate, options: [.mostRecent]),
+            as: .owner
+        )
+        #expect(later?.mostRecentQuantity() == Quantity(1.5, QuantityTypeIdentifier.heartRate.canonicalUnit))
+    }
+
     @Test func durationAloneListsEverySourceAndAMergedSumOnlyItsSuppliers() async throws {
         let start = Fixtures.start.timeIntervalSinceReferenceDate
         // Two apps counted the same hour; the phone, first to save, has the higher priority.
