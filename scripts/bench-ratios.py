@@ -12,7 +12,10 @@ denied read over 500,000 hidden rows relative to the same on an empty store (tar
 under 20%), with the store's query alone beside it. Statistics through the daemon (a year of
 minute heart rate in daily intervals; a year of two sources' steps in hourly merged sums) relative
 to the same aggregation as one hand-written statement on raw SQLCipher (target: within 1.5x), with
-the engine alone and the answer's JSON (hand-written and Codable) beside them. Medians (p50) throughout.
+the engine alone and the answer's JSON (hand-written and Codable) beside them. Activity summaries
+over one step sample an hour, a year and four years, beside the four years' daily step sums as a
+statistics collection (target: four years within 5x one year, 4x being linear). Medians (p50)
+throughout.
 Exits non-zero when a target is missed or a figure is missing.
 """
 import re
@@ -64,6 +67,9 @@ def main():
         "Statistics steps year hourly two sources: raw SQLCipher",
         "Statistics steps year hourly two sources: JSON round trip",
         "Statistics steps year hourly two sources: JSON round trip, Codable",
+        "Activity summaries hourly steps: 1 year",
+        "Activity summaries hourly steps: 4 years",
+        "Activity summaries hourly steps: 4 years statistics collection",
     ]
     missing = [name for name in needed if name not in figures]
     if missing:
@@ -115,6 +121,13 @@ def main():
     print(f"    daemon / raw = {steps_daemon / steps_raw:.2f} (target <= 1.5), "
           f"engine / raw = {steps_engine / steps_raw:.2f}")
     ok = ok and heart_daemon / heart_raw <= 1.5 and steps_daemon / steps_raw <= 1.5
+    activity_year, activity_four, activity_collection = (figures[n] for n in needed[19:22])
+    print(f"  activity summaries, one step sample an hour: a year {activity_year * 1000:.0f} ms, four years "
+          f"{activity_four * 1000:.0f} ms; the four years' daily step sums as a statistics collection "
+          f"{activity_collection * 1000:.0f} ms")
+    print(f"    four years / one year = {activity_four / activity_year:.2f} (target <= 5, linear is 4), "
+          f"four years / collection = {activity_four / activity_collection:.2f}")
+    ok = ok and activity_four / activity_year <= 5
     print("  targets: " + ("met" if ok else "MISSED"))
     return 0 if ok else 1
 

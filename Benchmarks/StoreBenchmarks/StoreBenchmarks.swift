@@ -94,6 +94,7 @@ let benchmarks: @Sendable () -> Void = {
     engineBenchmarks(query: query, configuration: queryConfiguration)
     auditBenchmarks()
     statisticsBenchmarks()
+    activityBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.

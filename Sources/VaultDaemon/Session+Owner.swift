@@ -194,7 +194,7 @@ extension Session {
         case Method.settingsShow:
             let engine = try daemon.engine()
             return SettingsResult(
-                timeZone: try await engine.timeZone().identifier,
+                timeZone: try await engine.timeZoneName(),
                 activityGoals: try await engine.activityGoals()
             )
         case Method.settingsSetPreferredUnit:

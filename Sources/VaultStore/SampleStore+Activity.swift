@@ -40,27 +40,32 @@ extension SampleStore {
                 timeZone: timeZone.identifier
             ),
             scope: scope,
-            timeZone: timeZone,
+            timeZone: timeZone.identifier,
             in: db
         )
+        let indexOfMidnight = Dictionary(uniqueKeysWithValues: midnights.enumerated().map { ($1, $0) })
         for statistics in energy.statistics {
-            guard let index = midnights.firstIndex(of: statistics.startDate), index < midnights.count - 1,
+            guard let index = indexOfMidnight[statistics.startDate], index < midnights.count - 1,
                 let sum = try statistics.sumQuantity()?.doubleValue(for: .kilocalorie)
             else { continue }
             days[index] = day(index)
             days[index]?.activeEnergyBurned = sum
         }
 
-        let boundaries = DatabaseValue.text(
-            "[" + midnights.map { String($0.timeIntervalSinceReferenceDate) }.joined(separator: ",") + "]"
+        // The midnights as the statistics' interval boundaries (a blob of native doubles), so
+        // each sample finds its day by binary search (hv_interval, hv_boundary) instead of being
+        // compared with every day of the range.
+        let boundaries = DatabaseValue.blob(
+            midnights.map(\.timeIntervalSinceReferenceDate).withUnsafeBytes { Array($0) }
         )
-        let dayTable = """
-            days(i, lo, hi) AS (
-                SELECT * FROM (SELECT CAST(key AS INTEGER), value, lead(value) OVER (ORDER BY key) AS hi FROM json_each(?))
-                WHERE hi IS NOT NULL)
-            """
+        let dayCount = DatabaseValue.integer(Int64(midnights.count - 1))
+        let range: [DatabaseValue] = [
+            .real(first.timeIntervalSinceReferenceDate), .real(last.timeIntervalSinceReferenceDate),
+        ]
 
-        // Exercise: the union of workouts' and exercise-time samples' spans, per day.
+        // Exercise: the union of workouts' and exercise-time samples' spans, per day. Each span
+        // with a duration is cut at the midnights it crosses (from the day holding its start to
+        // the day its end falls in); a span without a duration covers nothing.
         var spans: [SQLFragment] = []
         for type in [SampleType.workout, .quantity(.appleExerciseTime)] {
             if let branch = try branch(
@@ -75,17 +80,18 @@ extension SampleStore {
         if !spans.isEmpty {
             let rows = try db.rows(
                 """
-                WITH \(dayTable),
-                spans(a, b) AS (\(spans.map(\.sql).joined(separator: " UNION ALL "))),
-                pieces(i, a, b) AS (
-                    SELECT d.i, max(spans.a, d.lo), min(spans.b, d.hi) FROM spans JOIN days d
-                    ON spans.a < d.hi AND spans.b > d.lo),
+                WITH RECURSIVE spans(a, b) AS (\(spans.map(\.sql).joined(separator: " UNION ALL "))),
+                days(i, a, b, last) AS (
+                    SELECT max(0, hv_interval(?, a, 0)), a, b, min(? - 1, hv_interval(?, b, 1)) FROM spans
+                    WHERE b > a AND b > ? AND a < ?
+                    UNION ALL SELECT i + 1, a, b, last FROM days WHERE i < last),
+                pieces(i, a, b) AS (SELECT i, max(a, hv_boundary(?, i)), min(b, hv_boundary(?, i + 1)) FROM days),
                 ordered(i, a, b, reach) AS (
                     SELECT i, a, b, max(b) OVER (PARTITION BY i ORDER BY a, b ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
                     FROM pieces)
                 SELECT i, sum(max(0, b - max(a, coalesce(reach, a)))) FROM ordered GROUP BY i
                 """,
-                [boundaries] + spans.flatMap(\.arguments)
+                spans.flatMap(\.arguments) + [boundaries, dayCount, boundaries] + range + [boundaries, boundaries]
             )
             for row in rows {
                 guard let index = row[0].int64.map(Int.init), let seconds = row[1].double else { continue }
@@ -111,20 +117,18 @@ extension SampleStore {
                 db
             ) {
                 branch.sql += " AND s.start_date >= ? AND s.start_date < ?"
-                branch.arguments += [
-                    .real(first.timeIntervalSinceReferenceDate), .real(last.timeIntervalSinceReferenceDate),
-                ]
+                branch.arguments += range
                 starts.append(branch)
             }
         }
         if !starts.isEmpty {
             let rows = try db.rows(
                 """
-                WITH \(dayTable), starts(a) AS (\(starts.map(\.sql).joined(separator: " UNION ALL ")))
-                SELECT d.i, count(DISTINCT CAST((starts.a - d.lo) / 3600 AS INTEGER)) FROM starts JOIN days d
-                ON starts.a >= d.lo AND starts.a < d.hi GROUP BY d.i
+                WITH starts(a) AS (\(starts.map(\.sql).joined(separator: " UNION ALL ")))
+                SELECT i, count(DISTINCT CAST((a - hv_boundary(?, i)) / 3600 AS INTEGER))
+                FROM (SELECT hv_interval(?, a, 0) AS i, a FROM starts) GROUP BY i
                 """,
-                [boundaries] + starts.flatMap(\.arguments)
+                starts.flatMap(\.arguments) + [boundaries, boundaries]
             )
             for row in rows {
                 guard let index = row[0].int64.map(Int.init), let hours = row[1].int64 else { continue }

@@ -50,16 +50,18 @@ extension SampleStore {
         }
     }
 
-    /// A statistics collection query under a scope, its intervals in `timeZone` (the query's own
-    /// zone when it names one). Intervals without visible data are absent.
+    /// A statistics collection query under a scope, its intervals in the zone named `timeZone`
+    /// (the query's own zone when it names one); the answer names the zone as it was named.
+    /// Intervals without visible data are absent.
     public func statisticsCollection(
         matching query: StatisticsCollectionQueryDescriptor,
         scope: ReadScope,
-        timeZone: TimeZone,
+        timeZone: String,
         in db: Connection
     ) throws -> StatisticsCollection {
         try query.validate()
-        let zone = query.timeZone.flatMap(TimeZone.init(identifier:)) ?? timeZone
+        let name = query.timeZone ?? timeZone
+        let zone = TimeZone(identifier: name) ?? TimeZone.current
         let intervals = StatisticsIntervals(
             anchorDate: query.anchorDate,
             components: query.intervalComponents,
@@ -106,7 +108,7 @@ extension SampleStore {
             quantityType: query.quantityType,
             anchorDate: query.anchorDate,
             intervalComponents: query.intervalComponents,
-            timeZone: zone.identifier,
+            timeZone: name,
             statistics: statistics
         )
     }
@@ -177,12 +179,17 @@ struct StatisticsPlan {
         store: SampleStore,
         _ db: Connection
     ) throws {
+        // Values inside the type's domain, as saving keeps them (QuantityTypeIdentifier.valueLimit):
+        // a vault written before that limit may hold larger ones, which count as the limit, so
+        // that no sum or weighted sum overflows and no reader's answer fails for another app's values.
+        let domain = type.valueDomain
         guard
             let branch = try store.branch(
                 for: SampleTypePredicate(.quantity(type), predicate: predicate),
                 scope: scope,
                 columns: SQLFragment(
-                    "s.id AS id, s.source_id AS src, s.start_date AS a, s.end_date AS b, s.value AS x"
+                    "s.id AS id, s.source_id AS src, s.start_date AS a, s.end_date AS b, "
+                        + "min(max(s.value, \(domain.lowerBound)), \(domain.upperBound)) AS x"
                 ),
                 db
             ),
@@ -251,7 +258,7 @@ struct StatisticsPlan {
         self.visible = branch
         self.sources = found.map { ($0.id, $0.source) }
         // Asked only where it is used: merging sums of several sources.
-        let merges = type.aggregationStyle == .cumulative && found.count > 1
+        let merges = Self.merges(type, options, sources: found.count)
         self.withoutDuration =
             try merges
             && db.scalarInt(
@@ -271,8 +278,14 @@ struct StatisticsPlan {
     /// interval holding its start.
     private var apportioned: Bool { style != .discreteArithmetic }
 
-    /// A sum over two or more sources is merged, entirely in the segments pass.
-    private var merging: Bool { style == .cumulative && sources.count > 1 }
+    /// A sum over two or more sources is merged, entirely in the segments pass. Without a sum
+    /// asked (`duration` alone) nothing is merged: every source with a sample in the interval is
+    /// listed, as for any other statistic.
+    var merging: Bool { Self.merges(type, options, sources: sources.count) }
+
+    private static func merges(_ type: QuantityTypeIdentifier, _ options: StatisticsOptions, sources: Int) -> Bool {
+        type.aggregationStyle == .cumulative && options.contains(.cumulativeSum) && sources > 1
+    }
 
     private var needsPieces: Bool { !merging }
 
@@ -557,7 +570,7 @@ struct IntervalResult {
         let type = plan.type
         let options = plan.options
         let unit = type.canonicalUnit
-        let merging = type.aggregationStyle == .cumulative && plan.sources.count > 1
+        let merging = plan.merging
         let present = perSource.compactMap { $0 }
 
         func values(_ pieces: [Pieces], sum: Double?, duration: Double?) -> StatisticsValues {

@@ -35,10 +35,18 @@ public enum VaultSettings {
     /// when a query names no zone. Until the owner sets one, the zone of the machine the daemon
     /// runs on (`TZ`, else /etc/localtime), else UTC.
     public static func timeZone(_ db: Connection) throws -> TimeZone {
-        try value("timeZone", db).flatMap(TimeZone.init(identifier:)) ?? TimeZone.current
+        try TimeZone(identifier: timeZoneName(db)) ?? TimeZone.current
     }
 
-    public static func setTimeZone(_ zone: TimeZone, _ db: Connection) throws {
-        try setValue(zone.identifier, for: "timeZone", db)
+    /// The owner's time zone as the owner named it (`UTC` stays `UTC`, where Foundation would
+    /// call the zone `GMT`), or the machine's zone's name until the owner sets one.
+    public static func timeZoneName(_ db: Connection) throws -> String {
+        if let name = try value("timeZone", db), TimeZone(identifier: name) != nil { return name }
+        return TimeZone.current.identifier
+    }
+
+    /// Sets the owner's time zone; `name` must name a zone (the caller checks) and is kept as given.
+    public static func setTimeZone(named name: String, _ db: Connection) throws {
+        try setValue(name, for: "timeZone", db)
     }
 }

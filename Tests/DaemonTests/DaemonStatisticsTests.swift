@@ -10,6 +10,69 @@ extension DaemonEndToEnd {
     @Suite struct DaemonStatisticsTests {
         static let steps = SampleType.quantity(.stepCount)
 
+        @Test func badStatisticsParametersAreRefusedNamingTheirFieldAndKeepingTheRequestID() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(Self.steps)], share: [Self.steps])
+            let socket = try await DaemonBadInputTests.authenticated(daemon, "org.example.app")
+            func collection(_ query: String) -> String {
+                #"{"jsonrpc":"2.0","id":31,"method":"query.statisticsCollection","params":{"query":{"quantityType":"HKQuantityTypeIdentifierStepCount","options":["cumulativeSum"],"anchorDate":"2026-01-01T00:00:00.000Z",\#(query)}}}"#
+            }
+            for (query, field) in [
+                (#""intervalComponents":{"day":1},"timeZone":"""#, "timeZone"),
+                (#""intervalComponents":{"day":1},"timeZone":"utc""#, "timeZone"),
+                (#""intervalComponents":{"day":1.5}"#, "params.query.intervalComponents"),
+                (#""intervalComponents":{"hour":1e309}"#, "params.query.intervalComponents"),
+                (#""intervalComponents":{"day":-1e309}"#, "params.query.intervalComponents"),
+                (#""intervalComponents":{"day":"1"}"#, "params.query.intervalComponents"),
+                (#""intervalComponents":{"day":-1}"#, "intervalComponents"),
+            ] {
+                socket.sendFrame(collection(query))
+                let answer = await socket.readFrame()
+                #expect(answer?["id"] as? Int == 31, "\(query)")
+                let data = (answer?["error"] as? [String: Any])?["data"] as? [String: Any]
+                #expect(data?["code"] as? String == "invalidArgument", "\(query): \(String(describing: answer))")
+                #expect(data?["field"] as? String == field, "\(query): \(String(describing: data))")
+            }
+            // A value too large for statistics is refused at save, naming it (the app may share steps).
+            try await daemon.decide("grant", ["share"], [ObjectType(Self.steps)], for: "org.example.app")
+            socket.sendFrame(
+                #"{"jsonrpc":"2.0","id":32,"method":"samples.save","params":{"objects":[{"kind":"quantity","uuid":"6B1A6F0C-1C55-4B8F-9E55-1D2B3C4D5E6F","type":"HKQuantityTypeIdentifierStepCount","quantity":{"value":1e308,"unit":"count"},"startDate":"2026-01-01T10:00:00.000Z","endDate":"2026-01-01T11:00:00.000Z","sourceRevision":{"source":{"bundleIdentifier":"org.example.app","name":"App"}}}]}}"#
+            )
+            let refused = await socket.readFrame()
+            #expect(refused?["id"] as? Int == 32)
+            let data = (refused?["error"] as? [String: Any])?["data"] as? [String: Any]
+            #expect(data?["code"] as? String == "invalidArgument", "\(String(describing: refused))")
+            #expect(
+                data?["field"] as? String == "params.objects[0].quantity.value",
+                "\(String(describing: data))"
+            )
+            #expect(daemon.stop() == 0)
+        }
+
+        @Test func theOwnersTimeZoneKeepsTheNameTheOwnerGave() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(Self.steps)], share: [Self.steps])
+            try await daemon.decide("grant", ["share", "read"], [ObjectType(Self.steps)], for: "org.example.app")
+            let set = try CLITests.healthvault(["timezone", "UTC"], daemon: daemon)
+            #expect(set.out == "Time zone: UTC\n", "\(set)")
+            #expect(try CLITests.healthvault(["timezone"], daemon: daemon).out == "Time zone: UTC\n")
+            let app = try await daemon.store("org.example.app")
+            let noon = RFC3339.date(from: "2026-03-01T12:00:00.000Z")!
+            try await app.save(try quantity(.stepCount, 10, .count, at: noon, minutes: 10))
+            for zone in [nil, "UTC"] {
+                let collection = try await StatisticsCollectionQueryDescriptor(
+                    quantityType: .stepCount,
+                    options: [.cumulativeSum],
+                    anchorDate: noon,
+                    intervalComponents: IntervalComponents(day: 1),
+                    timeZone: zone
+                ).result(for: app)
+                #expect(collection.timeZone == "UTC", "\(String(describing: zone))")
+                #expect(collection.statistics.count == 1)
+            }
+            #expect(daemon.stop() == 0)
+        }
+
         @Test func statisticsMergeSourcesByTheOwnersPriority() async throws {
             let daemon = try TestDaemon()
             for app in ["org.example.phone", "org.example.watch"] {

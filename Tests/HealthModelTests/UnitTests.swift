@@ -49,6 +49,73 @@ struct UnitTests {
     private static let siUnits = ["g", "m", "L", "l", "Pa", "s", "J", "K", "S", "Hz", "V", "W", "rad", "lx"]
     private static let opaqueUnits = ["IU", "dBHL", "appleEffortScore", "D", "pD"]
 
+    // MARK: - Exact factors (docs/UNITS.md)
+
+    /// Each unit of docs/UNITS.md's "Other units" with its size in its reference unit, worked out
+    /// from the unit's definition rather than copied from a table.
+    private static let exactFactors: [String: (factor: Double, reference: String)] = {
+        let pound = 0.45359237e3  // g, the international pound of 1959
+        let inch = 2.54e-2  // m
+        let yard = 3 * 12 * inch
+        let usGallon = 231 * inch * inch * inch * 1e3  // L
+        let imperialGallon = 4.54609  // L
+        let gravity = 9.80665  // m/s², standard
+        let millimetreOfMercury = 13.5951e3 * gravity * 1e-3  // kg/m³ × m/s² × m = Pa
+        return [
+            "oz": (pound / 16, "g"), "lb": (pound, "g"), "st": (pound * 14, "g"),
+            "in": (inch, "m"), "ft": (12 * inch, "m"), "yd": (yard, "m"), "mi": (1760 * yard, "m"),
+            "fl_oz_us": (usGallon / 128, "L"), "pt_us": (usGallon / 8, "L"), "cup_us": (usGallon / 16, "L"),
+            "fl_oz_imp": (imperialGallon / 160, "L"), "pt_imp": (imperialGallon / 8, "L"),
+            "cup_imp": (imperialGallon / 16, "L"),
+            "mmHg": (millimetreOfMercury, "Pa"), "inHg": (25.4 * millimetreOfMercury, "Pa"),
+            "cmAq": (1e3 * gravity * 1e-2, "Pa"), "atm": (101_325, "Pa"),
+            "min": (60, "s"), "hr": (60 * 60, "s"), "d": (24 * 60 * 60, "s"),
+            "cal": (4.184, "J"), "kcal": (4.184e3, "J"), "Cal": (4.184e3, "J"),
+            "%": (1.0 / 100, "count"), "deg": (Double.pi / 180, "rad"),
+        ]
+    }()
+
+    /// The rows of docs/UNITS.md's table of other units: unit, factor and its reference unit.
+    private static func documentedFactors() throws -> [(unit: String, factor: Double, reference: String)] {
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/UNITS.md")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Other units").dropFirst().first)
+        return try section.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }.map { line in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let unit = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let amount = cells[2].split(separator: " ")
+            let factor = try #require(Double(amount[0]), "\(unit): \(cells[2])")
+            return (unit, factor, String(amount[1]))
+        }
+    }
+
+    @Test func everyDocumentedFactorIsTheUnitsExactDefinition() throws {
+        let rows = try Self.documentedFactors()
+        #expect(Set(rows.map(\.unit)) == Set(Self.exactFactors.keys))
+        for row in rows {
+            let exact = try #require(Self.exactFactors[row.unit])
+            #expect(row.reference == exact.reference, "\(row.unit)")
+            // The definition, worked out in doubles, is within a few ulps of the documented value.
+            #expect(
+                Self.close(row.factor, exact.factor, relative: 1e-15),
+                "\(row.unit): \(row.factor) vs \(exact.factor)"
+            )
+            // The code converts with the documented value.
+            let converted = try Self.unit(row.unit).convert(1, to: Self.unit(row.reference))
+            #expect(Self.close(converted, row.factor, relative: 1e-15), "\(row.unit): converts with \(converted)")
+        }
+    }
+
+    @Test func imperialUnitsConvertWithTheirInternationalDefinitions() throws {
+        #expect(Self.close(try Self.unit("lb").convert(1, to: .kilogram), 0.45359237, relative: 1e-15))
+        #expect(Self.close(try Self.unit("lb").convert(150, to: .kilogram), 68.0388555, relative: 1e-15))
+        #expect(Self.close(try Self.unit("st").convert(1, to: .kilogram), 6.35029318, relative: 1e-15))
+        #expect(Self.close(try Self.unit("oz").convert(16, to: Self.unit("lb")), 1, relative: 1e-15))
+        #expect(Self.close(try Self.unit("mi").convert(26.2, to: Self.unit("km")), 42.1648128, relative: 1e-15))
+        #expect(Self.close(try Self.unit("mi").convert(1, to: Self.unit("yd")), 1760, relative: 1e-15))
+    }
+
     // MARK: - units.tsv
 
     @Test(.enabled(if: Vectors.available, Vectors.missingMessage))
@@ -91,7 +158,11 @@ struct UnitTests {
             #expect(try Self.unit(unit.unitString) == unit, "\(string) round trip")
             #expect(try Self.unit(unit.unitString).unitString == unit.unitString)
             // Rows without a factor (IU, dBASPL, ...) are covered by their own tests.
-            guard let factor = Double(row["to_si_factor"] ?? "") else { continue }
+            guard let printed = Double(row["to_si_factor"] ?? "") else { continue }
+            // HKUnit.h prints some factors rounded; HealthVault converts with the exact definition,
+            // which agrees with the printed value to the digits printed.
+            let factor = Self.exactFactors[string]?.factor ?? printed
+            #expect(Self.close(printed, factor, relative: 1e-4), "\(string): \(printed) vs \(factor)")
             let reference = try Self.unit(try #require(Self.referenceUnit(in: row["notes"] ?? ""), "\(string)"))
             #expect(unit.isCompatible(with: reference), "\(string) with \(reference)")
             let offset = Double(row["si_offset"] ?? "") ?? 0
@@ -128,7 +199,7 @@ struct UnitTests {
         #expect(Self.close(try decibel.convert(94, to: Self.unit("mPa")), 1002.3744672545445))
         #expect(Self.close(try pascal.convert(1.0023744672545445, to: decibel), 94))
         #expect(Self.close(try pascal.convert(2e-5, to: decibel), 0, absolute: 1e-12))
-        #expect(Self.close(try decibel.convert(120, to: .millimeterOfMercury), 20 / 133.3224))
+        #expect(Self.close(try decibel.convert(120, to: .millimeterOfMercury), 20 / 133.322387415))
         #expect(try decibel.convert(61.5, to: decibel) == 61.5)
         #expect(decibel.isCompatible(with: .millimeterOfMercury))
     }
@@ -269,7 +340,7 @@ struct UnitTests {
     @Test func prefixesAreMatchedAfterWholeAtoms() throws {
         #expect(Self.close(try Self.unit("d").convert(1, to: .hour), 24))
         #expect(Self.close(try Self.unit("min").convert(1, to: .second), 60))
-        #expect(Self.close(try Self.unit("mi").convert(1, to: .meter), 1609.34))
+        #expect(Self.close(try Self.unit("mi").convert(1, to: .meter), 1609.344))
         #expect(Self.close(try Self.unit("mcg").convert(1, to: .gram), 1e-6))
         #expect(Self.close(try Self.unit("dam").convert(1, to: .meter), 10))
         #expect(Self.close(try Self.unit("dL").convert(1, to: .liter), 0.1))
@@ -278,7 +349,7 @@ struct UnitTests {
         #expect(Self.close(try Self.unit("mS").convert(1, to: .siemens), 0.001))
         #expect(Self.close(try Self.unit("kcal").convert(1, to: .joule), 4184))
         #expect(Self.close(try Self.unit("cmAq").convert(1, to: .pascal), 98.0665))
-        #expect(Self.close(try Self.unit("mmHg").convert(1, to: .pascal), 133.3224))
+        #expect(Self.close(try Self.unit("mmHg").convert(1, to: .pascal), 133.322387415))
         #expect(Self.close(try Self.unit("deg").convert(180, to: .radianAngle), Double.pi))
         #expect(Self.close(try Self.unit("pD").convert(1, to: .prismDiopter), 1))
         for unprefixable in ["kIU", "kmin", "kcount", "mdBHL", "khr", "cd", "kkg"] {

@@ -159,6 +159,39 @@ import VaultEngine
         #expect(last.outcome == .ok && last.objectCount == 5)
     }
 
+    @Test func aWorkoutWithoutDurationMakesNoDayAndALongOneCountsInEveryDayItCrosses() async throws {
+        let test = try TestEngine()
+        try await test.enroll(Self.app)
+        try await test.grant(.share, .workout, to: Self.app)
+        try await test.engine.setTimeZone("UTC")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        func date(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
+            calendar.date(from: DateComponents(year: 2026, month: 3, day: day, hour: hour, minute: minute))!
+        }
+        func workout(_ start: Date, _ end: Date) throws -> Sample {
+            .workout(try Workout(activityType: .walking, start: start, end: end, sourceRevision: Fixtures.app))
+        }
+        try await test.engine.save(
+            [
+                // Instants, inside a day and on a midnight: they cover nothing.
+                try workout(date(2, 10), date(2, 10)),
+                try workout(date(3, 0), date(3, 0)),
+                // From 22:00 on the 5th to 01:30 on the 7th: 2 h, 24 h and 1.5 h.
+                try workout(date(5, 22), date(7, 1, 30)),
+                // Inside the first, counted once.
+                try workout(date(6, 8), date(6, 9)),
+            ],
+            as: .app(Self.app)
+        )
+        let summaries = try await test.engine.activitySummaries(
+            matching: ActivitySummaryQueryDescriptor(start: "2026-03-01", end: "2026-03-09"),
+            as: .owner
+        )
+        #expect(summaries.map(\.day) == ["2026-03-05", "2026-03-06", "2026-03-07"])
+        #expect(try summaries.map { try $0.appleExerciseTime.doubleValue(for: .minute) } == [120, 1440, 90])
+    }
+
     @Test func goalsApplyFromTheDayTheyAreSetAndBadInputIsRefused() async throws {
         let test = try TestEngine()
         try await test.enroll(Self.app)
@@ -211,6 +244,7 @@ import VaultEngine
                 ActivitySummaryQueryDescriptor(start: "2026-03-01", end: "2026-03-01", timeZone: "Mars/Olympus"),
                 "timeZone"
             ),
+            (ActivitySummaryQueryDescriptor(start: "2026-03-01", end: "2026-03-01", timeZone: ""), "timeZone"),
         ] {
             let error = await healthError { _ = try await test.engine.activitySummaries(matching: query, as: .owner) }
             #expect(error?.code == .invalidArgument && error?.field == field, "\(query)")

@@ -4,6 +4,7 @@ import HealthModel
 import HealthModelTestSupport
 import Testing
 import VaultEngine
+import VaultStore
 
 /// Statistics and statistics collections against a reference computed here, sample by sample,
 /// from the raw samples (docs/STATISTICS.md states the rules both follow).
@@ -78,7 +79,9 @@ import VaultEngine
         var maximum: Double?
         var mostRecent: Double?
         var duration: Double
+        /// Of a cumulative type, the sources that supplied the merged sum.
         var sources: Set<String>
+        var reachingSources: Set<String>
         var memberSources: Set<String>
         var sumBySource: [String: Double]
     }
@@ -126,6 +129,7 @@ import VaultEngine
         var expected = Expected(
             duration: covered(reaching, interval),
             sources: Set((members + reaching).map(\.source)),
+            reachingSources: Set((members + reaching).map(\.source)),
             memberSources: Set(members.map(\.source)),
             sumBySource: [:]
         )
@@ -201,7 +205,12 @@ import VaultEngine
         let unit = type.canonicalUnit
         let values = statistics.values
         if type.aggregationStyle == .cumulative {
-            close(try values.sum?.doubleValue(for: unit), expected.sum, "sum", label)
+            close(
+                try values.sum?.doubleValue(for: unit),
+                options.contains(.cumulativeSum) ? expected.sum : nil,
+                "sum",
+                label
+            )
             if options.contains(.separateBySource) {
                 for (source, sum) in expected.sumBySource {
                     let mine = statistics.valuesBySource.first { $0.source.bundleIdentifier == source }
@@ -224,10 +233,14 @@ import VaultEngine
         } else {
             #expect(values.duration == nil)
         }
-        // Samples that only reach into an interval of an arithmetic type count for its duration.
+        // A merged sum lists the sources that supplied it; otherwise every source with a sample
+        // there. Samples that only reach into an interval of an arithmetic type count for its
+        // duration.
         let sources =
-            options.contains(.duration) || type.aggregationStyle != .discreteArithmetic
-            ? expected.sources : expected.memberSources
+            type.aggregationStyle == .cumulative && options.contains(.cumulativeSum)
+            ? expected.sources
+            : options.contains(.duration) || type.aggregationStyle != .discreteArithmetic
+                ? expected.reachingSources : expected.memberSources
         #expect(Set(statistics.sources.map(\.bundleIdentifier)) == sources, "contributing sources at \(label)")
     }
 
@@ -327,6 +340,30 @@ import VaultEngine
                 at: "values above \(threshold), \(day.0)",
                 options: minimal
             )
+        }
+
+        // A cumulative type's duration alone merges nothing: every source that covers time in
+        // a day is listed, not only those that would have supplied a merged sum.
+        if type.aggregationStyle == .cumulative {
+            let durationOnly = try await test.engine.statisticsCollection(
+                matching: StatisticsCollectionQueryDescriptor(
+                    quantityType: type,
+                    options: [.duration],
+                    anchorDate: query.anchorDate,
+                    intervalComponents: query.intervalComponents,
+                    timeZone: "Europe/Paris"
+                ),
+                as: .owner
+            )
+            for day in days {
+                try Self.check(
+                    durationOnly.statistics.first { $0.startDate.timeIntervalSinceReferenceDate == day.0 },
+                    against: Self.expected(type, raw, interval: day, priority: priority),
+                    type,
+                    at: "duration alone, \(day.0)",
+                    options: [.duration]
+                )
+            }
         }
 
         // The same samples as one statistics query: one interval over them all.
@@ -471,6 +508,163 @@ import VaultEngine
             #expect(statistics.values.mostRecentEndDate?.timeIntervalSinceReferenceDate == ten + 3.5 * 3600, "\(at)")
             #expect(statistics.values.mostRecentStartDate?.timeIntervalSinceReferenceDate == ten + 1800, "\(at)")
         }
+    }
+
+    @Test func valuesTooLargeForStatisticsAreRefusedAtSave() async throws {
+        let test = try await Self.vault(.bodyMass, [])
+        let start = Fixtures.start
+        for (type, value) in [
+            (QuantityTypeIdentifier.bodyMass, 1.5e308), (.heartRate, 1e306), (.stepCount, 1e308),
+            (.stepCount, QuantityTypeIdentifier.valueLimit.nextUp), (.environmentalAudioExposure, 1001),
+        ] {
+            try await test.grant(.share, .quantity(type), to: "org.example.phone")
+            // Refused when the sample is made (on the wire, when it is decoded: DaemonStatisticsTests).
+            let error = await healthError {
+                try await test.engine.save(
+                    [try quantitySample(type, value: value, start: start, claimedSource: "org.example.phone")],
+                    as: .app("org.example.phone")
+                )
+            }
+            #expect(error?.code == .invalidArgument, "\(type) \(value)")
+            #expect(error?.field == "quantity.value", "\(type) \(value)")
+            #expect(error?.message.contains("outside the range") == true, "\(String(describing: error))")
+        }
+        // The limit itself is a value like any other.
+        try await test.engine.save(
+            [
+                try quantitySample(
+                    .stepCount,
+                    value: QuantityTypeIdentifier.valueLimit,
+                    claimedSource: "org.example.phone"
+                )
+            ],
+            as: .app("org.example.phone")
+        )
+    }
+
+    @Test func hugeValuesStoredBeforeTheLimitNeverBreakAnotherReadersStatistics() async throws {
+        // Two samples of each type by one app, then made huge behind the engine's back, as a vault
+        // written before the limit may hold them; another app may read them.
+        let start = Fixtures.start.timeIntervalSinceReferenceDate
+        for (type, huge) in [
+            (QuantityTypeIdentifier.bodyMass, 1.5e308), (.heartRate, 1e306), (.stepCount, 1e308),
+            (.environmentalAudioExposure, 1e300),
+        ] {
+            let raw = [
+                Raw(source: "org.example.phone", start: start, end: start + 3600, value: 1),
+                Raw(source: "org.example.watch", start: start, end: start + 3600, value: 1),
+            ]
+            let test = try await Self.vault(type, raw)
+            try await test.grant(.read, .quantity(type), to: "org.example.scale")
+            try test.vault.db().write { try $0.execute("UPDATE samples SET value = ?", [huge]) }
+            let limit = type.valueDomain.upperBound
+            let options: StatisticsOptions =
+                type.aggregationStyle == .cumulative
+                ? [.cumulativeSum, .separateBySource, .duration]
+                : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .separateBySource, .duration]
+            for caller in [Caller.owner, .app("org.example.scale")] {
+                let statistics = try #require(
+                    try await test.engine.statistics(
+                        matching: StatisticsQueryDescriptor(quantityType: type, options: options),
+                        as: caller
+                    )
+                )
+                // Counted as the limit: finite, and encodable on the wire.
+                let values = [
+                    statistics.values.sum, statistics.values.average, statistics.values.minimum,
+                    statistics.values.maximum,
+                ].compactMap { $0?.value }
+                #expect(!values.isEmpty && values.allSatisfy(\.isFinite), "\(type): \(values)")
+                #expect(values.allSatisfy { abs($0 - limit) <= 1e-9 * limit }, "\(type): \(values)")
+                _ = try HealthJSON.encode(statistics)
+                let collection = try await test.engine.statisticsCollection(
+                    matching: StatisticsCollectionQueryDescriptor(
+                        quantityType: type,
+                        options: options,
+                        anchorDate: Fixtures.start,
+                        intervalComponents: IntervalComponents(minute: 15),
+                        timeZone: "UTC"
+                    ),
+                    as: caller
+                )
+                #expect(collection.statistics.count == 4)
+                _ = try HealthJSON.encode(collection)
+            }
+        }
+    }
+
+    @Test func instantsHaveNoDurationAndSoundLevelInstantsAverageAsEnergy() async throws {
+        let start = Fixtures.start.timeIntervalSinceReferenceDate
+        let raw = [
+            Raw(source: "org.example.phone", start: start + 60, end: start + 60, value: 60),
+            Raw(source: "org.example.watch", start: start + 120, end: start + 120, value: 80),
+        ]
+        let test = try await Self.vault(.environmentalAudioExposure, raw)
+        let statistics = try #require(
+            try await test.engine.statistics(
+                matching: StatisticsQueryDescriptor(
+                    quantityType: .environmentalAudioExposure,
+                    options: [.discreteAverage, .duration]
+                ),
+                as: .owner
+            )
+        )
+        #expect(statistics.duration() == Quantity(0, .second))
+        let average = try #require(
+            try statistics.averageQuantity()?.doubleValue(for: .decibelAWeightedSoundPressureLevel)
+        )
+        #expect(abs(average - 10 * log10((1e6 + 1e8) / 2)) < 1e-9)
+        #expect(abs(average - 77.03) < 0.01)
+    }
+
+    @Test func ofEqualDatesWithinOneSaveTheMostRecentIsTheLaterInTheBatch() async throws {
+        let test = try await Self.vault(.heartRate, [])
+        let samples = try [1.0, 2.0, 3.0].map { value in
+            try quantitySample(.heartRate, value: value, claimedSource: "org.example.phone")
+        }
+        try await test.engine.save(samples, as: .app("org.example.phone"))
+        let statistics = try #require(
+            try await test.engine.statistics(
+                matching: StatisticsQueryDescriptor(quantityType: .heartRate, options: [.mostRecent]),
+                as: .owner
+            )
+        )
+        #expect(statistics.mostRecentQuantity() == Quantity(3, QuantityTypeIdentifier.heartRate.canonicalUnit))
+        // A later save of the same dates comes after.
+        try await test.engine.save(
+            [try quantitySample(.heartRate, value: 1.5, claimedSource: "org.example.phone")],
+            as: .app("org.example.phone")
+        )
+        let later = try await test.engine.statistics(
+            matching: StatisticsQueryDescriptor(quantityType: .heartRate, options: [.mostRecent]),
+            as: .owner
+        )
+        #expect(later?.mostRecentQuantity() == Quantity(1.5, QuantityTypeIdentifier.heartRate.canonicalUnit))
+    }
+
+    @Test func durationAloneListsEverySourceAndAMergedSumOnlyItsSuppliers() async throws {
+        let start = Fixtures.start.timeIntervalSinceReferenceDate
+        // Two apps counted the same hour; the phone, first to save, has the higher priority.
+        let raw = [
+            Raw(source: "org.example.phone", start: start, end: start + 3600, value: 1000),
+            Raw(source: "org.example.watch", start: start, end: start + 3600, value: 900),
+        ]
+        let test = try await Self.vault(.stepCount, raw)
+        func sources(_ options: StatisticsOptions) async throws -> [String] {
+            let statistics = try #require(
+                try await test.engine.statistics(
+                    matching: StatisticsQueryDescriptor(quantityType: .stepCount, options: options),
+                    as: .owner
+                )
+            )
+            #expect(statistics.duration() == Quantity(3600, .second), "\(options)")
+            return statistics.sources.map(\.bundleIdentifier)
+        }
+        // Nothing is merged without a sum: both apps' samples count for the duration.
+        #expect(try await sources([.duration]) == ["org.example.phone", "org.example.watch"])
+        #expect(try await sources([.duration, .separateBySource]) == ["org.example.phone", "org.example.watch"])
+        // A merged sum lists the sources that supplied it, with or without duration.
+        #expect(try await sources([.cumulativeSum, .duration]) == ["org.example.phone"])
     }
 
     @Test func mergingCountsOverlapsOnceByPriority() async throws {

@@ -111,7 +111,16 @@ public struct IntervalComponents: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        func field(_ key: CodingKeys) throws -> Int { try container.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+        // A whole number (absent or null: 0); anything else (1.5, 1e309, "1") is refused naming
+        // the components, not as malformed JSON. validate() checks the range.
+        func field(_ key: CodingKeys) throws -> Int {
+            do {
+                return try container.decodeIfPresent(Int.self, forKey: key) ?? 0
+            } catch {
+                throw HealthError.invalidArgument("\(key.stringValue) must be a whole number", field: nil)
+                    .located(at: decoder.codingPath)
+            }
+        }
         self.init(
             year: try field(.year),
             month: try field(.month),

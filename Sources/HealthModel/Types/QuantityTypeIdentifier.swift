@@ -163,8 +163,20 @@ extension QuantityTypeIdentifier {
     /// How values of this type combine over time (sum, average, time-weighted average, energy average).
     public var aggregationStyle: AggregationStyle { QuantityTypeIdentifier.catalog[self]!.aggregation }
 
-    /// The values a sample may hold, in the canonical unit (percentages are fractions 0...1, as in HealthKit).
+    /// The values a sample may hold, in the canonical unit (percentages are fractions 0...1, as in HealthKit),
+    /// never beyond ``valueLimit`` (``soundLevelLimit`` for sound levels).
     public var valueDomain: ClosedRange<Double> { QuantityTypeIdentifier.catalog[self]!.domain }
+
+    /// The largest magnitude of a value in its canonical unit (10^15 steps, kg, kcal, count/s): far above
+    /// anything measured, and small enough that no statistic over any number of samples (sums, values
+    /// weighted by their seconds, averages) can overflow a double, so one app's values can never make
+    /// another reader's statistics fail.
+    public static let valueLimit = 1e15
+
+    /// The loudest sound level a sample may hold, in dBASPL. Sound levels are averaged as energy,
+    /// 10^(L/10), which overflows a double past about 3,080 dB; the loudest sound air carries is about
+    /// 194 dB.
+    public static let soundLevelLimit = 1000.0
 
     /// HealthKit's section of the identifier list (`Fitness`, `Nutrition`, ...).
     public var group: String { QuantityTypeIdentifier.catalog[self]!.group }
@@ -184,8 +196,14 @@ extension QuantityTypeIdentifier {
             _ domain: ClosedRange<Double>,
             _ group: String
         ) -> Entry {
+            let limit = aggregation == .discreteEquivalentContinuousLevel ? soundLevelLimit : valueLimit
             // swift-format-ignore: NeverUseForceTry
-            Entry(unit: try! HealthUnit(from: unit), aggregation: aggregation, domain: domain, group: group)
+            return Entry(
+                unit: try! HealthUnit(from: unit),
+                aggregation: aggregation,
+                domain: max(domain.lowerBound, -limit)...min(domain.upperBound, limit),
+                group: group
+            )
         }
         return [
             .appleSleepingWristTemperature: entry(

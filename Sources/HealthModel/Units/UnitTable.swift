@@ -2,8 +2,10 @@
 /// its dimension and its size in base units.
 ///
 /// Base units are g, m, s, K, A (current), lx, rad and count, so a scale is "how many base units one of this
-/// is": kg is 1000, J is 1000 (kg·m²/s² in grams), L is 0.001 (m³). Factors are those of
-/// `shared/vectors/healthkit/units.tsv` (the values HKUnit.h prints).
+/// is": kg is 1000, J is 1000 (kg·m²/s² in grams), L is 0.001 (m³). Factors are the exact
+/// definitions (the international pound and yard of 1959, the US and imperial gallons, the
+/// conventional millimetre of mercury), as HealthKit uses them, not the rounded values HKUnit.h
+/// prints beside some units (1 lb = 453.592 g there, 453.59237 g here); docs/UNITS.md lists them.
 enum UnitTable {
     /// How a value in a unit maps to base units.
     enum Behavior: Equatable, Sendable {
@@ -91,17 +93,19 @@ enum UnitTable {
     /// The units that take no prefix.
     static let otherUnits: [String: Entry] = {
         let entries = [
-            Entry("oz", 28.3495, mass),
-            Entry("lb", 453.592, mass),
-            Entry("st", 6350.0, mass),
+            // The international pound (1959) and what it makes: 16 oz, 14 lb a stone.
+            Entry("oz", 28.349523125, mass),
+            Entry("lb", 453.59237, mass),
+            Entry("st", 6350.29318, mass),
             Entry("in", 0.0254, length),
             Entry("ft", 0.3048, length),
             Entry("yd", 0.9144, length),
-            Entry("mi", 1609.34, length),
-            Entry("mmHg", 133.3224 * 1000, pressure),
+            Entry("mi", 1609.344, length),
+            // The conventional millimetre of mercury (13.5951 g/cm³ × 9.80665 m/s² × 1 mm); an inch is 25.4 of them.
+            Entry("mmHg", 133.322387415 * 1000, pressure),
             Entry("cmAq", 98.0665 * 1000, pressure),
             Entry("atm", 101_325 * 1000, pressure),
-            Entry("inHg", 3386.38816 * 1000, pressure),
+            Entry("inHg", 3386.388640341 * 1000, pressure),
             // Pa = 10^(dBASPL/20) * 2.0e-05; the scale is that reference pressure in base units.
             Entry(decibelSoundPressureLevel, 2.0e-05 * 1000, pressure, behavior: .decibel),
             Entry("fl_oz_us", 0.0295735295625 * 0.001, volume),

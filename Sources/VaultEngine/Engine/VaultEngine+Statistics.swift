@@ -36,7 +36,7 @@ extension VaultEngine {
             let collection = try store.statisticsCollection(
                 matching: query,
                 scope: scope,
-                timeZone: try VaultSettings.timeZone(db),
+                timeZone: try VaultSettings.timeZoneName(db),
                 in: db
             )
             return (collection, collection.statistics.count)
@@ -85,15 +85,20 @@ extension VaultEngine {
         try await perform { [self] in try database.read { try VaultSettings.timeZone($0) } }
     }
 
-    /// Sets the owner's time zone (an IANA name). Audited as `settings.set`.
+    /// The name of that time zone, as the owner gave it (`UTC`, not Foundation's `GMT`).
+    public func timeZoneName() async throws -> String {
+        try await perform { [self] in try database.read { try VaultSettings.timeZoneName($0) } }
+    }
+
+    /// Sets the owner's time zone (an IANA name, kept as given). Audited as `settings.set`.
     public func setTimeZone(_ identifier: String, requestID: String = "") async throws {
-        guard let zone = TimeZone(identifier: identifier) else {
+        guard TimeZone(identifier: identifier) != nil else {
             throw HealthError.invalidArgument("\"\(identifier)\" is not a time zone name", field: "timeZone")
         }
         try await perform { [self] in
             try audited(.owner, .settingsSet, types: [], requestID: requestID) {
                 try database.write { db in
-                    try VaultSettings.setTimeZone(zone, db)
+                    try VaultSettings.setTimeZone(named: identifier, db)
                     try append(entry(.owner, .settingsSet, requestID: requestID), in: db)
                 }
             }
