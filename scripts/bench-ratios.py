@@ -77,36 +77,42 @@ def custom_medians(text):
             continue
         cells = [cell.strip() for cell in stripped.strip("│").split("│")]
         if cells and cells[0] == "Metric":
-            p50 = cells.index("p50")
+            p0, p50 = cells.index("p0"), cells.index("p50")
             continue
-        match = re.match(r"(hidden|empty|unknown|enrolled)(?: \((\w*)\))?(?: \*)?$", cells[0]) if cells else None
+        match = re.match(r"(hidden|empty|unknown|enrolled)(/\w+)?(?: \((\w*)\))?(?: \*)?$", cells[0]) if cells else None
         if match and name and name.startswith("Denial ") and p50 is not None:
-            scale = COUNT_UNITS.get(match.group(2) or "", 1)
-            result[f"{name}: {match.group(1)}"] = float(cells[p50]) * scale * 1e-9
+            scale = COUNT_UNITS.get(match.group(3) or "", 1)
+            if match.group(2):  # a paired ratio, in millionths
+                result[f"{name}: {match.group(1)}{match.group(2)}"] = float(cells[p50]) * scale * 1e-6
+            else:
+                result[f"{name}: {match.group(1)}"] = float(cells[p50]) * scale * 1e-9
+                result[f"{name}: {match.group(1)} (p0)"] = float(cells[p0]) * scale * 1e-9
     return result
 
 
 def denial_section(text):
     """Prints the denied reads' and refused authentications' ratios; True when all are met."""
     figures = custom_medians(text)
-    pairs = [(f"{kind}", f"Denial {kind}: hidden", f"Denial {kind}: empty") for kind in DENIAL_KINDS]
-    pairs.append(("object lookup, same vault", "Denial object lookup: hidden", "Denial object lookup: unknown"))
-    pairs.append(("authentication refused, enrolled / unknown id", "Denial authentication: enrolled",
-                  "Denial authentication: unknown"))
-    missing = [name for _, a, b in pairs for name in (a, b) if name not in figures]
+    pairs = [(f"{kind}", f"Denial {kind}", "hidden", "empty") for kind in DENIAL_KINDS]
+    pairs.append(("object lookup, unknown UUID in the same vault", "Denial object lookup", "hidden", "unknown"))
+    pairs.append(("authentication refused, enrolled / unknown id", "Denial authentication", "enrolled", "unknown"))
+    missing = [f"{name}: {metric}" for _, name, a, b in pairs for metric in (a, b, f"{a}/{b}")
+               if f"{name}: {metric}" not in figures]
     if missing:
         print("bench: missing results for: " + ", ".join(sorted(set(missing))), file=sys.stderr)
         return False
     low, high = DENIAL_TARGET
-    print(f"  denied reads through the engine, an app without a read grant: with 500,000 hidden samples "
-          f"/ without (target {low:.2f}-{high:.2f} each)")
+    print(f"  denied reads through the engine, an app without a read grant, with 500,000 hidden samples "
+          f"/ without: median of the paired ratios (target {low:.2f}-{high:.2f} each), the medians, "
+          f"and the fastest of each (the work without the machine's noise)")
     ok = True
-    for label, a, b in pairs:
-        ratio = figures[a] / figures[b]
+    for label, name, a, b in pairs:
+        ratio = figures[f"{name}: {a}/{b}"]
         met = low <= ratio <= high
         ok = ok and met
-        print(f"    {label:<48} {figures[a] * 1e6:8.1f} us / {figures[b] * 1e6:8.1f} us = {ratio:.3f}"
-              + ("" if met else "  MISSED"))
+        print(f"    {label:<48} {ratio:.3f}{'' if met else ' MISSED'}   "
+              f"({figures[f'{name}: {a}'] * 1e6:.0f} us / {figures[f'{name}: {b}'] * 1e6:.0f} us; fastest "
+              f"{figures[f'{name}: {a} (p0)'] * 1e6:.0f} us / {figures[f'{name}: {b} (p0)'] * 1e6:.0f} us)")
     return ok
 
 
