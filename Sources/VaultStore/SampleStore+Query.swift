@@ -48,23 +48,36 @@ extension SampleStore {
     }
 
     /// ``sample(uuid:scope:)`` inside the transaction `db`.
+    ///
+    /// What the scope may see is decided in the UUID index probe where the index can decide it:
+    /// an app keeps a row of its own source, a column of the (uuid, source) index, so another
+    /// app's sample of a type it may not read is passed over without its row being read, as an
+    /// unknown UUID finds nothing (a denied read takes the same time whatever other apps stored).
+    /// Only a type the app may read wholly needs the row's type, which the index does not hold.
     public func sample(uuid: UUID, scope: ReadScope, in db: Connection) throws -> Sample? {
-        let rows = try db.rows(
-            """
-            SELECT s.id, t.identifier, src.bundle_id FROM samples s
-            JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id WHERE s.uuid = ?
-            ORDER BY s.id
-            """,
-            [DatabaseValue.blob(uuid.bytes)]
-        )
-        for row in rows {
-            guard let identifier = row[1].string, let type = try? SampleType(identifier: identifier) else {
-                continue
+        var sql = "SELECT s.id FROM samples s WHERE s.uuid = ?"
+        var arguments: [DatabaseValue] = [.blob(uuid.bytes)]
+        if let bundleIdentifier = scope.bundleIdentifier {
+            var visible: [String] = []
+            if let sourceID = try sourceID(bundleIdentifier, db) {
+                visible.append("s.source_id = ?")
+                arguments.append(.integer(sourceID))
             }
-            if case .ownSamples(let own) = scope.access(to: type), !ExactString.equal(row[2].string, own) {
-                continue
+            if !scope.readableTypes.isEmpty {
+                // The codes before the probe, so a hidden row costs only the comparison.
+                let codes = try db.rows(
+                    "SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?))",
+                    [PredicateCompiler.jsonArray(scope.readableTypes.map(\.identifier).sorted())]
+                ).compactMap { $0[0].int64 }
+                if !codes.isEmpty {
+                    visible.append("s.type IN (" + codes.map(String.init).joined(separator: ", ") + ")")
+                }
             }
-            // A correlation none of whose objects the scope may read is not visible either.
+            guard !visible.isEmpty else { return nil }
+            sql += " AND (" + visible.joined(separator: " OR ") + ")"
+        }
+        for row in try db.rows(sql + " ORDER BY s.id", arguments) {
+            // A correlation with an object the scope may not read is not visible either.
             if let sample = try load(ids: [row[0].int64!], scope: scope, db).first {
                 return sample
             }
