@@ -19,13 +19,22 @@ extension SampleStore {
             let sortValue = Self.sortValue(of: type)
             columns.sql += sortValue.sql + " AS sort_value"
             columns.arguments += sortValue.arguments
-            if let branch = try branch(
+            // The matching rows' ids first, then their sort columns fetched by id, which SQLite
+            // does in ascending order, stepping from row to row. Read in the sort's order (a
+            // descending start walks the index backwards), each row's fetch would descend the
+            // samples table from its root, at a cost growing with every other app's rows there.
+            if let ids = try branch(
                 for: SampleTypePredicate(type, predicate: predicate),
                 scope: scope,
-                columns: columns,
+                columns: SQLFragment("s.id"),
                 db
             ) {
-                branches.append(branch)
+                branches.append(
+                    SQLFragment(
+                        "SELECT \(columns.sql) FROM samples s WHERE s.id IN (\(ids.sql))",
+                        columns.arguments + ids.arguments
+                    )
+                )
             }
         }
         guard !branches.isEmpty else { return [] }
