@@ -14,8 +14,9 @@ minute heart rate in daily intervals; a year of two sources' steps in hourly mer
 to the same aggregation as one hand-written statement on raw SQLCipher (target: within 1.5x), with
 the engine alone and the answer's JSON (hand-written and Codable) beside them. Activity summaries
 over one step sample an hour, a year and four years, beside the four years' daily step sums as a
-statistics collection (target: four years within 5x one year, 4x being linear). Medians (p50)
-throughout.
+statistics collection (target: four years within 5x one year, 4x being linear). Denied reads per
+query kind and refused authentications (issue 18; target: within 5%, see denial_section). Medians
+(p50) throughout.
 Exits non-zero when a target is missed or a figure is missing.
 """
 import re
@@ -42,6 +43,80 @@ def medians(text):
         if match and name and p50 is not None:
             result[name] = float(cells[p50]) * UNITS[match.group(1)]
     return result
+
+
+# Denied reads (issue 18): per query kind, the engine's answer to an app without a read grant in
+# a vault where another app holds 500,000 hidden samples (and 20,000 blood pressure correlations,
+# and a characteristic the owner set) against the same in a vault without them. An app can time
+# what it asks: the two must be within 5%. The object lookup compares another app's sample's
+# UUID with an unknown one, in the empty vault and in the same vault. Authentication: a refused
+# connection through healthvaultd for an enrolled app id with a wrong signature against an app
+# id never enrolled.
+DENIAL_KINDS = [
+    "sample query",
+    "object lookup",
+    "anchored query",
+    "source query",
+    "statistics",
+    "statistics collection",
+    "correlation query",
+    "activity summaries",
+    "characteristic",
+]
+DENIAL_TARGET = (0.95, 1.05)
+COUNT_UNITS = {"": 1, "#": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+def custom_medians(text):
+    """"Benchmark: metric" -> median seconds, for the denial benchmarks' custom metrics (each
+    case timed in nanoseconds, its turn alternating with the other cases' in every iteration)."""
+    result = {}
+    name = None
+    p50 = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(("│", "╒", "╞", "╘", "├")) and "│" not in stripped:
+            name = stripped
+            continue
+        cells = [cell.strip() for cell in stripped.strip("│").split("│")]
+        if cells and cells[0] == "Metric":
+            p0, p50 = cells.index("p0"), cells.index("p50")
+            continue
+        match = re.match(r"(hidden|empty|unknown|enrolled)(/\w+)?(?: \((\w*)\))?(?: \*)?$", cells[0]) if cells else None
+        if match and name and name.startswith("Denial ") and p50 is not None:
+            scale = COUNT_UNITS.get(match.group(3) or "", 1)
+            if match.group(2):  # a paired ratio, in millionths
+                result[f"{name}: {match.group(1)}{match.group(2)}"] = float(cells[p50]) * scale * 1e-6
+            else:
+                result[f"{name}: {match.group(1)}"] = float(cells[p50]) * scale * 1e-9
+                result[f"{name}: {match.group(1)} (p0)"] = float(cells[p0]) * scale * 1e-9
+    return result
+
+
+def denial_section(text):
+    """Prints the denied reads' and refused authentications' ratios; True when all are met."""
+    figures = custom_medians(text)
+    pairs = [(f"{kind}", f"Denial {kind}", "hidden", "empty") for kind in DENIAL_KINDS]
+    pairs.append(("object lookup, unknown UUID in the same vault", "Denial object lookup", "hidden", "unknown"))
+    pairs.append(("authentication refused, enrolled / unknown id", "Denial authentication", "enrolled", "unknown"))
+    missing = [f"{name}: {metric}" for _, name, a, b in pairs for metric in (a, b, f"{a}/{b}")
+               if f"{name}: {metric}" not in figures]
+    if missing:
+        print("bench: missing results for: " + ", ".join(sorted(set(missing))), file=sys.stderr)
+        return False
+    low, high = DENIAL_TARGET
+    print(f"  denied reads through the engine, an app without a read grant, with 500,000 hidden samples "
+          f"/ without: median of the paired ratios (target {low:.2f}-{high:.2f} each), the medians, "
+          f"and the fastest of each (the work without the machine's noise)")
+    ok = True
+    for label, name, a, b in pairs:
+        ratio = figures[f"{name}: {a}/{b}"]
+        met = low <= ratio <= high
+        ok = ok and met
+        print(f"    {label:<48} {ratio:.3f}{'' if met else ' MISSED'}   "
+              f"({figures[f'{name}: {a}'] * 1e6:.0f} us / {figures[f'{name}: {b}'] * 1e6:.0f} us; fastest "
+              f"{figures[f'{name}: {a} (p0)'] * 1e6:.0f} us / {figures[f'{name}: {b} (p0)'] * 1e6:.0f} us)")
+    return ok
 
 
 def main():
@@ -107,6 +182,7 @@ def main():
           f"the engine adds the grants lookup and the audit entry's durable commit)")
     print(f"    hidden / empty = {engine_ratio:.3f} (target within 0.80-1.20)")
     ok = ok and 0.80 <= engine_ratio <= 1.20
+    ok = denial_section(text) and ok
     heart_daemon, heart_engine, heart_raw, steps_daemon, steps_engine, steps_raw, steps_json, steps_codable = (
         figures[n] for n in needed[11:19])
     print(f"  statistics, a year of minute heart rate (525,600 samples), daily time-weighted average, "

@@ -92,6 +92,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     engineBenchmarks(query: query, configuration: queryConfiguration)
+    denialBenchmarks()
     auditBenchmarks()
     statisticsBenchmarks()
     activityBenchmarks()

@@ -19,13 +19,22 @@ extension SampleStore {
             let sortValue = Self.sortValue(of: type)
             columns.sql += sortValue.sql + " AS sort_value"
             columns.arguments += sortValue.arguments
-            if let branch = try branch(
+            // The matching rows' ids first, then their sort columns fetched by id, which SQLite
+            // does in ascending order, stepping from row to row. Read in the sort's order (a
+            // descending start walks the index backwards), each row's fetch would descend the
+            // samples table from its root, at a cost growing with every other app's rows there.
+            if let ids = try branch(
                 for: SampleTypePredicate(type, predicate: predicate),
                 scope: scope,
-                columns: columns,
+                columns: SQLFragment("s.id"),
                 db
             ) {
-                branches.append(branch)
+                branches.append(
+                    SQLFragment(
+                        "SELECT \(columns.sql) FROM samples s WHERE s.id IN (\(ids.sql))",
+                        columns.arguments + ids.arguments
+                    )
+                )
             }
         }
         guard !branches.isEmpty else { return [] }
@@ -41,30 +50,42 @@ extension SampleStore {
     }
 
     /// One sample by UUID, if the scope may see it; an invisible sample is answered exactly like an
-    /// unknown UUID. A UUID names one object in the vault (schema 7); in a vault that held one
-    /// UUID in two sources before, the visible one stored first is returned.
+    /// unknown UUID. A UUID names one object in the vault (schema 7, which refuses to migrate a
+    /// vault where two sources share one), so at most one row matches.
     public func sample(uuid: UUID, scope: ReadScope) throws -> Sample? {
         try database.read { try sample(uuid: uuid, scope: scope, in: $0) }
     }
 
     /// ``sample(uuid:scope:)`` inside the transaction `db`.
+    ///
+    /// What the scope may see is decided in the SQL of the UUID probe: an app keeps a row of its
+    /// own source, or of a type it may read wholly, so another app's hidden sample is never
+    /// loaded. Schema 7's unique (uuid) index holds neither column, so the probe still reads the
+    /// one row it finds to compare them (docs/ACCESS_RULES.md gives the timing this leaves).
     public func sample(uuid: UUID, scope: ReadScope, in db: Connection) throws -> Sample? {
-        let rows = try db.rows(
-            """
-            SELECT s.id, t.identifier, src.bundle_id FROM samples s
-            JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id WHERE s.uuid = ?
-            ORDER BY s.id
-            """,
-            [DatabaseValue.blob(uuid.bytes)]
-        )
-        for row in rows {
-            guard let identifier = row[1].string, let type = try? SampleType(identifier: identifier) else {
-                continue
+        var sql = "SELECT s.id FROM samples s WHERE s.uuid = ?"
+        var arguments: [DatabaseValue] = [.blob(uuid.bytes)]
+        if let bundleIdentifier = scope.bundleIdentifier {
+            var visible: [String] = []
+            if let sourceID = try sourceID(bundleIdentifier, db) {
+                visible.append("s.source_id = ?")
+                arguments.append(.integer(sourceID))
             }
-            if case .ownSamples(let own) = scope.access(to: type), !ExactString.equal(row[2].string, own) {
-                continue
+            if !scope.readableTypes.isEmpty {
+                // The codes before the probe, so a hidden row costs only the comparison.
+                let codes = try db.rows(
+                    "SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?))",
+                    [PredicateCompiler.jsonArray(scope.readableTypes.map(\.identifier).sorted())]
+                ).compactMap { $0[0].int64 }
+                if !codes.isEmpty {
+                    visible.append("s.type IN (" + codes.map(String.init).joined(separator: ", ") + ")")
+                }
             }
-            // A correlation none of whose objects the scope may read is not visible either.
+            guard !visible.isEmpty else { return nil }
+            sql += " AND (" + visible.joined(separator: " OR ") + ")"
+        }
+        for row in try db.rows(sql + " ORDER BY s.id", arguments) {
+            // A correlation with an object the scope may not read is not visible either.
             if let sample = try load(ids: [row[0].int64!], scope: scope, db).first {
                 return sample
             }

@@ -619,6 +619,13 @@ public final class SampleStore: @unchecked Sendable {
         return try HealthJSON.decode(CharacteristicValue.self, from: Data(json.utf8))
     }
 
+    /// Whether the owner set a characteristic: the lookup of ``characteristic(_:in:)`` without
+    /// decoding the value, for a caller that may not read it, so that its answer costs the same
+    /// whether the owner set the characteristic or not.
+    public func isCharacteristicSet(_ type: CharacteristicTypeIdentifier, in db: Connection) throws -> Bool {
+        try db.scalarText("SELECT value FROM characteristics WHERE type = ?", [type.rawValue]) != nil
+    }
+
     public func removeCharacteristic(_ type: CharacteristicTypeIdentifier) throws {
         try database.write { try removeCharacteristic(type, in: $0) }
     }

@@ -47,9 +47,14 @@ extension VaultEngine {
                         _ = try requireApp(appID, db)
                         readable = try GrantStore.determination(appID, .read, .characteristic(type), db).isGranted
                     }
-                    // Read either way, so a refused read costs what an allowed one does.
-                    let stored = try store.characteristic(type, in: db)
-                    return (readable ? stored : nil, readable)
+                    // The same lookup either way, so a refused read costs what a granted read of
+                    // a characteristic never set does; a value the app may not read is not
+                    // decoded, so the refusal costs the same whether the owner set it or not.
+                    guard readable else {
+                        _ = try store.isCharacteristicSet(type, in: db)
+                        return (nil, false)
+                    }
+                    return (try store.characteristic(type, in: db), true)
                 }
                 try record(
                     entry(
