@@ -25,11 +25,11 @@ import sys
 UNITS = {"ns": 1e-9, "μs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def medians(text):
-    """Benchmark name -> median wall-clock seconds."""
-    result = {}
+def table_rows(text):
+    """The rows of the text tables `swift package benchmark` prints, as (benchmark name, the
+    current table's header cells, the row's cells)."""
     name = None
-    p50 = None
+    header = None
     for line in text.splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith(("│", "╒", "╞", "╘", "├")) and "│" not in stripped:
@@ -37,11 +37,19 @@ def medians(text):
             continue
         cells = [cell.strip() for cell in stripped.strip("│").split("│")]
         if cells and cells[0] == "Metric":
-            p50 = cells.index("p50")
+            header = cells
             continue
-        match = re.match(r"Time \(wall clock\) \((\w+)\)", cells[0]) if cells else None
-        if match and name and p50 is not None:
-            result[name] = float(cells[p50]) * UNITS[match.group(1)]
+        if name and header and cells and cells[0]:
+            yield name, header, cells
+
+
+def medians(text):
+    """Benchmark name -> median wall-clock seconds."""
+    result = {}
+    for name, header, cells in table_rows(text):
+        match = re.match(r"Time \(wall clock\) \((\w+)\)", cells[0])
+        if match:
+            result[name] = float(cells[header.index("p50")]) * UNITS[match.group(1)]
     return result
 
 
@@ -71,25 +79,17 @@ def custom_medians(text):
     """"Benchmark: metric" -> median seconds, for the denial benchmarks' custom metrics (each
     case timed in nanoseconds, its turn alternating with the other cases' in every iteration)."""
     result = {}
-    name = None
-    p50 = None
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith(("│", "╒", "╞", "╘", "├")) and "│" not in stripped:
-            name = stripped
+    for name, header, cells in table_rows(text):
+        match = re.match(r"(hidden|empty|unknown|enrolled)(/\w+)?(?: \((\w*)\))?(?: \*)?$", cells[0])
+        if not match or not name.startswith("Denial "):
             continue
-        cells = [cell.strip() for cell in stripped.strip("│").split("│")]
-        if cells and cells[0] == "Metric":
-            p0, p50 = cells.index("p0"), cells.index("p50")
-            continue
-        match = re.match(r"(hidden|empty|unknown|enrolled)(/\w+)?(?: \((\w*)\))?(?: \*)?$", cells[0]) if cells else None
-        if match and name and name.startswith("Denial ") and p50 is not None:
-            scale = COUNT_UNITS.get(match.group(3) or "", 1)
-            if match.group(2):  # a paired ratio, in millionths
-                result[f"{name}: {match.group(1)}{match.group(2)}"] = float(cells[p50]) * scale * 1e-6
-            else:
-                result[f"{name}: {match.group(1)}"] = float(cells[p50]) * scale * 1e-9
-                result[f"{name}: {match.group(1)} (p0)"] = float(cells[p0]) * scale * 1e-9
+        p0, p50 = header.index("p0"), header.index("p50")
+        scale = COUNT_UNITS.get(match.group(3) or "", 1)
+        if match.group(2):  # a paired ratio, in millionths
+            result[f"{name}: {match.group(1)}{match.group(2)}"] = float(cells[p50]) * scale * 1e-6
+        else:
+            result[f"{name}: {match.group(1)}"] = float(cells[p50]) * scale * 1e-9
+            result[f"{name}: {match.group(1)} (p0)"] = float(cells[p0]) * scale * 1e-9
     return result
 
 

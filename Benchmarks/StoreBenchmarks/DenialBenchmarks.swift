@@ -314,12 +314,8 @@ final class AuthenticationFixture {
             attributes: [.posixPermissions: 0o600]
         )
         FileManager.default.createFile(atPath: passphraseFile, contents: Data("bench\n".utf8))
-        let daemon =
-            ProcessInfo.processInfo.environment["HEALTHVAULTD"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/release/healthvaultd").path
         process = Process()
-        process.executableURL = URL(fileURLWithPath: daemon)
+        process.executableURL = URL(fileURLWithPath: healthvaultdPath())
         process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile]
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()

@@ -152,12 +152,8 @@ final class DaemonFixture {
 
     init(_ vault: StatisticsVault) async throws {
         self.vault = vault
-        let daemon =
-            ProcessInfo.processInfo.environment["HEALTHVAULTD"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/release/healthvaultd").path
         process = Process()
-        process.executableURL = URL(fileURLWithPath: daemon)
+        process.executableURL = URL(fileURLWithPath: healthvaultdPath())
         process.arguments = ["--vault", vault.directory.path, "--passphrase-file", vault.passphraseFile]
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
@@ -448,4 +444,12 @@ func statisticsBenchmarks() {
     } teardown: {
         stepsRaw = nil
     }
+}
+
+/// The `healthvaultd` the daemon benchmarks run: HEALTHVAULTD (`make bench` sets it), else the
+/// checkout's release build.
+func healthvaultdPath() -> String {
+    ProcessInfo.processInfo.environment["HEALTHVAULTD"]
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/release/healthvaultd").path
 }

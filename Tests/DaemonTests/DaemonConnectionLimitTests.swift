@@ -137,18 +137,11 @@ extension DaemonEndToEnd {
 
         @Test func limitsBeyondTheOpenFileLimitAreRefusedAtStart() throws {
             let daemon = try TestDaemon(start: false)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-            process.arguments = [
-                "--nofile=256:256", TestDaemon.binary("healthvaultd"), "--vault", daemon.directory.path,
-                "--passphrase-file", daemon.passphraseFile, "--max-connections", "5000",
-            ]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 1)
+            let (status, message) = try daemon.runAnotherDaemon(
+                launcher: ["/usr/bin/prlimit", "--nofile=256:256", TestDaemon.binary("healthvaultd")],
+                extra: ["--max-connections", "5000"]
+            )
+            #expect(status == 1)
             #expect(message.contains("ulimit -n"), "\(message)")
             #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
         }

@@ -8,23 +8,6 @@ extension DaemonEndToEnd {
     /// other processes, vault files it could not serve refused by name, and a checkpoint it could
     /// not write reported, not swallowed.
     @Suite struct DaemonHardeningTests {
-        /// Runs healthvaultd on `daemon`'s vault to its end (it is expected to refuse to start).
-        static func refusal(_ daemon: TestDaemon, launcher: [String]? = nil) throws -> (status: Int32, message: String)
-        {
-            let command =
-                (launcher ?? [TestDaemon.binary("healthvaultd")])
-                + ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile]
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: command[0])
-            process.arguments = Array(command.dropFirst())
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, message)
-        }
-
         /// Runs `command` to its end; its exit status.
         static func run(_ command: [String]) throws -> Int32 {
             let process = Process()
@@ -53,16 +36,9 @@ extension DaemonEndToEnd {
         @Test func aVaultFileTheDaemonCannotWriteIsRefusedByName() throws {
             let daemon = try TestDaemon(start: false)
             let database = daemon.directory.appendingPathComponent("vault.db").path
-            let root = daemon.directory.deletingLastPathComponent()
-            let copy = root.appendingPathComponent("healthvaultd").path
-            try FileManager.default.copyItem(atPath: TestDaemon.binary("healthvaultd"), toPath: copy)
-            for path in [root.path]
-                + (FileManager.default.subpaths(atPath: root.path) ?? []).map({ root.path + "/" + $0 })
-            {
-                lchown(path, TestDaemon.unprivilegedUser, TestDaemon.unprivilegedUser)
-            }
+            let binary = try daemon.handToUnprivilegedUser()
             chmod(database, 0o400)
-            let (status, message) = try Self.refusal(daemon, launcher: TestDaemon.asUnprivileged([copy]))
+            let (status, message) = try daemon.runAnotherDaemon(launcher: TestDaemon.asUnprivileged([binary]))
             #expect(status == 1)
             #expect(
                 message.contains(database) && message.contains("mode 400") && message.contains("cannot write"),
@@ -74,7 +50,7 @@ extension DaemonEndToEnd {
         @Test func aVaultDirectoryOthersCanWriteIsRefusedAndOneTheyCanListIsWarnedOf() throws {
             let daemon = try TestDaemon(start: false)
             chmod(daemon.directory.path, 0o777)
-            let (status, message) = try Self.refusal(daemon)
+            let (status, message) = try daemon.runAnotherDaemon()
             #expect(status == 1)
             #expect(message.contains("mode 777") && message.contains("chmod 700"), "\(message)")
             chmod(daemon.directory.path, 0o755)
@@ -86,7 +62,7 @@ extension DaemonEndToEnd {
         @Test func somethingOtherThanASocketAtTheSocketPathIsNamedInWords() throws {
             let daemon = try TestDaemon(start: false)
             FileManager.default.createFile(atPath: daemon.socketPath, contents: Data("not a socket".utf8))
-            let (status, message) = try Self.refusal(daemon)
+            let (status, message) = try daemon.runAnotherDaemon()
             #expect(status == 1)
             #expect(message.contains("\(daemon.socketPath) exists and is not a socket"), "\(message)")
             #expect(!message.contains("UnixDomainSocketPathWrongType"))

@@ -98,6 +98,13 @@ final class TestDaemon: @unchecked Sendable {
     /// on a vault handed over to nobody.
     func startUnprivileged(extra: [String] = []) throws {
         guard getuid() == 0 else { return try start(extra: extra) }
+        try start(extra: extra, launcher: Self.asUnprivileged([handToUnprivilegedUser()]))
+    }
+
+    /// Hands the vault and a copy of the daemon's binary to ``unprivilegedUser`` (as root; as
+    /// anyone else, they are already theirs); returns the binary to run.
+    func handToUnprivilegedUser() throws -> String {
+        guard getuid() == 0 else { return Self.binary("healthvaultd") }
         let root = directory.deletingLastPathComponent()
         let copy = root.appendingPathComponent("healthvaultd").path
         if !FileManager.default.fileExists(atPath: copy) {
@@ -107,14 +114,19 @@ final class TestDaemon: @unchecked Sendable {
         {
             lchown(path, 65534, 65534)
         }
-        try start(extra: extra, launcher: Self.asUnprivileged([copy]))
+        return copy
     }
 
-    /// Runs one more healthvaultd on this vault, to its end; its exit status and stderr.
-    func runAnotherDaemon() throws -> (Int32, String) {
+    /// Runs one more healthvaultd on this vault, to its end (through `launcher`, with `extra`
+    /// arguments); its exit status and stderr.
+    func runAnotherDaemon(
+        launcher: [String] = [TestDaemon.binary("healthvaultd")],
+        extra: [String] = []
+    ) throws -> (Int32, String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary("healthvaultd"))
-        process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile]
+        process.executableURL = URL(fileURLWithPath: launcher[0])
+        process.arguments =
+            launcher.dropFirst() + ["--vault", directory.path, "--passphrase-file", passphraseFile] + extra
         let errors = Pipe()
         process.standardError = errors
         try process.run()
