@@ -97,7 +97,7 @@ def denial_section(text):
     """Prints the denied reads' and refused authentications' ratios; True when all are met."""
     figures = custom_medians(text)
     pairs = [(f"{kind}", f"Denial {kind}", "hidden", "empty") for kind in DENIAL_KINDS]
-    pairs.append(("object lookup, unknown UUID in the same vault", "Denial object lookup", "hidden", "unknown"))
+    pairs.append(("object lookup, unknown UUID in the same vault", "Denial object lookup in one vault", "hidden", "unknown"))
     pairs.append(("authentication refused, enrolled / unknown id", "Denial authentication", "enrolled", "unknown"))
     missing = [f"{name}: {metric}" for _, name, a, b in pairs for metric in (a, b, f"{a}/{b}")
                if f"{name}: {metric}" not in figures]

@@ -136,6 +136,24 @@ public final class VaultEngine: Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction and appends the entry it returns, durable when this
+    /// returns, written by the connection that read (``Database/read(_:thenWrite:)``: its page
+    /// cache stays warm for the next read). A failure to write the entry is an ``AuditFailure``.
+    func readRecorded<T>(_ body: (Connection) throws -> (T, AuditEntry)) throws -> T {
+        var recording = false
+        do {
+            return try database.read(body) { db, read in
+                recording = true
+                try append(read.1, in: db)
+            }.0
+        } catch let failure as AuditFailure {
+            throw failure
+        } catch {
+            if recording { throw AuditFailure(cause: error) }
+            throw error
+        }
+    }
+
     /// Runs an access, recording a failure as an entry: `denied` for `authorizationDenied` (an
     /// app not enrolled), `error` for bad input or an internal error. Refusals of the rules are
     /// recorded by the access itself, in the transaction they belong to; a failure to write the

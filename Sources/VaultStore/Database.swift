@@ -18,6 +18,8 @@ public final class Database: @unchecked Sendable {
     // it from `idleReaders` (under `readers`).
     private var writer: Connection?
     private let writerLock = NSLock()
+    /// The thread holding `writerLock`, for the check that no read runs inside a write.
+    private var writerThread: pthread_t?
     private var idleReaders: [Connection] = []
     private var readersOut = 0
     private var isClosed = false
@@ -187,7 +189,11 @@ public final class Database: @unchecked Sendable {
     /// forget if the transaction does not commit.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         writerLock.lock()
-        defer { writerLock.unlock() }
+        writerThread = pthread_self()
+        defer {
+            writerThread = nil
+            writerLock.unlock()
+        }
         guard let writer else { throw StoreError.locked }
         return try writer.transaction(immediate: true) { try body(writer) }
     }
@@ -201,7 +207,37 @@ public final class Database: @unchecked Sendable {
         return try reader!.transaction(immediate: false) { try body(reader!) }
     }
 
+    /// Runs `body` in one read transaction, then `record` with its result in one immediate write
+    /// transaction on the same connection, under the write lock as ``write(_:)`` (a read and the
+    /// audit entry that records it, durable when this returns).
+    ///
+    /// A connection's page cache stays valid across its own commits but is emptied when it
+    /// begins a transaction after another connection committed. A read's entry written by the
+    /// writer would empty the readers' caches after every read, so every read would decrypt again
+    /// each page it touches, and a read over B-trees that other apps' rows make deeper would cost
+    /// more than the same read in a vault without them (docs/ACCESS_RULES.md). Written by the
+    /// reader itself, the entry leaves that reader's cache warm; readers are handed out most
+    /// recently returned first, so one app's reads in turn keep finding their pages decrypted.
+    public func read<T>(_ body: (Connection) throws -> T, thenWrite record: (Connection, T) throws -> Void) throws -> T
+    {
+        var reader: Connection? = try checkOutReader()
+        defer { checkIn(&reader) }
+        let result = try reader!.transaction(immediate: false) { try body(reader!) }
+        writerLock.lock()
+        writerThread = pthread_self()
+        defer {
+            writerThread = nil
+            writerLock.unlock()
+        }
+        guard writer != nil else { throw StoreError.locked }
+        try reader!.transaction(immediate: true) { try record(reader!, result) }
+        return result
+    }
+
     private func checkOutReader() throws(StoreError) -> Connection {
+        // A read inside a write would wait for a reader while holding the write lock, which a
+        // reader recording its read waits for.
+        assert(writerThread.map { pthread_equal($0, pthread_self()) == 0 } ?? true, "a read inside a write")
         readers.lock()
         defer { readers.unlock() }
         while true {
@@ -228,7 +264,11 @@ public final class Database: @unchecked Sendable {
     /// Runs `body` on the writer outside any transaction (migrations, maintenance).
     func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
         writerLock.lock()
-        defer { writerLock.unlock() }
+        writerThread = pthread_self()
+        defer {
+            writerThread = nil
+            writerLock.unlock()
+        }
         guard let writer else { throw StoreError.locked }
         return try body(writer)
     }

@@ -60,8 +60,9 @@ extension SampleStore {
     ///
     /// What the scope may see is decided in the SQL of the UUID probe: an app keeps a row of its
     /// own source, or of a type it may read wholly, so another app's hidden sample is never
-    /// loaded. Schema 7's unique (uuid) index holds neither column, so the probe still reads the
-    /// one row it finds to compare them (docs/ACCESS_RULES.md gives the timing this leaves).
+    /// loaded. Schema 7's unique (uuid) index holds neither column, so the probe reads the one row
+    /// it finds to compare them: another app's UUID can cost a page more than an unknown one, which
+    /// tells only that the UUID exists, as a save of it does (docs/ACCESS_RULES.md).
     public func sample(uuid: UUID, scope: ReadScope, in db: Connection) throws -> Sample? {
         var sql = "SELECT s.id FROM samples s WHERE s.uuid = ?"
         var arguments: [DatabaseValue] = [.blob(uuid.bytes)]
@@ -137,7 +138,8 @@ extension SampleStore {
     ) throws -> SQLFragment? {
         guard let code = try typeCode(query.sampleType, db) else { return nil }
         var fragment: SQLFragment
-        switch scope.access(to: query.sampleType) {
+        let access = scope.access(to: query.sampleType)
+        switch access {
         case .all:
             fragment = SQLFragment(
                 "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : "") WHERE s.type = ?",
@@ -151,9 +153,11 @@ extension SampleStore {
                 columns.arguments + [.integer(code), .integer(sourceID)]
             )
         }
-        // A correlation is visible only when the scope may read every one of its objects (its own
-        // correlations always are: their objects share its source).
-        if case .correlation = query.sampleType, let members = try memberVisibility(scope, db) {
+        // A correlation is visible only when the scope may read every one of its objects. Its own
+        // correlations always are (a save refuses objects of another source), so a scope that sees
+        // only its own correlations of the type checks no object: its cost is then that of its own
+        // rows alone, whatever other apps' correlations hold.
+        if case .correlation = query.sampleType, case .all = access, let members = try memberVisibility(scope, db) {
             fragment.sql += " AND NOT EXISTS (SELECT 1 FROM samples m WHERE m.parent_id = s.id AND NOT \(members.sql))"
             fragment.arguments += members.arguments
         }

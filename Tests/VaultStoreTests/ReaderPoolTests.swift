@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 import HealthModel
 import HealthModelTestSupport
@@ -5,8 +6,9 @@ import Testing
 
 @testable import VaultStore
 
-/// The database's readers: reads run side by side, and closing waits for reads under way and
-/// still folds the log into the database.
+/// The database's readers: reads run side by side, a read recorded by its own reader keeps that
+/// reader's pages decrypted, and closing waits for reads under way and still folds the log into
+/// the database.
 @Suite struct ReaderPoolTests {
     /// Holds a read transaction open on another thread until `release` is signalled (or a minute
     /// passes, so a failure cannot hang the suite).
@@ -44,6 +46,46 @@ import Testing
             holder.release.signal()
             holder.done.wait()
         }
+    }
+
+    /// The pages a read on `db` decrypted that its cache did not hold.
+    static func pagesMissed(_ db: Connection, _ body: () throws -> Void) rethrows -> Int32 {
+        var missed: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(db.handle, SQLITE_DBSTATUS_CACHE_MISS, &missed, &highest, 1)
+        try body()
+        sqlite3_db_status(db.handle, SQLITE_DBSTATUS_CACHE_MISS, &missed, &highest, 1)
+        return missed
+    }
+
+    @Test func aReadRecordedByItsReaderFindsItsPagesDecryptedNextTime() throws {
+        let test = try TestVault()
+        let database = try test.vault!.db()
+        let store = SampleStore(database: database)
+        try store.save((0..<500).map { _ in .quantity(try! Fixtures.quantity()) })
+        let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(.quantity(.stepCount))])
+        let record = { (db: Connection, _: Int32) in
+            try db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('probe', hex(randomblob(8)))")
+        }
+        var missed: [Int32] = []
+        for _ in 0..<3 {
+            missed.append(
+                try database.read(
+                    { db in try Self.pagesMissed(db) { _ = try store.samples(matching: query, scope: .owner, in: db) }
+                    },
+                    thenWrite: record
+                )
+            )
+        }
+        // The first read decrypts its pages; the next ones, after the reads' own commits, none.
+        #expect(missed[0] > 0 && missed[1...].allSatisfy { $0 == 0 }, "\(missed)")
+        // A commit by another connection (the writer) empties the cache: the same read decrypts
+        // its pages again, as every read did when the writer recorded them.
+        try database.write { try record($0, 0) }
+        let afterWriter = try database.read { db in
+            try Self.pagesMissed(db) { _ = try store.samples(matching: query, scope: .owner, in: db) }
+        }
+        #expect(afterWriter == missed[0], "\(afterWriter) against \(missed)")
     }
 
     @Test func closingWaitsForReadsUnderWayAndLeavesNoLog() throws {

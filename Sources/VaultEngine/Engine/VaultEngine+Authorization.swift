@@ -82,16 +82,17 @@ extension VaultEngine {
         let types = Set(share.map(ObjectType.init)).union(read)
         return try await perform { [self] in
             try audited(caller, .authorizationStatus, types: types.sortedIdentifiers, requestID: requestID) {
-                let status = try database.read { db -> AuthorizationRequestStatus in
+                try readRecorded { db -> (AuthorizationRequestStatus, AuditEntry) in
                     try checkRequest(toShare: share, read: read, by: appID, db)
                     let grants = try GrantStore.grants(appID, db)
                     let undecided =
                         share.contains { !(grants[ObjectType($0)]?.share.isDetermined ?? false) }
                         || read.contains { !(grants[$0]?.read.isDetermined ?? false) }
-                    return undecided ? .shouldRequest : .unnecessary
+                    return (
+                        undecided ? .shouldRequest : .unnecessary,
+                        entry(caller, .authorizationStatus, types: types.sortedIdentifiers, requestID: requestID)
+                    )
                 }
-                try record(entry(caller, .authorizationStatus, types: types.sortedIdentifiers, requestID: requestID))
-                return status
             }
         }
     }
@@ -108,16 +109,16 @@ extension VaultEngine {
         let appID = try Self.appID(of: caller)
         return try await perform { [self] in
             try audited(caller, .authorizationStatus, types: [type.identifier], requestID: requestID) {
-                let status = try database.read { db -> AuthorizationStatus in
+                try readRecorded { db -> (AuthorizationStatus, AuditEntry) in
                     _ = try requireApp(appID, db)
-                    switch try GrantStore.determination(appID, .share, type, db) {
-                    case .notDetermined: return .notDetermined
-                    case .granted: return .sharingAuthorized
-                    case .denied: return .sharingDenied
-                    }
+                    let status: AuthorizationStatus =
+                        switch try GrantStore.determination(appID, .share, type, db) {
+                        case .notDetermined: .notDetermined
+                        case .granted: .sharingAuthorized
+                        case .denied: .sharingDenied
+                        }
+                    return (status, entry(caller, .authorizationStatus, types: [type.identifier], requestID: requestID))
                 }
-                try record(entry(caller, .authorizationStatus, types: [type.identifier], requestID: requestID))
-                return status
             }
         }
     }

@@ -41,7 +41,7 @@ extension VaultEngine {
         let types = [type.rawValue]
         return try await perform { [self] in
             try audited(caller, .queryCharacteristic, types: types, requestID: requestID) {
-                let (value, readable) = try database.read { db -> (CharacteristicValue?, Bool) in
+                try readRecorded { db -> (CharacteristicValue?, AuditEntry) in
                     var readable = true
                     if case .app(let appID) = caller {
                         _ = try requireApp(appID, db)
@@ -50,14 +50,13 @@ extension VaultEngine {
                     // The same lookup either way, so a refused read costs what a granted read of
                     // a characteristic never set does; a value the app may not read is not
                     // decoded, so the refusal costs the same whether the owner set it or not.
-                    guard readable else {
+                    var value: CharacteristicValue?
+                    if readable {
+                        value = try store.characteristic(type, in: db)
+                    } else {
                         _ = try store.isCharacteristicSet(type, in: db)
-                        return (nil, false)
                     }
-                    return (try store.characteristic(type, in: db), true)
-                }
-                try record(
-                    entry(
+                    let recorded = entry(
                         caller,
                         .queryCharacteristic,
                         types: types,
@@ -65,8 +64,8 @@ extension VaultEngine {
                         outcome: readable ? .ok : .deniedServedEmpty,
                         requestID: requestID
                     )
-                )
-                return value
+                    return (value, recorded)
+                }
             }
         }
     }

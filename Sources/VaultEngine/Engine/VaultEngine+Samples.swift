@@ -287,15 +287,14 @@ extension VaultEngine {
     ) async throws -> T {
         try await perform { [self] in
             try audited(caller, operation, types: recorded, requestID: requestID) {
-                let (result, count, outcome) = try database.read { db in
+                try readRecorded { db in
                     let (scope, outcome) = try scope(db)
                     let (result, count) = try body(db, scope)
-                    return (result, count, outcome)
+                    return (
+                        result,
+                        entry(caller, operation, types: recorded, count: count, outcome: outcome, requestID: requestID)
+                    )
                 }
-                try record(
-                    entry(caller, operation, types: recorded, count: count, outcome: outcome, requestID: requestID)
-                )
-                return result
             }
         }
     }
