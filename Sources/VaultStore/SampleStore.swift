@@ -84,14 +84,36 @@ public final class SampleStore: @unchecked Sendable {
         }
     }
 
-    /// Whether a UUID the current batch inserted is a deleted sample's.
+    /// Whether a UUID the current batch inserted is a deleted sample's: by one pass over the
+    /// tombstones' UUID index when the vault holds no more tombstones than the batch has
+    /// samples (none, in most saves: no work), else by one probe of that index per UUID. (One
+    /// statement matching the batch's UUIDs as a JSON list took 440 ms of a 100,000-sample
+    /// save of 900 ms; a trigger per row, a fifth of it.)
     private func reusesDeletedUUID(_ db: Connection) throws -> Bool {
         guard !insertedUUIDs.isEmpty else { return false }
-        let hex = insertedUUIDs.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }
-        return try db.scalarInt(
-            "SELECT EXISTS (SELECT 1 FROM tombstones WHERE uuid IN (SELECT unhex(value) FROM json_each(?)))",
-            [DatabaseValue.jsonArray(hex)]
-        ) == 1
+        // An upper bound of the tombstones' count (row ids only grow), from the end of the table.
+        let tombstones = try db.scalarInt("SELECT coalesce(max(id), 0) FROM tombstones") ?? 0
+        guard tombstones > 0 else { return false }
+        if tombstones <= insertedUUIDs.count {
+            let inserted = Set(insertedUUIDs)
+            let statement = try db.statement("SELECT uuid FROM tombstones INDEXED BY tombstones_by_uuid")
+            // Reset on the way in and out: a cached statement left part-way would hold its place.
+            try statement.bind([])
+            defer { try? statement.bind([]) }
+            while try statement.step() {
+                if let uuid = statement.value(at: 0).bytes.flatMap(UUID.init(bytes:)), inserted.contains(uuid) {
+                    return true
+                }
+            }
+            return false
+        }
+        let probe = try db.statement("SELECT EXISTS (SELECT 1 FROM tombstones WHERE uuid = ?)")
+        defer { try? probe.bind([]) }
+        for uuid in insertedUUIDs {
+            try probe.bind(values: [.blob(uuid.bytes)])
+            if try probe.step(), probe.int64(at: 0) == 1 { return true }
+        }
+        return false
     }
 
     /// The answer to a save whose UUID another object of the vault holds or held: the same bytes

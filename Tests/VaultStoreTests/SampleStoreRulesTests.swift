@@ -71,6 +71,27 @@ extension SampleStoreTests {
         #expect(try store.save([fresh]).saved == 1)
     }
 
+    @Test func aDeletedUUIDIsRefusedWhetherTheBatchOrTheTombstonesAreMore() throws {
+        let deleted = try (0..<3).map { _ in try steps(uuid: UUID(), by: app("org.example.mine")) }
+        try store.save(deleted)
+        #expect(try store.delete(uuids: deleted.map(\.uuid), scope: .owner) == 3)
+        let fresh = { try self.steps(uuid: UUID(), by: self.app("org.example.mine")) }
+        let reused = try steps(uuid: deleted[1].uuid, by: app("org.example.mine"))
+        // Fewer samples than tombstones (the store probes the tombstones once per UUID), and more
+        // (it reads the tombstones once), the deleted UUID first, last and alone.
+        for batch in [
+            [reused], [try fresh(), reused], (0..<5).map { _ in try! fresh() } + [reused],
+            [reused] + (0..<5).map { _ in try! fresh() },
+        ] {
+            let refusal = healthError { try store.save(batch) }
+            #expect(refusal?.code == .invalidArgument && refusal?.field == "uuid", "\(String(describing: refusal))")
+        }
+        #expect(try store.sample(uuid: deleted[1].uuid, scope: .owner) == nil)
+        // Without a deleted UUID, both kinds of batch are saved.
+        #expect(try store.save([try fresh()]).saved == 1)
+        #expect(try store.save((0..<5).map { _ in try! fresh() }).saved == 5)
+    }
+
     @Test func appIdsThatDifferOnlyInUnicodeNormalizationAreDifferentSources() throws {
         // Swift's String calls these equal; the store must not, or one app would read the other's.
         let composed = app("org.example.caf\u{e9}")
