@@ -91,7 +91,6 @@ let benchmarks: @Sendable () -> Void = {
         empty = nil
     }
 
-    engineBenchmarks(query: query, configuration: queryConfiguration)
     denialBenchmarks()
     auditBenchmarks()
     statisticsBenchmarks()
