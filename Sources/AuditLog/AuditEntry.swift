@@ -123,6 +123,19 @@ public struct AuditEntry: Hashable, Sendable {
         /// The owner changed a vault setting: a type's source priority (the entry names the type)
         /// or the time zone statistics are counted in (no type).
         public static let settingsSet = Operation(rawValue: "settings.set")
+        /// A step of a workout session or its live builder that reads and writes no health data
+        /// (docs/WORKOUTS.md): the session created, recovered or mirrored, a state change, the
+        /// builder's collection begun or ended, its data source's types, events, metadata,
+        /// activities, data sent between the session's connections. The types are the ones the
+        /// step names, if any.
+        public static let workoutSession = Operation(rawValue: "workout.session")
+        /// A live builder's statistics read: pushed to the app as samples arrive, or asked for.
+        /// The count is the number of statistics.
+        public static let workoutCollect = Operation(rawValue: "workout.collect")
+        /// A live builder's workout saved (count 1) with everything associated with it.
+        public static let workoutFinish = Operation(rawValue: "workout.finish")
+        /// A live builder discarded, or its session ended by another session of the same app.
+        public static let workoutDiscard = Operation(rawValue: "workout.discard")
 
         /// Every operation this version names (docs/AUDIT_LOG.md).
         public static let known: [Operation] = [
@@ -134,7 +147,7 @@ public struct AuditEntry: Hashable, Sendable {
             .characteristicSet,
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .import, .export,
-            .auditExport, .settingsSet,
+            .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

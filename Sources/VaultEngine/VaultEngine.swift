@@ -24,6 +24,7 @@ public final class VaultEngine: Sendable {
     let store: SampleStore
     let threads: NIOThreadPool
     let observers = ObserverRegistry()
+    let workoutSessions = WorkoutSessions()
     private let shutDown = Atomic<Bool>(false)
 
     /// The most objects one save or delete may name.
@@ -35,6 +36,8 @@ public final class VaultEngine: Sendable {
         self.store = SampleStore(database: try vault.db())
         // A writer and every reader busy at once, and no more (more would only wait for a connection).
         self.threads = NIOThreadPool(numberOfThreads: Database.readerCount + 1)
+        // The workout sessions the vault keeps, for their apps to recover (docs/WORKOUTS.md).
+        try workoutSessions.loadIfNeeded { [store] in try store.database.read { try store.workoutSessions(in: $0) } }
         threads.start()
     }
 
@@ -42,6 +45,7 @@ public final class VaultEngine: Sendable {
     public func shutdown() async {
         shutDown.store(true, ordering: .sequentiallyConsistent)
         observers.finishAll()
+        workoutSessions.finishAll()
         try? await threads.shutdownGracefully()
     }
 

@@ -38,6 +38,8 @@ struct PredicateCompiler {
                 "s.uuid IN (SELECT unhex(value) FROM json_each(?))",
                 [.text(Self.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }))]
             )
+        case .workout(let uuid):
+            return SQLFragment("s.id IN (SELECT sample_id FROM workout_samples WHERE workout = ?)", [.blob(uuid.bytes)])
         case .sources(let identifiers):
             return SQLFragment(
                 "s.source_id IN (SELECT id FROM sources WHERE bundle_id IN (SELECT value FROM json_each(?)))",

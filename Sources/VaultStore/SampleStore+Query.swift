@@ -406,6 +406,16 @@ extension SampleStore {
                 )
             )
         }
+        var details: [Int64: ([WorkoutActivity], [Statistics])] = [:]
+        for row in try db.rows(
+            "SELECT sample_id, activities, statistics FROM workout_details WHERE sample_id IN (SELECT value FROM json_each(?))",
+            [list]
+        ) {
+            details[row[0].int64!] = (
+                try row[1].string.map { try HealthJSON.decode([WorkoutActivity].self, from: Data($0.utf8)) } ?? [],
+                try row[2].string.map { try HealthJSON.decode([Statistics].self, from: Data($0.utf8)) } ?? []
+            )
+        }
         for row in try db.rows(
             """
             SELECT w.sample_id, w.activity_type, w.duration, w.energy_value, eu.unit, w.distance_value, du.unit
@@ -428,6 +438,8 @@ extension SampleStore {
                     totalEnergyBurned: energy,
                     totalDistance: distance,
                     events: events[id] ?? [],
+                    activities: details[id]?.0 ?? [],
+                    statistics: details[id]?.1 ?? [],
                     sourceRevision: source,
                     device: device,
                     metadata: metadata[id] ?? [:]

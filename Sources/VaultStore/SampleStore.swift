@@ -335,6 +335,13 @@ public final class SampleStore: @unchecked Sendable {
             try workout.totalDistance.map { try intern(unit: $0.unit.unitString, db) },
             workout.totalDistance.map { $0.unit.baseValue($0.value) },
         ])
+        if !workout.workoutActivities.isEmpty || !workout.allStatistics.isEmpty {
+            func json<T: Encodable>(_ values: [T]) throws -> String? {
+                values.isEmpty ? nil : String(decoding: try HealthJSON.encode(values), as: UTF8.self)
+            }
+            try db.statement("INSERT INTO workout_details (sample_id, activities, statistics) VALUES (?, ?, ?)")
+                .execute([sampleID, try json(workout.workoutActivities), try json(workout.allStatistics)])
+        }
         for (position, event) in workout.workoutEvents.enumerated() {
             let metadata =
                 event.metadata.isEmpty ? nil : String(decoding: try HealthJSON.encode(event.metadata), as: UTF8.self)

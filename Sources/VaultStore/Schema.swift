@@ -270,6 +270,36 @@ public enum Schema {
                     + "or delete one of each pair, then open it here"
             }
         ),
+        // Live workouts (docs/WORKOUTS.md): a workout's activities and per-type statistics, the
+        // samples associated with a workout (or with the live builder that will save it, under the
+        // workout's UUID), and each app's workout session, kept so that it survives the app's
+        // disconnection and the daemon's restart.
+        Migration(
+            version: 8,
+            statements: [
+                """
+                CREATE TABLE workout_details (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    activities TEXT,
+                    statistics TEXT)
+                """,
+                """
+                CREATE TABLE workout_samples (
+                    workout BLOB NOT NULL,
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                    PRIMARY KEY (workout, sample_id)) WITHOUT ROWID
+                """,
+                "CREATE INDEX workout_samples_by_sample ON workout_samples(sample_id)",
+                """
+                CREATE TABLE workout_sessions (
+                    id BLOB PRIMARY KEY,
+                    app_id TEXT NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+                    record TEXT NOT NULL,
+                    updated_at REAL NOT NULL) WITHOUT ROWID
+                """,
+                "CREATE INDEX workout_sessions_by_app ON workout_sessions(app_id)",
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -85,6 +85,8 @@ extension HealthError {
         public static let noData = Code(rawValue: "noData")
         /// A request or value exceeds a size limit.
         public static let dataSizeExceeded = Code(rawValue: "dataSizeExceeded")
+        /// The app started another workout session, which ended this one.
+        public static let anotherWorkoutSessionStarted = Code(rawValue: "anotherWorkoutSessionStarted")
 
         /// The matching `HKError.Code` raw value, where HealthKit has this code.
         public var healthKitCode: Int? {
@@ -96,8 +98,10 @@ extension HealthError {
             case .authorizationNotDetermined: 5
             case .databaseInaccessible: 6
             case .userCanceled: 7
+            case .anotherWorkoutSessionStarted: 8
             case .requiredAuthorizationDenied: 10
             case .noData: 11
+            case .dataSizeExceeded: 13
             default: nil
             }
         }

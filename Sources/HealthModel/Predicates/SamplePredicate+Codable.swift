@@ -8,13 +8,13 @@ import Foundation
 extension SamplePredicate {
     private enum Kind: String, Codable {
         case date, uuids, sources, device, metadata, quantity, categoryValue
-        case workoutActivityType, workoutDuration, workoutTotalEnergyBurned, workoutTotalDistance
+        case workoutActivityType, workoutDuration, workoutTotalEnergyBurned, workoutTotalDistance, workout
         case and, or, not
     }
 
     private enum CodingKeys: String, CodingKey {
         case kind, startDate, endDate, options, uuids, bundleIdentifiers, property, values, key, condition
-        case `operator`, quantity, value, activityType, duration, predicates, predicate
+        case `operator`, quantity, value, activityType, duration, predicates, predicate, workout
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,6 +38,8 @@ extension SamplePredicate {
             )
         case .uuids:
             self = .uuids(try container.decode([UUID].self, forKey: .uuids))
+        case .workout:
+            self = .workout(try container.decode(UUID.self, forKey: .workout))
         case .sources:
             self = .sources(try container.decode([String].self, forKey: .bundleIdentifiers))
         case .device:
@@ -109,6 +111,9 @@ extension SamplePredicate {
             try container.encodeIfPresent(start, forKey: .startDate)
             try container.encodeIfPresent(end, forKey: .endDate)
             try container.encode(options, forKey: .options)
+        case .workout(let uuid):
+            try container.encode(Kind.workout, forKey: .kind)
+            try container.encode(uuid, forKey: .workout)
         case .uuids(let uuids):
             try container.encode(Kind.uuids, forKey: .kind)
             try container.encode(uuids, forKey: .uuids)

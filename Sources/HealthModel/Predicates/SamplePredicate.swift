@@ -29,6 +29,9 @@ public indirect enum SamplePredicate: Hashable, Sendable, Codable {
     case workoutTotalEnergyBurned(ComparisonOperator, Quantity)
     /// Workouts whose total distance compares so with this quantity.
     case workoutTotalDistance(ComparisonOperator, Quantity)
+    /// Samples associated with the workout of this UUID (collected or added by its live builder),
+    /// or with the live builder that will save it under this UUID.
+    case workout(UUID)
     /// All of these (true when empty).
     case and([SamplePredicate])
     /// Any of these (false when empty).
@@ -58,6 +61,9 @@ extension SamplePredicate {
     public static func samples(withStart start: Date?, end: Date?, options: QueryOptions = []) -> SamplePredicate {
         .date(start: start, end: end, options: options)
     }
+
+    /// `HKQuery.predicateForObjects(from:)`: the samples associated with a workout.
+    public static func objects(from workout: Workout) -> SamplePredicate { .workout(workout.uuid) }
 
     /// `HKQuery.predicateForObject(with:)`.
     public static func object(with uuid: UUID) -> SamplePredicate { .uuids([uuid]) }
@@ -112,7 +118,7 @@ extension SamplePredicate {
             if let start, let end, end < start {
                 throw .invalidArgument("the end of the interval is before its start", field: field)
             }
-        case .uuids, .sources, .device:
+        case .uuids, .sources, .device, .workout:
             break
         case .metadata(let key, let condition):
             guard !key.rawValue.isEmpty else { throw .invalidArgument("the metadata key is empty", field: field) }
@@ -221,7 +227,8 @@ extension SamplePredicate {
     /// Comparisons are made where the store can make them bit for bit: a quantity sample in its
     /// type's canonical unit (the predicate's quantity converted there), metadata quantities and
     /// workout totals in base units (compatible units only), strings by their UTF-8 bytes (no
-    /// Unicode normalization, as NSPredicate's literal comparison).
+    /// Unicode normalization, as NSPredicate's literal comparison). A sample's association with
+    /// a workout is the store's, not the sample's: in memory, `workout` matches nothing.
     public func matches(_ sample: Sample) -> Bool {
         switch self {
         case .date(let start, let end, let options):
@@ -273,6 +280,8 @@ extension SamplePredicate {
                 let order = Self.compareInBaseUnits(total, quantity)
             else { return false }
             return op.evaluate(order, 0)
+        case .workout:
+            return false
         case .and(let predicates):
             return predicates.allSatisfy { $0.matches(sample) }
         case .or(let predicates):

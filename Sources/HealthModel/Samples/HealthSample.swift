@@ -48,7 +48,8 @@ func validateCommon(
 enum SampleCodingKeys: String, CodingKey {
     case uuid, type, startDate, endDate, sourceRevision, device, metadata
     case quantity, value, objects
-    case workoutActivityType, duration, totalEnergyBurned, totalDistance, workoutEvents
+    case workoutActivityType, duration, totalEnergyBurned, totalDistance, workoutEvents, workoutActivities
+    case allStatistics
 }
 
 extension KeyedDecodingContainer where K == SampleCodingKeys {

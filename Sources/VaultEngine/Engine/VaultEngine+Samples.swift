@@ -11,11 +11,27 @@ extension VaultEngine {
     /// is saved. Every object is attributed to the calling app, whatever source it names.
     @discardableResult
     public func save(_ samples: [Sample], as caller: Caller, requestID: String = "") async throws -> SaveOutcome {
+        try await save(samples, as: caller, requestID: requestID, addingTo: nil)
+    }
+
+    /// ``save(_:as:requestID:)``, the saved samples associated with `workout` in the same
+    /// transaction when given (a live builder's `add`). Samples a live builder collects are
+    /// associated with its workout in the save's transaction too, and its followers told after.
+    @discardableResult
+    func save(
+        _ samples: [Sample],
+        as caller: Caller,
+        requestID: String,
+        addingTo workout: UUID?
+    ) async throws
+        -> SaveOutcome
+    {
         guard case .app(let appID) = caller else {
             throw HealthError(.invalidArgument, "the owner does not save samples through the engine; an app does")
         }
         let types = Self.types(of: samples)
-        let (outcome, changed) = try await perform { [self] () throws -> (SaveOutcome, Set<SampleType>) in
+        let (outcome, changed, collected) = try await perform {
+            [self] () throws -> (SaveOutcome, Set<SampleType>, [UUID: Set<SampleType>]) in
             try audited(caller, .save, types: types.sortedIdentifiers, requestID: requestID) {
                 guard !samples.isEmpty else {
                     throw HealthError.invalidArgument("there is nothing to save", field: "objects")
@@ -27,7 +43,7 @@ extension VaultEngine {
                         field: "objects"
                     )
                 }
-                let result = try database.write { db -> Result<SaveOutcome, HealthError> in
+                let result = try database.write { db -> Result<(SaveOutcome, [UUID: Set<SampleType>]), HealthError> in
                     let app = try requireApp(appID, db)
                     let granted = try GrantStore.grantedTypes(appID, .share, db)
                     if let refusal = Self.refusal(toShare: types, granted: granted, nothing: "saved") {
@@ -45,8 +61,13 @@ extension VaultEngine {
                     }
                     let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
                     let outcome = try store.save(attributed, in: db)
+                    var collected: [UUID: Set<SampleType>] = [:]
                     if outcome.saved > 0 {
                         try countBackgroundChanges(Dictionary(uniqueKeysWithValues: types.map { ($0, [appID]) }), db)
+                        collected = try collectIntoWorkouts(attributed, savedBy: appID, db)
+                    }
+                    if let workout {
+                        try store.associate(attributed.map(\.uuid), withWorkout: workout, in: db)
                     }
                     try append(
                         entry(
@@ -58,13 +79,14 @@ extension VaultEngine {
                         ),
                         in: db
                     )
-                    return .success(outcome)
+                    return .success((outcome, collected))
                 }
-                let outcome = try result.mapError(Refusal.init).get()
+                let (outcome, collected) = try result.mapError(Refusal.init).get()
                 // Nothing changed when every object was an older sync version.
-                return (outcome, outcome.saved > 0 ? types : [])
+                return (outcome, outcome.saved > 0 ? types : [], collected)
             }
         }
+        for (session, types) in collected { pushCollected(types, for: session) }
         await notifyObservers(Dictionary(uniqueKeysWithValues: changed.map { ($0, [appID]) }))
         return outcome
     }

@@ -15,13 +15,20 @@ public struct Workout: HealthSample {
     public let totalDistance: Quantity?
     /// Pauses, resumes, laps, segments and markers, in time order.
     public let workoutEvents: [WorkoutEvent]
+    /// The activities of a multi-activity workout (a triathlon's swim, bike and run), in time
+    /// order, each within the workout and none overlapping another.
+    public let workoutActivities: [WorkoutActivity]
+    /// The statistics of each quantity type collected during the workout (HealthKit's
+    /// `allStatistics`), one per type.
+    public let allStatistics: [Statistics]
     public private(set) var sourceRevision: SourceRevision
     public let device: Device?
     public let metadata: Metadata
 
     /// Creates a workout, or throws `invalidArgument`: an end before the start, a negative
-    /// duration or one longer than the span, totals in the wrong unit or negative, or an event
-    /// outside the workout.
+    /// duration or one longer than the span, totals in the wrong unit or negative, an event
+    /// outside the workout, an activity without an end, outside the workout or overlapping
+    /// another, or two statistics of one type.
     public init(
         uuid: UUID = UUID(),
         activityType: WorkoutActivityType,
@@ -31,6 +38,8 @@ public struct Workout: HealthSample {
         totalEnergyBurned: Quantity? = nil,
         totalDistance: Quantity? = nil,
         events: [WorkoutEvent] = [],
+        activities: [WorkoutActivity] = [],
+        statistics: [Statistics] = [],
         sourceRevision: SourceRevision,
         device: Device? = nil,
         metadata: Metadata = [:]
@@ -54,6 +63,22 @@ public struct Workout: HealthSample {
                 throw error.nested(in: "workoutEvents[\(index)]")
             }
         }
+        let activities = activities.sorted { $0.startDate < $1.startDate }
+        for (index, activity) in activities.enumerated() {
+            let field = "workoutActivities[\(index)]"
+            guard let activityEnd = activity.endDate else {
+                throw .invalidArgument("an activity of a saved workout must have ended", field: field + ".endDate")
+            }
+            guard activity.startDate >= start, activityEnd <= end else {
+                throw .invalidArgument("the activity lies outside the workout", field: field + ".startDate")
+            }
+            if index > 0, let previousEnd = activities[index - 1].endDate, activity.startDate < previousEnd {
+                throw .invalidArgument("the activity overlaps the one before it", field: field + ".startDate")
+            }
+        }
+        guard Set(statistics.map(\.quantityType)).count == statistics.count else {
+            throw .invalidArgument("two statistics of one quantity type", field: "allStatistics")
+        }
         self.uuid = uuid
         self.workoutActivityType = activityType
         self.startDate = start
@@ -62,6 +87,8 @@ public struct Workout: HealthSample {
         self.totalEnergyBurned = totalEnergyBurned
         self.totalDistance = totalDistance
         self.workoutEvents = events.sorted { $0.startDate < $1.startDate }
+        self.workoutActivities = activities
+        self.allStatistics = statistics.sorted { $0.quantityType.rawValue < $1.quantityType.rawValue }
         self.sourceRevision = sourceRevision
         self.device = device
         self.metadata = metadata
@@ -83,6 +110,11 @@ public struct Workout: HealthSample {
 
     public var sampleType: SampleType { .workout }
 
+    /// The statistics of one quantity type, if it was collected (`statistics(for:)`).
+    public func statistics(for type: QuantityTypeIdentifier) -> Statistics? {
+        allStatistics.first { $0.quantityType == type }
+    }
+
     public func attributed(to sourceRevision: SourceRevision) -> Workout {
         var copy = self
         copy.sourceRevision = sourceRevision
@@ -102,6 +134,8 @@ public struct Workout: HealthSample {
         let energy = try container.decodeIfPresent(Quantity.self, forKey: .totalEnergyBurned)
         let distance = try container.decodeIfPresent(Quantity.self, forKey: .totalDistance)
         let events = try container.decodeIfPresent([WorkoutEvent].self, forKey: .workoutEvents) ?? []
+        let activities = try container.decodeIfPresent([WorkoutActivity].self, forKey: .workoutActivities) ?? []
+        let statistics = try container.decodeIfPresent([Statistics].self, forKey: .allStatistics) ?? []
         self = try validating(decoder) { () throws(HealthError) in
             try Workout(
                 uuid: uuid,
@@ -112,6 +146,8 @@ public struct Workout: HealthSample {
                 totalEnergyBurned: energy,
                 totalDistance: distance,
                 events: events,
+                activities: activities,
+                statistics: statistics,
                 sourceRevision: source,
                 device: device,
                 metadata: metadata
@@ -128,6 +164,12 @@ public struct Workout: HealthSample {
         try container.encodeIfPresent(totalDistance, forKey: .totalDistance)
         if !workoutEvents.isEmpty {
             try container.encode(workoutEvents, forKey: .workoutEvents)
+        }
+        if !workoutActivities.isEmpty {
+            try container.encode(workoutActivities, forKey: .workoutActivities)
+        }
+        if !allStatistics.isEmpty {
+            try container.encode(allStatistics, forKey: .allStatistics)
         }
     }
 }
