@@ -44,6 +44,9 @@ public final class VaultConnection: Sendable {
         /// send one before the `observer.start` answer is read): a few per subscription, kept
         /// for when the stream is.
         var early: [UUID: [ObserverUpdateParams]] = [:]
+        /// The `workoutSession.event` streams, by session, and the events that came before theirs.
+        var workoutStreams: [UUID: AsyncStream<WorkoutSessionEventParams>.Continuation] = [:]
+        var earlyWorkoutEvents: [UUID: [WorkoutSessionEventParams]] = [:]
         var closed: ConnectionError?
     }
 
@@ -276,6 +279,31 @@ public final class VaultConnection: Sendable {
         }?.finish()
     }
 
+    /// The `workoutSession.event` notifications of one session; the stream ends when the
+    /// connection closes or ``endWorkoutEvents(of:)`` is called.
+    public func workoutEvents(of session: UUID) -> AsyncStream<WorkoutSessionEventParams> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: WorkoutSessionEventParams.self,
+            bufferingPolicy: .bufferingNewest(4096)
+        )
+        let closed = router.state.withLock { state -> Bool in
+            guard state.closed == nil else { return true }
+            state.workoutStreams[session]?.finish()
+            state.workoutStreams[session] = continuation
+            for event in state.earlyWorkoutEvents.removeValue(forKey: session) ?? [] { continuation.yield(event) }
+            return false
+        }
+        if closed { continuation.finish() }
+        return stream
+    }
+
+    public func endWorkoutEvents(of session: UUID) {
+        router.state.withLock { state in
+            state.earlyWorkoutEvents.removeValue(forKey: session)
+            return state.workoutStreams.removeValue(forKey: session)
+        }?.finish()
+    }
+
     // MARK: Routing
 
 }
@@ -286,6 +314,20 @@ final class Router: Sendable {
 
     func route(_ data: Data) {
         guard let head = try? RPCHead.scan(data) else { return }
+        if let method = head.method, head.id == nil, method == Method.workoutSessionEvent {
+            guard let event = try? HealthJSON.decode(RPCParams<WorkoutSessionEventParams>.self, from: data).params
+            else { return }
+            state.withLock { state in
+                if let continuation = state.workoutStreams[event.session] {
+                    continuation.yield(event)
+                } else if state.earlyWorkoutEvents[event.session, default: []].count < 64,
+                    state.earlyWorkoutEvents.count < 16
+                {
+                    state.earlyWorkoutEvents[event.session, default: []].append(event)
+                }
+            }
+            return
+        }
         if let method = head.method, head.id == nil {
             guard method == Method.observerUpdate,
                 let update = try? HealthJSON.decode(RPCParams<ObserverUpdateParams>.self, from: data).params
@@ -315,16 +357,20 @@ final class Router: Sendable {
     }
 
     func close(_ reason: ConnectionError) {
-        let (pending, subscriptions) = state.withLock { state in
+        let (pending, subscriptions, workouts) = state.withLock { state in
             if state.closed == nil { state.closed = reason }
             defer {
                 state.pending = [:]
                 state.subscriptions = [:]
+                state.workoutStreams = [:]
             }
-            return (Array(state.pending.values), Array(state.subscriptions.values))
+            return (
+                Array(state.pending.values), Array(state.subscriptions.values), Array(state.workoutStreams.values)
+            )
         }
         for continuation in pending { continuation.resume(throwing: reason) }
         for continuation in subscriptions { continuation.finish() }
+        for continuation in workouts { continuation.finish() }
     }
 
 }

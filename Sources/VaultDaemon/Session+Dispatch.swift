@@ -157,6 +157,10 @@ extension Session {
             )
             return Empty()
         default:
+            if let result = try await dispatchWorkout(method: method, data: data, caller: caller, requestID: requestID)
+            {
+                return result
+            }
             throw RPCError(code: RPCError.methodNotFound, message: "no method \"\(method)\"")
         }
     }

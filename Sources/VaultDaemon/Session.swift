@@ -28,6 +28,8 @@ final class Session: Sendable {
         /// The connection is over: a subscription that starts now is stopped at once.
         var ended = false
         var subscriptions: [UUID: Subscription] = [:]
+        /// The workout sessions this connection follows, by session id.
+        var workouts: [UUID: FollowedWorkout] = [:]
         /// Updates to send once the answer under way is written (what a new subscription has
         /// pending), so they follow the answer that names the subscription.
         var afterAnswer: [(subscription: UUID, types: Set<SampleType>)] = []
@@ -135,6 +137,7 @@ final class Session: Sendable {
             state.idleTimer = nil
         }
         await endSubscriptions()
+        await endWorkouts()
     }
 
     /// Stops reading requests (shutdown). A request being answered is answered first: the reader
@@ -153,7 +156,9 @@ final class Session: Sendable {
     func armIdleTimer() {
         let timeout = daemon.configuration.idleTimeout
         let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
-            let waiting = state.withLock { $0.busy || !$0.subscriptions.isEmpty || $0.ended }
+            let waiting = state.withLock {
+                $0.busy || !$0.subscriptions.isEmpty || !$0.workouts.isEmpty || $0.ended
+            }
             if waiting {
                 if !state.withLock({ $0.ended }) { armIdleTimer() }
             } else {

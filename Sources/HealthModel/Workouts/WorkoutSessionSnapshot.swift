@@ -75,6 +75,15 @@ public struct WorkoutSessionSnapshot: Hashable, Sendable, Codable {
         return (changes, events)
     }
 
+    /// Applies a state change the vault reported, as ``take(_:at:)`` made it: a client's copy of
+    /// the session follows the vault's.
+    public mutating func record(_ change: WorkoutSessionStateChange) {
+        stateChanges.append(change)
+        state = change.to
+        if change.to == .running, startDate == nil { startDate = change.date }
+        if change.to == .stopped || change.to == .ended, endDate == nil, startDate != nil { endDate = change.date }
+    }
+
     /// The spans during which the session was running, up to `date` (the last one open while it
     /// runs).
     public func runningIntervals(until date: Date) -> [DateInterval] {

@@ -249,18 +249,20 @@ extension VaultEngine {
     /// `add(_:)`: saves the app's samples (as `samples.save` does: share grants, attribution,
     /// audit entry `save`) and associates them with the workout, whatever the data source
     /// collects.
+    @discardableResult
     public func addWorkoutSamples(
         _ samples: [Sample],
         follower: WorkoutSessionFollower,
         as caller: Caller,
         requestID: String = ""
-    ) async throws {
+    ) async throws -> SaveOutcome {
         let session = try primarySession(follower, of: caller)
         guard session.builder.startDate != nil, session.builder.endDate == nil else {
             throw HealthError.invalidArgument("the builder adds samples while it collects", field: "objects")
         }
-        try await save(samples, as: caller, requestID: requestID, addingTo: session.builder.workoutUUID)
+        let outcome = try await save(samples, as: caller, requestID: requestID, addingTo: session.builder.workoutUUID)
         pushCollected(Set(samples.map(\.sampleType)), for: session.id)
+        return outcome
     }
 
     /// `statistics(for:)`: the statistics of one quantity type over the samples collected or

@@ -1,0 +1,200 @@
+public import Foundation
+public import HealthModel
+
+/// The live-workout methods (docs/PROTOCOL.md, "Live workouts"; docs/WORKOUTS.md).
+extension Method {
+    public static let workoutSessionStart = "workoutSession.start"
+    public static let workoutSessionRecover = "workoutSession.recover"
+    public static let workoutSessionMirror = "workoutSession.mirror"
+    public static let workoutSessionChange = "workoutSession.change"
+    public static let workoutSessionState = "workoutSession.state"
+    public static let workoutSessionSendData = "workoutSession.sendData"
+    public static let workoutSessionUnfollow = "workoutSession.unfollow"
+    public static let workoutSessionEvent = "workoutSession.event"  // a notification, daemon to client
+    public static let workoutBuilderBeginCollection = "workoutBuilder.beginCollection"
+    public static let workoutBuilderEndCollection = "workoutBuilder.endCollection"
+    public static let workoutBuilderCollect = "workoutBuilder.collect"
+    public static let workoutBuilderAdd = "workoutBuilder.add"
+    public static let workoutBuilderAddEvents = "workoutBuilder.addEvents"
+    public static let workoutBuilderAddMetadata = "workoutBuilder.addMetadata"
+    public static let workoutBuilderBeginActivity = "workoutBuilder.beginActivity"
+    public static let workoutBuilderEndActivity = "workoutBuilder.endActivity"
+    public static let workoutBuilderStatistics = "workoutBuilder.statistics"
+    public static let workoutBuilderFinish = "workoutBuilder.finish"
+    public static let workoutBuilderDiscard = "workoutBuilder.discard"
+}
+
+public struct WorkoutSessionStartParams: Sendable, Codable {
+    public var configuration: WorkoutConfiguration
+
+    public init(configuration: WorkoutConfiguration) {
+        self.configuration = configuration
+    }
+}
+
+/// A session as it is now, with the builder's elapsed time; `session` absent when there is none
+/// (`workoutSession.recover`).
+public struct WorkoutSessionResult: Sendable, Codable {
+    public var session: WorkoutSessionSnapshot?
+    public var elapsedTime: TimeInterval?
+
+    public init(session: WorkoutSessionSnapshot?, elapsedTime: TimeInterval?) {
+        self.session = session
+        self.elapsedTime = elapsedTime
+    }
+}
+
+/// Names a session the connection follows.
+public struct WorkoutSessionParams: Sendable, Codable {
+    public var session: UUID
+
+    public init(session: UUID) {
+        self.session = session
+    }
+}
+
+public struct WorkoutSessionChangeParams: Sendable, Codable {
+    public var session: UUID
+    public var action: WorkoutSessionAction
+    /// When the action happens; now when absent.
+    public var date: Date?
+
+    public init(session: UUID, action: WorkoutSessionAction, date: Date? = nil) {
+        self.session = session
+        self.action = action
+        self.date = date
+    }
+}
+
+public struct WorkoutSessionChangeResult: Sendable, Codable {
+    public var changes: [WorkoutSessionStateChange]
+
+    public init(changes: [WorkoutSessionStateChange]) {
+        self.changes = changes
+    }
+}
+
+/// A session and a date: collection begun or ended, an activity ended, the elapsed time asked.
+public struct WorkoutDateParams: Sendable, Codable {
+    public var session: UUID
+    public var date: Date?
+
+    public init(session: UUID, date: Date?) {
+        self.session = session
+        self.date = date
+    }
+}
+
+public struct WorkoutCollectParams: Sendable, Codable {
+    public var session: UUID
+    public var types: [SampleType]
+
+    public init(session: UUID, types: [SampleType]) {
+        self.session = session
+        self.types = types
+    }
+}
+
+public struct WorkoutAddParams: Sendable, Codable {
+    public var session: UUID
+    public var objects: [Sample]
+
+    public init(session: UUID, objects: [Sample]) {
+        self.session = session
+        self.objects = objects
+    }
+}
+
+public struct WorkoutEventsParams: Sendable, Codable {
+    public var session: UUID
+    public var events: [WorkoutEvent]
+
+    public init(session: UUID, events: [WorkoutEvent]) {
+        self.session = session
+        self.events = events
+    }
+}
+
+public struct WorkoutMetadataParams: Sendable, Codable {
+    public var session: UUID
+    public var metadata: Metadata
+
+    public init(session: UUID, metadata: Metadata) {
+        self.session = session
+        self.metadata = metadata
+    }
+}
+
+public struct WorkoutActivityParams: Sendable, Codable {
+    public var session: UUID
+    public var configuration: WorkoutConfiguration
+    public var date: Date
+    public var metadata: Metadata?
+
+    public init(session: UUID, configuration: WorkoutConfiguration, date: Date, metadata: Metadata? = nil) {
+        self.session = session
+        self.configuration = configuration
+        self.date = date
+        self.metadata = metadata
+    }
+}
+
+public struct WorkoutStatisticsParams: Sendable, Codable {
+    public var session: UUID
+    public var type: QuantityTypeIdentifier
+
+    public init(session: UUID, type: QuantityTypeIdentifier) {
+        self.session = session
+        self.type = type
+    }
+}
+
+public struct WorkoutFinishResult: Sendable, Codable {
+    public var workout: Workout
+
+    public init(workout: Workout) {
+        self.workout = workout
+    }
+}
+
+public struct WorkoutSendDataParams: Sendable, Codable {
+    public var session: UUID
+    /// The bytes, base64.
+    public var data: String
+
+    public init(session: UUID, data: Data) {
+        self.session = session
+        self.data = data.base64EncodedString()
+    }
+}
+
+/// The params of a `workoutSession.event` notification: `kind` says which fields are present.
+public struct WorkoutSessionEventParams: Sendable, Codable, Hashable {
+    public enum Kind: String, Sendable, Codable {
+        case stateChanged, generated, collected, collectedEvents, remoteData, finished, failed
+    }
+
+    public var session: UUID
+    public var kind: Kind
+    /// stateChanged.
+    public var change: WorkoutSessionStateChange?
+    /// generated.
+    public var event: WorkoutEvent?
+    /// collected.
+    public var types: [SampleType]?
+    public var statistics: [Statistics]?
+    public var elapsedTime: TimeInterval?
+    /// collectedEvents.
+    public var events: [WorkoutEvent]?
+    /// remoteData: base64.
+    public var data: String?
+    /// finished.
+    public var workout: Workout?
+    /// failed.
+    public var error: HealthError?
+
+    public init(session: UUID, kind: Kind) {
+        self.session = session
+        self.kind = kind
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import HealthModel
+import HealthVaultKit
+import Synchronization
+import Testing
+import VaultProtocol
+
+extension DaemonEndToEnd {
+    /// Live workouts through the real daemon and HealthVaultKit: a run collecting a strap app's
+    /// heart rate, live statistics pushed to the app, recovery after the app's connection dies and
+    /// after the daemon is killed, a mirror, and the finished workout with its samples.
+    @Suite struct DaemonWorkoutTests {
+        static let runner = "org.example.runner"
+        static let strap = "org.example.strap"
+        static let bpm = try! HealthUnit(from: "count/min")
+
+        /// The state changes and collections a session's delegate hears.
+        final class Recorder: WorkoutSessionDelegate, LiveWorkoutBuilderDelegate, Sendable {
+            let changes = Mutex<[WorkoutSessionState]>([])
+            let collected = Mutex<[Set<SampleType>]>([])
+            let remote = Mutex<[Data]>([])
+
+            func workoutSession(
+                _ session: WorkoutSession,
+                didChangeTo toState: WorkoutSessionState,
+                from fromState: WorkoutSessionState,
+                date: Date
+            ) {
+                changes.withLock { $0.append(toState) }
+            }
+
+            func workoutSession(_ session: WorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+                remote.withLock { $0 += data }
+            }
+
+            func workoutBuilder(_ builder: LiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<SampleType>) {
+                collected.withLock { $0.append(collectedTypes) }
+            }
+        }
+
+        /// Waits until `condition` holds (at most 15 s).
+        static func eventually(_ condition: () -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(15)
+            while !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        }
+
+        static func heartRate(_ bpm: Double, at date: Date) throws -> Sample {
+            .quantity(
+                try QuantitySample(
+                    type: .heartRate,
+                    quantity: Quantity(bpm, Self.bpm),
+                    start: date,
+                    end: date,
+                    sourceRevision: SourceRevision(source: Source(bundleIdentifier: strap, name: strap))
+                )
+            )
+        }
+
+        static func setUp() async throws -> TestDaemon {
+            let daemon = try TestDaemon()
+            let heart = SampleType.quantity(.heartRate)
+            try await daemon.enroll(
+                runner,
+                read: [ObjectType(heart)],
+                share: [.workout, .quantity(.activeEnergyBurned), .quantity(.distanceWalkingRunning)]
+            )
+            try await daemon.decide("grant", ["read"], [ObjectType(heart)], for: runner)
+            try await daemon.decide(
+                "grant",
+                ["share"],
+                [.workout, ObjectType(.quantity(.activeEnergyBurned)), ObjectType(.quantity(.distanceWalkingRunning))],
+                for: runner
+            )
+            try await daemon.enroll(strap, read: [], share: [heart])
+            try await daemon.decide("grant", ["share"], [ObjectType(heart)], for: strap)
+            return daemon
+        }
+
+        @Test func aRunSurvivesTheAppsDeathAndTheDaemonsAndSavesOneWorkout() async throws {
+            let daemon = try await Self.setUp()
+            let start = Date().addingTimeInterval(-1)
+            var store = try await daemon.store(Self.runner)
+            let strap = try await daemon.store(Self.strap)
+            let configuration = try WorkoutConfiguration(activityType: .running, locationType: .outdoor)
+            var session = try await store.startWorkoutSession(configuration: configuration)
+            let recorder = Recorder()
+            session.delegate = recorder
+            var builder = session.associatedWorkoutBuilder()
+            builder.delegate = recorder
+            try await session.startActivity(with: start)
+            try await builder.beginCollection(at: start)
+            try await LiveWorkoutDataSource(workoutConfiguration: configuration).apply(to: builder)
+            try await Self.eventually { recorder.changes.withLock { $0 } == [.running] }
+            #expect(recorder.changes.withLock { $0 } == [.running])
+
+            // The strap's heart rate reaches the runner as live statistics.
+            try await strap.save([try Self.heartRate(120, at: Date())])
+            try await Self.eventually { builder.statistics(for: .heartRate) != nil }
+            #expect(recorder.collected.withLock { $0 }.first == [.quantity(.heartRate)])
+            let live = try #require(builder.statistics(for: .heartRate))
+            #expect(try live.maximumQuantity()?.doubleValue(for: Self.bpm) == 120)
+
+            // The app's connection dies; the session goes on and collects; the app recovers it.
+            await store.close()
+            try await strap.save([try Self.heartRate(150, at: Date())])
+            store = try await daemon.store(Self.runner)
+            session = try #require(try await store.recoverActiveWorkoutSession())
+            #expect(session.currentState == .running)
+            builder = session.associatedWorkoutBuilder()
+            #expect(
+                try await builder.currentStatistics(for: .heartRate)?.maximumQuantity()?.doubleValue(for: Self.bpm)
+                    == 150
+            )
+
+            // The daemon is killed; started again, it still has the session and what it collected.
+            daemon.stop(signal: SIGKILL)
+            await store.close()
+            await strap.close()
+            try daemon.start()
+            store = try await daemon.store(Self.runner)
+            session = try #require(try await store.recoverActiveWorkoutSession())
+            builder = session.associatedWorkoutBuilder()
+            let recovered = try await builder.currentStatistics(for: .heartRate)
+            #expect(try recovered?.minimumQuantity()?.doubleValue(for: Self.bpm) == 120)
+            #expect(try recovered?.maximumQuantity()?.doubleValue(for: Self.bpm) == 150)
+
+            // A mirror on another connection hears the pause and can send data to the primary.
+            let phone = try await daemon.store(Self.runner)
+            let mirror = try await phone.mirrorWorkoutSession(session.id)
+            let mirrored = Recorder()
+            mirror.delegate = mirrored
+            let primary = Recorder()
+            session.delegate = primary
+            try await session.pause()
+            try await Self.eventually { mirrored.changes.withLock { $0 } == [.paused] }
+            #expect(mirrored.changes.withLock { $0 } == [.paused])
+            try await mirror.sendToRemoteWorkoutSession(data: Data("split".utf8))
+            try await Self.eventually { !primary.remote.withLock { $0 }.isEmpty }
+            #expect(primary.remote.withLock { $0 } == [Data("split".utf8)])
+            // A mirror cannot end the session.
+            do {
+                try await mirror.end()
+                Issue.record("a mirror ended the session")
+            } catch let error as HealthError {
+                #expect(error.code == .invalidArgument && error.field == "session")
+            }
+
+            try await session.resume()
+            try await builder.addWorkoutEvents([WorkoutEvent(type: .lap, start: Date())])
+            try await session.end()
+            let end = Date()
+            try await builder.endCollection(at: end)
+            let workout = try await builder.finishWorkout()
+            #expect(workout.workoutActivityType == .running)
+            #expect(workout.workoutEvents.map(\.type) == [.pause, .resume, .lap])
+            #expect(try workout.statistics(for: .heartRate)?.maximumQuantity()?.doubleValue(for: Self.bpm) == 150)
+            #expect(workout.duration < end.timeIntervalSince(start))
+            // Its samples, by the workout predicate.
+            let samples = try await SampleQueryDescriptor(
+                predicates: [SampleTypePredicate(.quantity(.heartRate), predicate: .objects(from: workout))]
+            ).result(for: store)
+            #expect(samples.count == 2)
+            #expect(try await store.recoverActiveWorkoutSession() == nil)
+            // Every step is in the audit log.
+            let operations = Set(try await daemon.auditEntries().map(\.operation))
+            #expect(operations.isSuperset(of: ["workout.session", "workout.collect", "workout.finish"]))
+            await phone.close()
+            await store.close()
+        }
+    }
+}
