@@ -217,7 +217,8 @@ public final class VaultConnection: Sendable {
         try RPCResult<Readable>.read(from: data)
     }
 
-    /// Calls `method` and returns the whole answer frame's bytes (a result or an error).
+    /// Calls `method` and returns the whole answer frame's bytes; an error answer throws its
+    /// ``RPCError``.
     public func rawCall<Params: Encodable & Sendable>(_ method: String, _ params: Params) async throws -> Data {
         let id = router.state.withLock { state in
             defer { state.nextID += 1 }

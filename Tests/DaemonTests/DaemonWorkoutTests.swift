@@ -3,6 +3,7 @@ import HealthModel
 import HealthVaultKit
 import Synchronization
 import Testing
+import VaultClient
 import VaultProtocol
 
 extension DaemonEndToEnd {
@@ -74,6 +75,88 @@ extension DaemonEndToEnd {
             try await daemon.enroll(strap, read: [], share: [heart])
             try await daemon.decide("grant", ["share"], [ObjectType(heart)], for: strap)
             return daemon
+        }
+
+        /// The shapes docs/PROTOCOL.md ("Live workouts") gives, on the wire.
+        @Test func theWireSaysWhatProtocolMdSays() async throws {
+            let daemon = try await Self.setUp()
+            let connection = try await daemon.connection(Self.runner)
+            defer { connection.close() }
+            func object(_ data: Data) throws -> [String: Any] {
+                try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            }
+            // Nothing to recover: an empty result.
+            let none = try object(try await connection.rawCall(Method.workoutSessionRecover, Empty()))
+            #expect((none["result"] as? [String: Any])?.isEmpty == true, "\(none)")
+            let started = try object(
+                try await connection.rawCall(
+                    Method.workoutSessionStart,
+                    ["configuration": ["activityType": 37, "locationType": 3]]
+                )
+            )
+            let result = try #require(started["result"] as? [String: Any])
+            let session = try #require(result["session"] as? [String: Any])
+            #expect(result["elapsedTime"] as? Double == 0)
+            #expect(session["state"] as? Int == 1)
+            let id = try #require(session["id"] as? String)
+            func rpcError(
+                _ method: String,
+                _ params: [String: String],
+                on connection: VaultConnection
+            ) async
+                -> RPCError?
+            {
+                do {
+                    _ = try await connection.rawCall(method, params)
+                    return nil
+                } catch {
+                    return error as? RPCError
+                }
+            }
+            // An action the table refuses: invalidArgument, field state.
+            let refused = await rpcError(
+                Method.workoutSessionChange,
+                ["session": id, "action": "pause"],
+                on: connection
+            )
+            #expect(refused?.code == -32000)
+            #expect(refused?.data?.code == .invalidArgument && refused?.data?.field == "state")
+            // A session this connection does not follow: the same answer whether it exists or not.
+            let unknown = await rpcError(
+                Method.workoutSessionChange,
+                ["session": UUID().uuidString, "action": "end"],
+                on: connection
+            )
+            let other = try await daemon.connection(Self.runner)
+            defer { other.close() }
+            let notFollowed = await rpcError(Method.workoutSessionChange, ["session": id, "action": "end"], on: other)
+            #expect(unknown?.data?.field == "session")
+            #expect(unknown == notFollowed)
+            // Statistics before any data: null, present.
+            let statistics = try object(
+                try await connection.rawCall(
+                    Method.workoutBuilderStatistics,
+                    ["session": id, "type": "HKQuantityTypeIdentifierHeartRate"]
+                )
+            )
+            let answer = try #require(statistics["result"] as? [String: Any])
+            #expect(answer.keys.contains("statistics") && answer["statistics"] is NSNull, "\(statistics)")
+            // A state change arrives as a workoutSession.event of kind stateChanged.
+            var events = connection.workoutEvents(of: try #require(UUID(uuidString: id))).makeAsyncIterator()
+            let changed = try object(
+                try await connection.rawCall(
+                    Method.workoutSessionChange,
+                    ["session": id, "action": "startActivity", "date": "2026-11-26T08:00:00.000Z"]
+                )
+            )
+            let changes = try #require((changed["result"] as? [String: Any])?["changes"] as? [[String: Any]])
+            #expect(changes.count == 1 && changes[0]["from"] as? Int == 1 && changes[0]["to"] as? Int == 2)
+            let event = try #require(await events.next())
+            #expect(event.kind == .stateChanged && event.change?.to == .running)
+            // The owner has no such method.
+            let owner = try await daemon.owner()
+            defer { owner.close() }
+            #expect(await rpcError(Method.workoutSessionRecover, [:], on: owner)?.code == -32601)
         }
 
         @Test func aRunSurvivesTheAppsDeathAndTheDaemonsAndSavesOneWorkout() async throws {

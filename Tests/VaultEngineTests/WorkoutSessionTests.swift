@@ -264,4 +264,24 @@ import VaultStore
         }
         #expect(refused?.code == .authorizationDenied)
     }
+
+    @Test func removingTheAppEndsItsSessionForGood() async throws {
+        let test = try await Self.vault()
+        let app = Caller.app(Self.runner)
+        let session = try await test.engine.startWorkoutSession(
+            try WorkoutConfiguration(activityType: .rowing),
+            as: app
+        )
+        var events = session.events.makeAsyncIterator()
+        try await test.engine.removeApp(Self.runner)
+        guard case .failed(let error) = await events.next() else {
+            Issue.record("the follower heard nothing")
+            return
+        }
+        #expect(error.code == .authorizationDenied)
+        #expect(try test.vault.db().read { try $0.scalarInt("SELECT count(*) FROM workout_sessions") } == 0)
+        // Enrolled again, the app finds no session.
+        try await test.enroll(Self.runner)
+        #expect(try await test.engine.recoverWorkoutSession(as: app) == nil)
+    }
 }

@@ -96,6 +96,13 @@ extension VaultEngine {
             }
         }
         observers.finish(appID: appID)
+        // Its workout session went with its rows (ON DELETE CASCADE); its followers hear so.
+        if let session = workoutSessions.session(of: appID) {
+            workoutSessions.remove(
+                session.id,
+                last: .failed(HealthError(.authorizationDenied, "\(appID) is not enrolled in this vault"))
+            )
+        }
     }
 
     /// Every enrolled app, by app id.
