@@ -136,6 +136,10 @@ public struct AuditEntry: Hashable, Sendable {
         public static let workoutFinish = Operation(rawValue: "workout.finish")
         /// A live builder discarded, or its session ended by another session of the same app.
         public static let workoutDiscard = Operation(rawValue: "workout.discard")
+        /// A route builder begun, locations inserted into it (the count: how many), or it discarded.
+        public static let workoutRoute = Operation(rawValue: "workout.route")
+        /// A route's locations read (the count: how many were returned).
+        public static let queryRoute = Operation(rawValue: "query.route")
 
         /// Every operation this version names (docs/AUDIT_LOG.md).
         public static let known: [Operation] = [
@@ -148,6 +152,7 @@ public struct AuditEntry: Hashable, Sendable {
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
+            .workoutRoute, .queryRoute,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

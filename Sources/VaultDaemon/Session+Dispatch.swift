@@ -80,6 +80,16 @@ extension Session {
                     requestID: requestID
                 )
             )
+        case Method.queryRoute:
+            let p = try params(RouteQueryParams.self, from: data)
+            let (locations, next) = try await daemon.engine().routeLocations(
+                p.route,
+                offset: p.offset ?? 0,
+                limit: p.limit ?? VaultEngine.maximumRouteBatch,
+                as: caller,
+                requestID: requestID
+            )
+            return RouteQueryResult(locations: locations, next: next)
         case Method.queryObject:
             let p = try params(ObjectParams.self, from: data)
             return ObjectResult(

@@ -159,6 +159,31 @@ extension Session {
                 requestID: requestID
             )
             return Empty()
+        case Method.workoutRouteBegin:
+            return RouteBuilderParams(builder: try await engine.beginWorkoutRoute(as: caller, requestID: requestID))
+        case Method.workoutRouteInsert:
+            let p = try params(RouteInsertParams.self, from: data)
+            let count = try await engine.insertRouteData(
+                p.locations,
+                builder: p.builder,
+                as: caller,
+                requestID: requestID
+            )
+            return RouteInsertResult(count: count)
+        case Method.workoutRouteFinish:
+            let p = try params(RouteFinishParams.self, from: data)
+            let route = try await engine.finishWorkoutRoute(
+                builder: p.builder,
+                workout: p.workout,
+                metadata: p.metadata ?? [:],
+                as: caller,
+                requestID: requestID
+            )
+            return RouteFinishResult(route: route)
+        case Method.workoutRouteDiscard:
+            let p = try params(RouteBuilderParams.self, from: data)
+            try await engine.discardWorkoutRoute(builder: p.builder, as: caller, requestID: requestID)
+            return Empty()
         default:
             return nil
         }

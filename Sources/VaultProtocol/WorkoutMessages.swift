@@ -198,3 +198,85 @@ public struct WorkoutSessionEventParams: Sendable, Codable, Hashable {
         self.kind = kind
     }
 }
+
+// MARK: Routes
+
+extension Method {
+    public static let workoutRouteBegin = "workoutRoute.begin"
+    public static let workoutRouteInsert = "workoutRoute.insert"
+    public static let workoutRouteFinish = "workoutRoute.finish"
+    public static let workoutRouteDiscard = "workoutRoute.discard"
+    public static let queryRoute = "query.route"  // owner too
+}
+
+/// Names a route builder.
+public struct RouteBuilderParams: Sendable, Codable {
+    public var builder: UUID
+
+    public init(builder: UUID) {
+        self.builder = builder
+    }
+}
+
+public struct RouteInsertParams: Sendable, Codable {
+    public var builder: UUID
+    public var locations: [WorkoutRouteLocation]
+
+    public init(builder: UUID, locations: [WorkoutRouteLocation]) {
+        self.builder = builder
+        self.locations = locations
+    }
+}
+
+public struct RouteInsertResult: Sendable, Codable {
+    /// How many locations the builder now holds.
+    public var count: Int
+
+    public init(count: Int) {
+        self.count = count
+    }
+}
+
+public struct RouteFinishParams: Sendable, Codable {
+    public var builder: UUID
+    /// The app's own workout the route belongs to.
+    public var workout: UUID
+    public var metadata: Metadata?
+
+    public init(builder: UUID, workout: UUID, metadata: Metadata? = nil) {
+        self.builder = builder
+        self.workout = workout
+        self.metadata = metadata
+    }
+}
+
+public struct RouteFinishResult: Sendable, Codable {
+    public var route: WorkoutRoute
+
+    public init(route: WorkoutRoute) {
+        self.route = route
+    }
+}
+
+public struct RouteQueryParams: Sendable, Codable {
+    public var route: UUID
+    public var offset: Int?
+    public var limit: Int?
+
+    public init(route: UUID, offset: Int? = nil, limit: Int? = nil) {
+        self.route = route
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+public struct RouteQueryResult: Sendable, Codable {
+    public var locations: [WorkoutRouteLocation]
+    /// The offset to ask from next; absent when these were the last.
+    public var next: Int?
+
+    public init(locations: [WorkoutRouteLocation], next: Int?) {
+        self.locations = locations
+        self.next = next
+    }
+}

@@ -212,7 +212,7 @@ extension SampleStore {
             }
         case .category:
             return SQLFragment("s.value")
-        case .correlation, .workout:
+        case .correlation, .workout, .workoutRoute:
             return SQLFragment("NULL")
         }
     }
@@ -336,6 +336,18 @@ extension SampleStore {
             case .workout:
                 workoutIDs.append(id)
                 pending[id] = (type, uuid, start, end, row[5].double, source, device)
+            case .workoutRoute:
+                samples[id] = .workoutRoute(
+                    try WorkoutRoute(
+                        uuid: uuid,
+                        start: start,
+                        end: end,
+                        count: Int(row[5].double ?? 0),
+                        sourceRevision: source,
+                        device: device,
+                        metadata: meta
+                    )
+                )
             case .correlation:
                 correlationIDs.append(id)
                 pending[id] = (type, uuid, start, end, nil, source, device)

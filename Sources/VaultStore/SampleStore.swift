@@ -219,6 +219,10 @@ public final class SampleStore: @unchecked Sendable {
             if let id = try insert(workout, row, in: db, sequence: &sequence, outcome: &outcome) {
                 try insert(workout: workout, sampleID: id, db)
             }
+        case .workoutRoute(let route):
+            // The row alone: a route's locations come from its builder (saveRoute).
+            row.value = Double(route.count)
+            _ = try insert(route, row, in: db, sequence: &sequence, outcome: &outcome)
         case .correlation(let correlation):
             if let id = try insert(correlation, row, in: db, sequence: &sequence, outcome: &outcome) {
                 for member in correlation.objects {

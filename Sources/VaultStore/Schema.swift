@@ -300,6 +300,36 @@ public enum Schema {
                 "CREATE INDEX workout_sessions_by_app ON workout_sessions(app_id)",
             ]
         ),
+        // Workout routes (docs/WORKOUTS.md, "Routes"): each route's locations, packed in chunks,
+        // and the route builders under way with the locations inserted so far, kept so that a
+        // route survives the app's disconnection and the daemon's restart.
+        Migration(
+            version: 9,
+            statements: [
+                """
+                CREATE TABLE route_locations (
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                    chunk INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (sample_id, chunk)) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE route_builders (
+                    id BLOB PRIMARY KEY,
+                    app_id TEXT NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+                    created_at REAL NOT NULL) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE route_builder_locations (
+                    builder BLOB NOT NULL REFERENCES route_builders(id) ON DELETE CASCADE,
+                    chunk INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (builder, chunk)) WITHOUT ROWID
+                """,
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -250,5 +250,56 @@ extension DaemonEndToEnd {
             await phone.close()
             await store.close()
         }
+
+        @Test func aRouteGoesInPiecesAndComesBackInBatchesOnlyToWhoMayRead() async throws {
+            let daemon = try await Self.setUp()
+            let route = SampleType.workoutRoute
+            try await daemon.enroll("org.example.mapper", read: [ObjectType(route)], share: [route, .workout])
+            try await daemon.decide("grant", ["share"], [ObjectType(route), .workout], for: "org.example.mapper")
+            let store = try await daemon.store("org.example.mapper")
+            defer { Task { await store.close() } }
+            let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            let workout = try Workout(
+                activityType: .running,
+                start: start,
+                end: start.addingTimeInterval(600),
+                sourceRevision: SourceRevision(source: Source(bundleIdentifier: "org.example.mapper", name: "m"))
+            )
+            try await store.save([.workout(workout)])
+            let builder = try await WorkoutRouteBuilder(healthStore: store)
+            let locations = try (0..<600).map { second in
+                try WorkoutRouteLocation(
+                    timestamp: start.addingTimeInterval(Double(second)),
+                    latitude: 52.52 + Double(second) * 1e-5,
+                    longitude: 13.405,
+                    altitude: 34,
+                    horizontalAccuracy: 5,
+                    speed: 3
+                )
+            }
+            #expect(try await builder.insertRouteData(Array(locations[..<250])) == 250)
+            #expect(try await builder.insertRouteData(Array(locations[250...])) == 600)
+            let saved = try await builder.finishRoute(with: workout)
+            #expect(saved.count == 600)
+            var batches: [[WorkoutRouteLocation]] = []
+            for try await batch in store.routeLocations(of: saved, batchSize: 256) { batches.append(batch) }
+            #expect(batches.map(\.count) == [256, 256, 88])
+            #expect(batches.flatMap { $0 } == locations)
+            // Another app (no read grant for routes) gets what a UUID naming nothing gets.
+            let other = try await daemon.connection(Self.runner)
+            defer { other.close() }
+            let hidden = try await other.rawCall(Method.queryRoute, RouteQueryParams(route: saved.uuid))
+            let nothing = try await other.rawCall(Method.queryRoute, RouteQueryParams(route: UUID()))
+            func result(_ frame: Data) throws -> String {
+                let object = try #require(try JSONSerialization.jsonObject(with: frame) as? [String: Any])
+                let result = try JSONSerialization.data(
+                    withJSONObject: try #require(object["result"]),
+                    options: .sortedKeys
+                )
+                return String(decoding: result, as: UTF8.self)
+            }
+            #expect(try result(hidden) == #"{"locations":[]}"#)
+            #expect(try result(hidden) == result(nothing))
+        }
     }
 }

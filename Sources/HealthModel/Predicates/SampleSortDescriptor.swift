@@ -46,7 +46,7 @@ public struct SampleSortDescriptor: Hashable, Sendable, Codable {
             let canonical = sample.quantityType.canonicalUnit
             return (try? sample.quantity.doubleValue(for: canonical)).map { canonical.baseValue($0) }
         case .category(let sample): return Double(sample.value)
-        case .correlation, .workout: return nil
+        case .correlation, .workout, .workoutRoute: return nil
         }
     }
 }

@@ -47,7 +47,7 @@ func validateCommon(
 /// The field names of every sample's JSON form.
 enum SampleCodingKeys: String, CodingKey {
     case uuid, type, startDate, endDate, sourceRevision, device, metadata
-    case quantity, value, objects
+    case quantity, value, objects, count
     case workoutActivityType, duration, totalEnergyBurned, totalDistance, workoutEvents, workoutActivities
     case allStatistics
 }

@@ -8,6 +8,7 @@ public enum Sample: HealthSample {
     case category(CategorySample)
     case correlation(Correlation)
     case workout(Workout)
+    case workoutRoute(WorkoutRoute)
 
     // Each property switches on the case rather than boxing the sample in an existential: the
     // store reads these per row on its hot paths.
@@ -17,6 +18,7 @@ public enum Sample: HealthSample {
         case .category(let sample): sample.uuid
         case .correlation(let sample): sample.uuid
         case .workout(let sample): sample.uuid
+        case .workoutRoute(let sample): sample.uuid
         }
     }
 
@@ -26,6 +28,7 @@ public enum Sample: HealthSample {
         case .category(let sample): sample.sampleType
         case .correlation(let sample): sample.sampleType
         case .workout(let sample): sample.sampleType
+        case .workoutRoute(let sample): sample.sampleType
         }
     }
 
@@ -35,6 +38,7 @@ public enum Sample: HealthSample {
         case .category(let sample): sample.startDate
         case .correlation(let sample): sample.startDate
         case .workout(let sample): sample.startDate
+        case .workoutRoute(let sample): sample.startDate
         }
     }
 
@@ -44,6 +48,7 @@ public enum Sample: HealthSample {
         case .category(let sample): sample.endDate
         case .correlation(let sample): sample.endDate
         case .workout(let sample): sample.endDate
+        case .workoutRoute(let sample): sample.endDate
         }
     }
 
@@ -53,6 +58,7 @@ public enum Sample: HealthSample {
         case .category(let sample): sample.sourceRevision
         case .correlation(let sample): sample.sourceRevision
         case .workout(let sample): sample.sourceRevision
+        case .workoutRoute(let sample): sample.sourceRevision
         }
     }
 
@@ -62,6 +68,7 @@ public enum Sample: HealthSample {
         case .category(let sample): sample.device
         case .correlation(let sample): sample.device
         case .workout(let sample): sample.device
+        case .workoutRoute(let sample): sample.device
         }
     }
 
@@ -71,6 +78,7 @@ public enum Sample: HealthSample {
         case .category(let sample): sample.metadata
         case .correlation(let sample): sample.metadata
         case .workout(let sample): sample.metadata
+        case .workoutRoute(let sample): sample.metadata
         }
     }
 
@@ -80,6 +88,7 @@ public enum Sample: HealthSample {
         case .category(let sample): .category(sample.attributed(to: sourceRevision))
         case .correlation(let sample): .correlation(sample.attributed(to: sourceRevision))
         case .workout(let sample): .workout(sample.attributed(to: sourceRevision))
+        case .workoutRoute(let sample): .workoutRoute(sample.attributed(to: sourceRevision))
         }
     }
 
@@ -90,6 +99,7 @@ public enum Sample: HealthSample {
         case .category: self = .category(try CategorySample(from: decoder))
         case .correlation: self = .correlation(try Correlation(from: decoder))
         case .workout: self = .workout(try Workout(from: decoder))
+        case .workoutRoute: self = .workoutRoute(try WorkoutRoute(from: decoder))
         }
     }
 
@@ -99,6 +109,7 @@ public enum Sample: HealthSample {
         case .category(let sample): try sample.encode(to: encoder)
         case .correlation(let sample): try sample.encode(to: encoder)
         case .workout(let sample): try sample.encode(to: encoder)
+        case .workoutRoute(let sample): try sample.encode(to: encoder)
         }
     }
 }

@@ -7,6 +7,10 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
     case correlation(CorrelationTypeIdentifier)
     /// HealthKit's workout type (`HKWorkoutTypeIdentifier`).
     case workout
+    /// A workout's route (`HKWorkoutRouteTypeIdentifier`, HealthKit's `HKSeriesType.workoutRoute()`).
+    case workoutRoute
+
+    public static let workoutRouteTypeIdentifier = ObjectType.workoutRouteTypeIdentifier
 
     /// HealthKit's identifier string.
     public var identifier: String {
@@ -15,6 +19,7 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .category(let id): id.rawValue
         case .correlation(let id): id.rawValue
         case .workout: ObjectType.workoutTypeIdentifier
+        case .workoutRoute: ObjectType.workoutRouteTypeIdentifier
         }
     }
 
@@ -33,7 +38,7 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
         QuantityTypeIdentifier.allCases.map(SampleType.quantity)
             + CategoryTypeIdentifier.allCases.map(SampleType.category)
             + CorrelationTypeIdentifier.allCases.map(SampleType.correlation)
-            + [.workout]
+            + [.workout, .workoutRoute]
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,10 +65,12 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
     case characteristic(CharacteristicTypeIdentifier)
     case correlation(CorrelationTypeIdentifier)
     case workout
+    case workoutRoute
     /// HealthKit's activity summary type (`HKActivitySummaryTypeIdentifier`).
     case activitySummary
 
     public static let workoutTypeIdentifier = "HKWorkoutTypeIdentifier"
+    public static let workoutRouteTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
     public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
 
     /// HealthKit types HealthVault does not store yet (documents, series, assessments and others),
@@ -72,7 +79,6 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         "HKDocumentTypeIdentifierCDA": "document",
         "HKScoredAssessmentTypeIdentifierGAD7": "scored assessment",
         "HKScoredAssessmentTypeIdentifierPHQ9": "scored assessment",
-        "HKWorkoutRouteTypeIdentifier": "series",
         "HKDataTypeIdentifierHeartbeatSeries": "series",
         "HKVisionPrescriptionTypeIdentifier": "vision prescription",
         "HKDataTypeStateOfMind": "state of mind",
@@ -84,6 +90,7 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .category(let id): self = .category(id)
         case .correlation(let id): self = .correlation(id)
         case .workout: self = .workout
+        case .workoutRoute: self = .workoutRoute
         }
     }
 
@@ -99,6 +106,8 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
             self = .correlation(id)
         } else if identifier == Self.workoutTypeIdentifier {
             self = .workout
+        } else if identifier == Self.workoutRouteTypeIdentifier {
+            self = .workoutRoute
         } else if identifier == Self.activitySummaryTypeIdentifier {
             self = .activitySummary
         } else if let kind = Self.unsupportedIdentifiers[identifier] {
@@ -119,6 +128,7 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .characteristic(let id): id.rawValue
         case .correlation(let id): id.rawValue
         case .workout: Self.workoutTypeIdentifier
+        case .workoutRoute: Self.workoutRouteTypeIdentifier
         case .activitySummary: Self.activitySummaryTypeIdentifier
         }
     }
@@ -132,6 +142,7 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .category(let id): .category(id)
         case .correlation(let id): .correlation(id)
         case .workout: .workout
+        case .workoutRoute: .workoutRoute
         case .characteristic, .activitySummary: nil
         }
     }

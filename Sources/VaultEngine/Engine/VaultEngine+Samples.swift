@@ -36,6 +36,12 @@ extension VaultEngine {
                 guard !samples.isEmpty else {
                     throw HealthError.invalidArgument("there is nothing to save", field: "objects")
                 }
+                if let index = samples.firstIndex(where: { $0.sampleType == .workoutRoute }) {
+                    throw HealthError.invalidArgument(
+                        "a route is made by a route builder (workoutRoute.begin, insert, finish), not saved whole",
+                        field: "objects[\(index)]"
+                    )
+                }
                 guard samples.count <= Self.maximumBatchSize else {
                     throw HealthError(
                         .dataSizeExceeded,
