@@ -35,6 +35,9 @@ extension DaemonEndToEnd {
             let paused = try Apps.heartRate(90, at: start.addingTimeInterval(330))
             try await strap.save([paused])
             try await session.change(.resume, at: start.addingTimeInterval(360))
+            // The session's copy follows the vault's once the state changes arrive.
+            try await Apps.eventually { session.currentState == .running }
+            #expect(builder.elapsedTime(at: start.addingTimeInterval(400)) == 340)
             // The vault stamps the app's own source on what it saves.
             let source = SourceRevision(source: Source(bundleIdentifier: Apps.runner, name: "Runner"))
             let end = start.addingTimeInterval(minutes * 60)
