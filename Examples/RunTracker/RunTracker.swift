@@ -402,10 +402,11 @@ struct Units: Sendable {
     }
 }
 
-/// Where the run's route will go. Routes are not in HealthVaultKit yet (issue 19): once they are,
-/// a tracker inserts each stretch's locations into a route builder as it runs (HealthKit's
-/// `HKWorkoutRouteBuilder.insertRouteData(_:)`) and attaches the route to the saved workout
-/// (`finishRoute(with:metadata:)`). Until then these do nothing, and the replay has no locations.
+/// Where the run's route goes (issue 19): a tracker inserts each stretch's locations into a route
+/// builder as it runs (HealthVaultKit's `WorkoutRouteBuilder`, HealthKit's
+/// `HKWorkoutRouteBuilder.insertRouteData(_:)`, which needs the share grant for
+/// `HKWorkoutRouteTypeIdentifier`) and attaches the route to the saved workout
+/// (`finishRoute(with:metadata:)`). The replay has no locations yet, so these do nothing.
 struct RouteRecorder {
     func insertLocations(from start: Date, to end: Date) async throws {}
     func finishRoute(with workout: Workout) async throws {}

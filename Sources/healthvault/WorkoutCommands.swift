@@ -12,7 +12,8 @@ struct Workouts: AsyncParsableCommand {
         abstract: "Your workouts: a list, newest first, and everything about one.",
         discussion: """
             Dates in your time zone (see `timezone`), distances, energy and heart rate in your \
-            preferred units (see `units`). Routes are not stored yet: their column shows "-".
+            preferred units (see `units`). `show` gives a workout's route (how many locations, \
+            when); `list` does not, as that would take a read of the vault per workout.
             """,
         subcommands: [List.self, Show.self],
         defaultSubcommand: List.self
@@ -58,12 +59,7 @@ struct Workouts: AsyncParsableCommand {
                 return
             }
             guard !workouts.isEmpty else { return print("No workouts.") }
-            var rows = [
-                [
-                    "START (\(view.zoneName))", "TYPE", "DURATION", "DISTANCE", "ENERGY", "AVG HR", "LAPS",
-                    "ROUTE",
-                ]
-            ]
+            var rows = [["START (\(view.zoneName))", "TYPE", "DURATION", "DISTANCE", "ENERGY", "AVG HR", "LAPS"]]
             for workout in workouts {
                 rows.append([
                     view.date(workout.startDate, seconds: false),
@@ -73,8 +69,6 @@ struct Workouts: AsyncParsableCommand {
                     view.text(workout.totalEnergyBurned, as: .activeEnergyBurned),
                     view.text(workout.statistics(for: .heartRate)?.averageQuantity(), as: .heartRate),
                     String(workout.workoutEvents.filter { $0.type == .lap }.count),
-                    // Routes are not stored yet (issue 19); their length goes here.
-                    "-",
                 ])
             }
             print(table(rows))
@@ -93,7 +87,7 @@ struct Workouts: AsyncParsableCommand {
 
         func run() async throws {
             guard let id = UUID(uuidString: uuid) else { throw ToolError("\(uuid) is not a UUID") }
-            let (workout, associated, view) = try await vault.withOwner { connection in
+            let (workout, samples, view) = try await vault.withOwner { connection in
                 let sample = try await connection.call(
                     Method.queryObject,
                     ObjectParams(uuid: id),
@@ -116,12 +110,16 @@ struct Workouts: AsyncParsableCommand {
                     ),
                     as: SamplesResult.self
                 ).samples
-                var associated: [String: Int] = [:]
-                for sample in samples { associated[sample.sampleType.identifier, default: 0] += 1 }
-                return (workout, associated, try await WorkoutView.load(for: [workout], on: connection))
+                return (workout, samples, try await WorkoutView.load(for: [workout], on: connection))
             }
+            var associated: [String: Int] = [:]
+            for sample in samples { associated[sample.sampleType.identifier, default: 0] += 1 }
             if output.json { return try printJSON(WorkoutJSON(workout: workout, associatedSamples: associated)) }
-            print(view.describe(workout, associated: associated))
+            let routes = samples.compactMap { sample -> WorkoutRoute? in
+                if case .workoutRoute(let route) = sample { return route }
+                return nil
+            }
+            print(view.describe(workout, associated: associated, routes: routes))
         }
     }
 
@@ -206,7 +204,7 @@ struct WorkoutView {
     }
 
     /// `workouts show`: the workout in sections.
-    func describe(_ workout: Workout, associated: [String: Int]) -> String {
+    func describe(_ workout: Workout, associated: [String: Int], routes: [WorkoutRoute]) -> String {
         let start = workout.startDate
         let span = workout.endDate.timeIntervalSince(start)
         let source = workout.sourceRevision
@@ -228,7 +226,13 @@ struct WorkoutView {
             facts.append(["Heart rate", text(heart)])
         }
         facts.append(["Laps", String(workout.workoutEvents.filter { $0.type == .lap }.count)])
-        facts.append(["Route", "- (routes are not stored yet)"])
+        // Each route: how many locations, and when (its first and last), from the workout's start.
+        let route = routes.sorted { $0.startDate < $1.startDate }.map { route in
+            "\(route.count) location\(route.count == 1 ? "" : "s"), "
+                + "\(Self.duration(route.startDate.timeIntervalSince(start)))-"
+                + "\(Self.duration(route.endDate.timeIntervalSince(start)))"
+        }
+        facts.append(["Route", route.isEmpty ? "none" : route.joined(separator: "; ")])
         if let device = workout.device, let name = device.name ?? device.model ?? device.manufacturer {
             facts.append(["Device", name])
         }

@@ -9,6 +9,21 @@ extension DaemonEndToEnd {
     @Suite struct WorkoutCommandTests {
         typealias Apps = DaemonWorkoutTests
 
+        /// The runner and the strap of ``DaemonWorkoutTests``, the runner sharing routes too.
+        static func setUp() async throws -> TestDaemon {
+            let daemon = try TestDaemon()
+            let heart = SampleType.quantity(.heartRate)
+            let shared: [SampleType] = [
+                .workout, .workoutRoute, .quantity(.activeEnergyBurned), .quantity(.distanceWalkingRunning),
+            ]
+            try await daemon.enroll(Apps.runner, read: [ObjectType(heart)], share: shared)
+            try await daemon.decide("grant", ["read"], [ObjectType(heart)], for: Apps.runner)
+            try await daemon.decide("grant", ["share"], shared.map(ObjectType.init), for: Apps.runner)
+            try await daemon.enroll(Apps.strap, read: [], share: [heart])
+            try await daemon.decide("grant", ["share"], [ObjectType(heart)], for: Apps.strap)
+            return daemon
+        }
+
         /// A run the way the example run tracker replays one: every step at its own date in the
         /// past. `minutes` long, paused from 5:00 to 6:00, a lap over the first 5 minutes; the
         /// strap's heart rate before, during and after the pause. Returns the workout and the
@@ -70,7 +85,7 @@ extension DaemonEndToEnd {
         }
 
         @Test func theOwnerListsAndShowsWorkoutsALiveBuilderSaved() async throws {
-            let daemon = try await Apps.setUp()
+            let daemon = try await Self.setUp()
             func healthvault(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
                 try CLITests.healthvault(arguments, daemon: daemon)
             }
@@ -91,18 +106,31 @@ extension DaemonEndToEnd {
                 runner: runner,
                 strap: strap
             ).workout
+            let runStart = now.addingTimeInterval(-3600)
             let (run, paused) = try await Self.run(
                 .running,
-                at: now.addingTimeInterval(-3600),
+                at: runStart,
                 minutes: 10,
                 metres: 2500,
                 runner: runner,
                 strap: strap
             )
+            // The run's route: a location every 6 s from its start.
+            let route = try await WorkoutRouteBuilder(healthStore: runner)
+            let locations = try (0..<100).map { index in
+                try WorkoutRouteLocation(
+                    timestamp: runStart.addingTimeInterval(Double(index) * 6),
+                    latitude: 48.85 + Double(index) * 1e-4,
+                    longitude: 2.35,
+                    horizontalAccuracy: 5
+                )
+            }
+            #expect(try await route.insertRouteData(locations) == 100)
+            _ = try await route.finishRoute(with: run)
             await runner.close()
             await strap.close()
 
-            // The list: newest first, in the owner's units, one lap each, no route yet.
+            // The list: newest first, in the owner's units, one lap each.
             let list = try healthvault(["workouts", "list"])
             #expect(list.status == 0, "\(list)")
             let lines = list.out.split(separator: "\n").map(String.init)
@@ -110,7 +138,7 @@ extension DaemonEndToEnd {
             #expect(lines.first?.hasPrefix("START (UTC)") == true, "\(list.out)")
             #expect(
                 lines[1].range(
-                    of: #"  running +0:09:00 +2\.5 km +125 kcal +[0-9]+ count/min +1 +-$"#,
+                    of: #"  running +0:09:00 +2\.5 km +125 kcal +[0-9]+ count/min +1$"#,
                     options: .regularExpression
                 ) != nil,
                 "\(list.out)"
@@ -138,7 +166,7 @@ extension DaemonEndToEnd {
                 "Energy      125 kcal",
                 "max 150 count/min  [org.example.strap]",
                 "Laps        1",
-                "Route       - (routes are not stored yet)",
+                "Route       100 locations, 0:00:00-0:09:54",
                 "  0:00:00-0:05:00  lap\n  0:05:00          pause\n  0:06:00          resume\n",
                 "HKQuantityTypeIdentifierDistanceWalkingRunning  sum 2.5 km  [org.example.runner]",
                 "HKIndoorWorkout  0",
@@ -148,9 +176,12 @@ extension DaemonEndToEnd {
                   HKQuantityTypeIdentifierDistanceWalkingRunning  1
                   HKQuantityTypeIdentifierHeartRate               2
                 """,
+                "  HKWorkoutRouteTypeIdentifier                    1\n",
             ] {
                 #expect(show.out.contains(expected), "\(expected) not in:\n\(show.out)")
             }
+            let walkShown = try healthvault(["workouts", "show", walk.uuid.uuidString]).out
+            #expect(walkShown.contains("Route       none\n"), "\(walkShown)")
             let shown = try #require(
                 try JSONSerialization.jsonObject(
                     with: Data(try healthvault(["workouts", "show", run.uuid.uuidString, "--json"]).out.utf8)
