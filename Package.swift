@@ -92,13 +92,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The demo's two example apps, written against HealthVaultKit only.
+        // The demo's example apps, written against HealthVaultKit only.
         .executableTarget(name: "example-stepcounter", dependencies: ["HealthVaultKit"], path: "Examples/StepCounter"),
         .executableTarget(
             name: "example-sleeptracker",
             dependencies: ["HealthVaultKit"],
             path: "Examples/SleepTracker"
         ),
+        // A run with live statistics, and the heart-rate strap it reads from (one executable, two apps).
+        .executableTarget(name: "example-runtracker", dependencies: ["HealthVaultKit"], path: "Examples/RunTracker"),
         // Fixtures and random model values shared by the test targets.
         .target(
             name: "HealthModelTestSupport",

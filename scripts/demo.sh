@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # make demo: HealthVault's main job, end to end, on a throwaway vault.
 #
-# Creates a vault in a temporary directory, starts healthvaultd, enrols two example apps (their
+# Creates a vault in a temporary directory, starts healthvaultd, enrols the example apps (their
 # key pairs generated inside the throwaway vault), and walks through authorization, saving,
-# reading, a denied read, a refused delete, a revocation under a live observer, and the audit log:
-# export, verify, tamper, verify again. Each step says what it shows and checks it; the script
-# exits 0 only if every step behaved as promised, and removes everything it made.
+# reading, a denied read, a refused delete, a revocation under a live observer, a run with live
+# statistics and the owner's view of it, and the audit log: export, verify, tamper, verify again.
+# Each step says what it shows and checks it; the script exits 0 only if every step behaved as
+# promised, and removes everything it made.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,7 @@ HV="$BIN/healthvault"
 HVD="$BIN/healthvaultd"
 STEPS="$BIN/example-stepcounter"
 SLEEP="$BIN/example-sleeptracker"
+RUN="$BIN/example-runtracker"
 
 WORK=$(mktemp -d /tmp/healthvault-demo.XXXXXX)
 VAULT="$WORK/vault"
@@ -106,6 +108,53 @@ tail -n +3 "$WORK/watch.log"
 grep -q 'update 2' "$WORK/watch.log" && fail "the observer heard of steps after the revocation"
 grep -q 'observer stopped after 1 update' "$WORK/watch.log" || fail "the observer did not stop cleanly"
 "$SLEEP" read-steps --key "$VAULT/sleeptracker.key" || fail "the read after revocation was not empty"
+
+say "A run tracker and a heart-rate strap are enrolled. The tracker asks to share workouts, energy and distance, and to read heart rate; the strap asks to share heart rate."
+"$HV" apps keygen --private-key "$VAULT/runtracker.key" --public-key "$VAULT/runtracker.pub" > /dev/null
+"$HV" apps keygen --private-key "$VAULT/heartstrap.key" --public-key "$VAULT/heartstrap.pub" > /dev/null
+owner apps enroll policies/apps/org.example.runtracker.json --key "$VAULT/runtracker.pub" | sed 's/^/   /'
+owner apps enroll policies/apps/org.example.heartstrap.json --key "$VAULT/heartstrap.pub" | sed 's/^/   /'
+"$RUN" request --key "$VAULT/runtracker.key" || fail "the run tracker's request"
+"$RUN" strap-request --key "$VAULT/heartstrap.key" || fail "the strap's request"
+
+say "The owner grants both what they asked for, and wants distances in kilometres and heart rate per minute."
+owner grant org.example.runtracker workout activeEnergyBurned distanceWalkingRunning --share | sed 's/^/   /'
+owner grant org.example.runtracker heartRate --read | sed 's/^/   /'
+owner grant org.example.heartstrap heartRate --share | sed 's/^/   /'
+owner units distanceWalkingRunning km | sed 's/^/   /'
+owner units heartRate count/min | sed 's/^/   /'
+
+say "A two-minute run with a pause and a lap, replayed in six seconds (the samples keep the run's dates): the strap saves heart rate; the tracker shows the live totals the vault pushes and saves one workout."
+"$RUN" strap --key "$VAULT/heartstrap.key" --clock "$WORK/run.clock" > "$WORK/strap.log" &
+STRAP_PID=$!
+"$RUN" run --key "$VAULT/runtracker.key" --clock "$WORK/run.clock" --speed 20 --uuid-file "$WORK/workout-uuid" \
+  > "$WORK/run.log" || { cat "$WORK/run.log"; kill "$STRAP_PID" 2>/dev/null || true; fail "the run"; }
+wait "$STRAP_PID" || { cat "$WORK/strap.log"; fail "the strap"; }
+cat "$WORK/run.log" "$WORK/strap.log"
+grep -q '\] live  elapsed .* heart rate .* distance .* km' "$WORK/run.log" || fail "no live totals with heart rate and distance"
+grep -q '\] session paused at 0:40' "$WORK/run.log" || fail "the tracker did not hear the pause"
+grep -q '1:40 of running in 2:00 (paused 0:20)' "$WORK/run.log" || fail "the workout's duration leaves out the pause"
+grep -q 'distance 0.35 km, energy 21 kcal, .* max 168 bpm' "$WORK/run.log" || fail "the workout's totals"
+grep -q 'events: lap 0:00-1:20, pause at 0:40, resume at 1:00; 1 lap' "$WORK/run.log" || fail "the workout's events"
+grep -q 'heart rate (Heart Strap)' "$WORK/run.log" || fail "the strap's heart rate is not the workout's"
+
+say "The owner looks at workouts: one line each, newest first, then everything about the run."
+owner workouts list > "$WORK/workouts.txt" || fail "the list of workouts"
+sed 's/^/   /' "$WORK/workouts.txt"
+echo
+grep -Eq ' running +0:01:40 +0.35 km +21 kcal +[0-9]+ count/min +1$' "$WORK/workouts.txt" || fail "the list does not show the run"
+owner workouts show "$(cat "$WORK/workout-uuid")" > "$WORK/workout.txt" || fail "the workout"
+sed 's/^/   /' "$WORK/workout.txt"
+grep -q '^Duration  *0:01:40 of 0:02:00' "$WORK/workout.txt" || fail "the workout's duration"
+grep -q '^  0:00:40  *pause' "$WORK/workout.txt" || fail "the workout's pause"
+grep -Eq '^  HKQuantityTypeIdentifierHeartRate  +[1-9][0-9]*$' "$WORK/workout.txt" || fail "the workout's heart rate samples"
+if owner workouts show "$(cat "$WORK/sample-uuid")" 2> "$WORK/not-a-workout.txt"; then fail "a step sample was shown as a workout"; fi
+note "$(cat "$WORK/not-a-workout.txt")"
+owner audit show --app org.example.runtracker --json > "$WORK/run-audit.jsonl"
+for operation in workout.session workout.collect workout.finish; do
+  grep -q "\"operation\":\"$operation\",\"outcome\":\"ok\"" "$WORK/run-audit.jsonl" || fail "no $operation entry in the audit log"
+done
+note "audit log, the run tracker's entries: $(grep -o '"operation":"[a-z.]*"' "$WORK/run-audit.jsonl" | cut -d'"' -f4 | sort | uniq -c | awk '{printf "%s%s %s", sep, $1, $2; sep=", "}')"
 
 say "The owner exports the audit log; an auditor verifies it offline with the vault's public key."
 owner audit export "$WORK/export" | sed 's/^/   /'

@@ -55,6 +55,13 @@ public struct LiveWorkoutBuilder: Sendable {
         }
     }
 
+    /// The elapsed time at `date`, pauses excluded (HealthKit's `elapsedTime(at:)`), from the
+    /// session's state changes and the collection's span as the vault last told them: a display
+    /// that shows another moment than now (a replay, a scrubbed timeline) asks for that moment.
+    public func elapsedTime(at date: Date) -> TimeInterval {
+        workoutSession.state.withLock { $0.snapshot.elapsedTime(at: date) }
+    }
+
     /// The statistics of a type as the vault last pushed them (HealthKit's `statistics(for:)`);
     /// nil before any came.
     public func statistics(for type: QuantityTypeIdentifier) -> Statistics? {

@@ -76,7 +76,7 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// A type named by its HealthKit identifier, or by its short name (`stepCount`, `heartRate`,
-/// `sleepAnalysis`, `bloodPressure`, `biologicalSex`).
+/// `sleepAnalysis`, `bloodPressure`, `biologicalSex`, `workout`, `activitySummary`).
 func parseObjectType(_ name: String) throws -> ObjectType {
     if let type = try? ObjectType(identifier: name) { return type }
     let capitalized = name.prefix(1).uppercased() + name.dropFirst()
@@ -86,6 +86,8 @@ func parseObjectType(_ name: String) throws -> ObjectType {
     ] {
         if let type = try? ObjectType(identifier: prefix + capitalized) { return type }
     }
+    // HKWorkoutTypeIdentifier, HKActivitySummaryTypeIdentifier.
+    if let type = try? ObjectType(identifier: "HK\(capitalized)TypeIdentifier") { return type }
     do {
         return try ObjectType(identifier: name)
     } catch {

@@ -19,6 +19,7 @@ struct HealthVaultCommand: AsyncParsableCommand {
         subcommands: [
             Init.self, Status.self, Lock.self, Unlock.self, Passwd.self, Apps.self, Requests.self,
             Grant.self, Deny.self, Revoke.self, Profile.self, Samples.self, Stats.self, Activity.self, Goals.self,
+            Workouts.self,
             Units.self,
             Priority.self, Timezone.self,
             Audit.self,

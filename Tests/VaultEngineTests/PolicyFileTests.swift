@@ -31,7 +31,9 @@ import VaultEngine
             let manifest = try AppManifest(contentsOf: directory.appendingPathComponent(file))
             #expect(file == manifest.appID + ".json")
             let app = try await test.engine.enroll(manifest: manifest, publicKey: Ed25519.SigningKey().publicKey)
-            #expect(!app.readPurpose.isEmpty)
+            // A purpose for each access the app declares (the heart strap only shares).
+            #expect(app.declaredRead.isEmpty || !app.readPurpose.isEmpty, "\(file)")
+            #expect(app.declaredShare.isEmpty || !app.sharePurpose.isEmpty, "\(file)")
         }
         let stepCounter = try await test.engine.grants(of: "org.example.stepcounter")
         #expect(stepCounter.app.declaredShare == [.quantity(.stepCount), .quantity(.heartRate)])
