@@ -106,6 +106,12 @@ public struct HeartbeatSeriesSample: HealthSample {
         }
     }
 
+    /// Checks metadata a heartbeat series would carry (a builder's, before its finish), as a
+    /// sample's is checked, naming the key.
+    public static func validate(metadata: Metadata) throws(HealthError) {
+        try metadata.validate()
+    }
+
     public var sampleType: SampleType { .heartbeatSeries }
 
     /// The series as a query answers it: without its beats.
