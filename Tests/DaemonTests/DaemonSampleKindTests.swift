@@ -99,6 +99,29 @@ extension DaemonEndToEnd {
             await again.close()
         }
 
+        /// The owner names the new types in the CLI as HealthKit does, or by a short name.
+        @Test func theOwnerGrantsTheNewTypesByName() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.mind", read: Self.kinds.map(ObjectType.init), share: Self.kinds)
+            let names = ["stateOfMind", "gad7", "PHQ9", "electrocardiogram", "audiogram", "heartbeatSeries"]
+            let granted = try CLITests.healthvault(
+                ["grant", "org.example.mind"] + names + ["--read", "--share"],
+                daemon: daemon
+            )
+            #expect(granted.status == 0, "\(granted.err)")
+            let shown = try CLITests.healthvault(["apps", "show", "org.example.mind"], daemon: daemon)
+            for type in Self.kinds {
+                let row = shown.out.split(separator: "\n").first { $0.hasPrefix(type.identifier + " ") }
+                #expect(row?.split(separator: " ").filter { $0 == "granted" }.count == 2, "\(shown.out)")
+            }
+            let misspelt = try CLITests.healthvault(
+                ["grant", "org.example.mind", "HKDataTypeIdentifierStateOfMind", "--read"],
+                daemon: daemon
+            )
+            #expect(misspelt.status != 0)
+            #expect(misspelt.err.contains("HKDataTypeStateOfMind"), "\(misspelt.err)")
+        }
+
         /// A batch too large for the daemon's frame is sent with fewer points, and `next` says where
         /// to go on: never a single unbounded answer, never a refusal.
         @Test func batchesShrinkToFitTheFrame() async throws {
