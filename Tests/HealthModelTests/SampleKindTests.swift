@@ -562,3 +562,62 @@ extension SampleKindTests {
         }
     }
 }
+
+extension SampleKindTests {
+    /// A refusal names the field, the unit and the range, never the value refused.
+    @Test func errorMessagesOfTheNewKindsCarryNoMeasuredValues() {
+        let errors = [
+            healthError {
+                _ = try StateOfMind(date: Self.date, kind: .dailyMood, valence: 4.56789, sourceRevision: Self.source)
+            },
+            healthError {
+                _ = try Self.ecg([
+                    .init(timeSinceSampleStart: 0, leadI: Quantity(7_654_321, Fixtures.microvolt))
+                ])
+            },
+            healthError {
+                _ = try Self.ecg([
+                    .init(timeSinceSampleStart: 98.7654, leadI: Quantity(1, Fixtures.microvolt))
+                ])
+            },
+            healthError {
+                _ = try Self.audiogram([
+                    .init(
+                        frequency: Quantity(45_678, .hertz),
+                        leftEarSensitivity: Quantity(1, .decibelHearingLevel),
+                        rightEarSensitivity: nil
+                    )
+                ])
+            },
+            healthError {
+                _ = try Self.audiogram([
+                    .init(
+                        frequency: Quantity(1000, .hertz),
+                        leftEarSensitivity: Quantity(234.5, .decibelHearingLevel),
+                        rightEarSensitivity: nil
+                    )
+                ])
+            },
+            healthError { _ = try Self.series([.init(timeSinceSeriesStart: 76.54)]) },
+            refusal(
+                try! json(
+                    Sample.gad7Assessment(
+                        try! GAD7Assessment(
+                            date: Self.date,
+                            answers: Array(repeating: .notAtAll, count: 7),
+                            sourceRevision: Self.source
+                        )
+                    )
+                )
+                .replacingOccurrences(of: "[0,0,0,0,0,0,0]", with: "[0,0,0,0,0,0,7777]")
+            ),
+        ]
+        for error in errors {
+            let message = error?.message ?? ""
+            #expect(!message.isEmpty)
+            for value in ["4.56789", "7654321", "98.7654", "45678", "234.5", "76.54", "7777"] {
+                #expect(!message.contains(value), "\(message)")
+            }
+        }
+    }
+}
