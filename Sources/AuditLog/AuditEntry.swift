@@ -103,6 +103,10 @@ public struct AuditEntry: Hashable, Sendable {
         public static let queryCorrelation = Operation(rawValue: "query.correlation")
         public static let queryCharacteristic = Operation(rawValue: "query.characteristic")
         public static let queryActivitySummary = Operation(rawValue: "query.activity-summary")
+        /// A batch of one electrocardiogram's voltage measurements (HealthKit's `HKElectrocardiogramQuery`).
+        public static let queryElectrocardiogram = Operation(rawValue: "query.electrocardiogram")
+        /// A batch of one heartbeat series' beats (HealthKit's `HKHeartbeatSeriesQuery`).
+        public static let queryHeartbeatSeries = Operation(rawValue: "query.heartbeat-series")
         public static let characteristicSet = Operation(rawValue: "characteristic.set")
         public static let subscribe = Operation(rawValue: "subscribe")
         public static let unsubscribe = Operation(rawValue: "unsubscribe")
@@ -148,7 +152,7 @@ public struct AuditEntry: Hashable, Sendable {
             .authorizationRevokeRead, .authorizationRevokeShare, .policySet,
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .queryActivitySummary,
-            .characteristicSet,
+            .queryElectrocardiogram, .queryHeartbeatSeries, .characteristicSet,
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,

@@ -102,6 +102,10 @@ extension Session {
         default:
             break
         }
+        if let result = try await dispatchSampleKinds(method: method, data: data, caller: caller, requestID: requestID)
+        {
+            return result
+        }
         if isOwner {
             return try await dispatchOwner(method: method, data: data, requestID: requestID)
         }

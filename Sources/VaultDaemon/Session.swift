@@ -138,6 +138,7 @@ final class Session: Sendable {
         }
         await endSubscriptions()
         await endWorkouts()
+        endHeartbeatSeriesBuilders()
     }
 
     /// Stops reading requests (shutdown). A request being answered is answered first: the reader
@@ -446,14 +447,22 @@ final class Session: Sendable {
 
     private func answer(method: String, id rpcID: RPCID, data: Data) async -> ByteBuffer {
         do {
-            let result = try await dispatch(method: method, data: data, requestID: requestID(rpcID))
+            var result = try await dispatch(method: method, data: data, requestID: requestID(rpcID))
             // A large result (statistics) writes its JSON by hand: the same bytes, sooner.
-            let answer =
+            func encoded(_ result: any Encodable) -> ByteBuffer {
                 (result as? any JSONWritable).map {
                     encode(RPCWrittenResponse(id: rpcID, result: $0), answering: rpcID)
                 }
-                ?? encode(RPCResponse(id: rpcID, result: AnyEncodable(result)), answering: rpcID)
+                    ?? encode(RPCResponse(id: rpcID, result: AnyEncodable(result)), answering: rpcID)
+            }
+            var answer = encoded(result)
             let maximum = daemon.configuration.maximumFrameBytes
+            // A batch of a series is sent with fewer points rather than refused: `next` says where
+            // the rest starts.
+            while answer.readableBytes > maximum, let smaller = (result as? any BatchedResult)?.halved() {
+                result = smaller
+                answer = encoded(result)
+            }
             guard answer.readableBytes <= maximum else {
                 throw RPCError.from(
                     HealthError(

@@ -25,6 +25,7 @@ public final class VaultEngine: Sendable {
     let threads: NIOThreadPool
     let observers = ObserverRegistry()
     let workoutSessions = WorkoutSessions()
+    let heartbeatSeriesBuilders = HeartbeatSeriesBuilders()
     private let shutDown = Atomic<Bool>(false)
 
     /// The most objects one save or delete may name.

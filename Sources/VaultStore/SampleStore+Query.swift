@@ -212,7 +212,8 @@ extension SampleStore {
             }
         case .category:
             return SQLFragment("s.value")
-        case .correlation, .workout, .workoutRoute:
+        case .correlation, .workout, .workoutRoute, .stateOfMind, .scoredAssessment, .electrocardiogram, .audiogram,
+            .heartbeatSeries:
             return SQLFragment("NULL")
         }
     }
@@ -270,6 +271,7 @@ extension SampleStore {
         var samples: [Int64: Sample] = [:]
         var workoutIDs: [Int64] = []
         var correlationIDs: [Int64] = []
+        var kindIDs: [Int64] = []
         var units: [String: HealthUnit] = [:]
         func unit(_ string: String) throws -> HealthUnit {
             if let parsed = units[string] { return parsed }
@@ -351,7 +353,13 @@ extension SampleStore {
             case .correlation:
                 correlationIDs.append(id)
                 pending[id] = (type, uuid, start, end, nil, source, device)
+            case .stateOfMind, .scoredAssessment, .electrocardiogram, .audiogram, .heartbeatSeries:
+                kindIDs.append(id)
+                pending[id] = (type, uuid, start, end, nil, source, device)
             }
+        }
+        if !kindIDs.isEmpty {
+            try loadKinds(kindIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)
         }
         if !workoutIDs.isEmpty {
             try loadWorkouts(workoutIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)

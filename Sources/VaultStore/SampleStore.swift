@@ -124,11 +124,13 @@ public final class SampleStore: @unchecked Sendable {
         field: "uuid"
     )
 
-    /// Refuses a correlation with another source's objects (a UUID the vault holds or held is
+    /// Refuses a correlation with another source's objects, and a series without its points (a
+    /// UUID the vault holds or held is
     /// refused by the database's unique index and the tombstones' probe, batch or not).
     static func checkBatch(_ samples: [Sample]) throws(HealthError) {
         // By index, binding only correlations: a sample is large, and copying each one shows.
         for index in samples.indices {
+            try checkSeries(samples[index], at: index)
             guard case .correlation(let correlation) = samples[index] else { continue }
             let source = correlation.sourceRevision.source.bundleIdentifier
             for (position, member) in correlation.objects.enumerated()
@@ -223,6 +225,10 @@ public final class SampleStore: @unchecked Sendable {
             // The row alone: a route's locations come from its builder (saveRoute).
             row.value = Double(route.count)
             _ = try insert(route, row, in: db, sequence: &sequence, outcome: &outcome)
+        case .stateOfMind, .gad7Assessment, .phq9Assessment, .electrocardiogram, .audiogram, .heartbeatSeries:
+            if let id = try insert(sample, row, in: db, sequence: &sequence, outcome: &outcome) {
+                try insertDetails(of: sample, sampleID: id, db)
+            }
         case .correlation(let correlation):
             if let id = try insert(correlation, row, in: db, sequence: &sequence, outcome: &outcome) {
                 for member in correlation.objects {
@@ -445,7 +451,7 @@ public final class SampleStore: @unchecked Sendable {
         return id
     }
 
-    private func intern(unit: String, _ db: Connection) throws -> Int64 {
+    func intern(unit: String, _ db: Connection) throws -> Int64 {
         try unitIDs.id(for: unit) {
             try Self.internRow(
                 select: "SELECT id FROM units WHERE unit = ?",

@@ -330,6 +330,57 @@ public enum Schema {
                 """,
             ]
         ),
+        // State of mind, scored assessments (GAD-7, PHQ-9), electrocardiograms, audiograms and
+        // heartbeat series (docs/VAULT_FORMAT.md): each kind's details in a table of its own keyed by
+        // the sample's row (gone with it), and the long series (voltage measurements, heartbeats) as
+        // chunks of packed points, so a query reads one batch without loading the whole series.
+        Migration(
+            version: 10,
+            statements: [
+                """
+                CREATE TABLE states_of_mind (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    kind INTEGER NOT NULL,
+                    valence REAL NOT NULL,
+                    labels TEXT NOT NULL,
+                    associations TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE scored_assessments (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    answers TEXT NOT NULL,
+                    score INTEGER NOT NULL,
+                    risk INTEGER NOT NULL)
+                """,
+                """
+                CREATE TABLE electrocardiograms (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    classification INTEGER NOT NULL,
+                    symptoms_status INTEGER NOT NULL,
+                    heart_rate_value REAL, heart_rate_unit_id INTEGER REFERENCES units(id),
+                    frequency_value REAL, frequency_unit_id INTEGER REFERENCES units(id),
+                    measurement_count INTEGER NOT NULL,
+                    voltage_unit_id INTEGER REFERENCES units(id))
+                """,
+                """
+                CREATE TABLE audiograms (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    sensitivity_points TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE heartbeat_series (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    beat_count INTEGER NOT NULL)
+                """,
+                """
+                CREATE TABLE series_chunks (
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                    first INTEGER NOT NULL,
+                    points BLOB NOT NULL,
+                    PRIMARY KEY (sample_id, first))
+                """,
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

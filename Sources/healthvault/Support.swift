@@ -86,8 +86,15 @@ func parseObjectType(_ name: String) throws -> ObjectType {
     ] {
         if let type = try? ObjectType(identifier: prefix + capitalized) { return type }
     }
-    // HKWorkoutTypeIdentifier, HKActivitySummaryTypeIdentifier.
+    // HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier, HKActivitySummaryTypeIdentifier.
     if let type = try? ObjectType(identifier: "HK\(capitalized)TypeIdentifier") { return type }
+    // stateOfMind, gad7, phq9, electrocardiogram, audiogram, heartbeatSeries.
+    for candidate in [
+        "HKDataType" + capitalized, "HKDataTypeIdentifier" + capitalized,
+        "HKScoredAssessmentTypeIdentifier" + name.uppercased(),
+    ] {
+        if let type = try? ObjectType(identifier: candidate) { return type }
+    }
     do {
         return try ObjectType(identifier: name)
     } catch {

@@ -88,14 +88,21 @@ extension DaemonEndToEnd {
         @Test func deniedReadsAreByteIdenticalToAnEmptyVault() async throws {
             let daemon = try TestDaemon()
             let pressure: [SampleType] = [.quantity(.bloodPressureSystolic), .quantity(.bloodPressureDiastolic)]
-            try await daemon.enroll("org.example.writer", read: [ObjectType(steps)], share: [steps] + pressure)
+            // The kinds of issue 19 too: state of mind ... heartbeat series.
+            let kinds = Fixtures.sampleKindTypes
+            try await daemon.enroll("org.example.writer", read: [ObjectType(steps)], share: [steps] + pressure + kinds)
             try await daemon.enroll(
                 "org.example.reader",
-                read: [ObjectType(steps), .characteristic(.biologicalSex)],
+                read: [ObjectType(steps), .characteristic(.biologicalSex)] + kinds.map(ObjectType.init),
                 share: [sleepAnalysis]
             )
             try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.writer")
-            try await daemon.decide("grant", ["share"], pressure.map(ObjectType.init), for: "org.example.writer")
+            try await daemon.decide(
+                "grant",
+                ["share"],
+                (pressure + kinds).map(ObjectType.init),
+                for: "org.example.writer"
+            )
 
             let start = Date(timeIntervalSince1970: 1_790_000_000)
             let probe = UUID()
@@ -128,10 +135,16 @@ extension DaemonEndToEnd {
 
             /// Every read, each as the first... nth call of a fresh connection, so ids match, and
             /// a save under a UUID the vault holds (`colliding`).
-            func answers(_ appID: String, deleting target: UUID, colliding: UUID) async throws -> [Data] {
+            func answers(
+                _ appID: String,
+                deleting target: UUID,
+                colliding: UUID,
+                kinds probes: [UUID] = Fixtures.sampleKindTypes.map { _ in UUID() }
+            ) async throws -> [Data] {
                 let connection = try await daemon.connection(appID)
                 defer { connection.close() }
-                return [
+                return try await [
+
                     try await connection.rawCall(Method.querySamples, query),
                     try await connection.rawCall(Method.queryObject, ObjectParams(uuid: target)),
                     try await connection.rawCall(Method.characteristic, CharacteristicParams(type: .biologicalSex)),
@@ -181,7 +194,43 @@ extension DaemonEndToEnd {
                             return try HealthJSON.encode(error)
                         }
                     }(),
-                ]
+                ] + kindAnswers(connection, probing: probes)
+            }
+            /// Every read of the kinds of issue 19, and deletes, of `probes` (UUIDs of each kind).
+            func kindAnswers(_ connection: VaultConnection, probing probes: [UUID]) async throws -> [Data] {
+                var answers: [Data] = []
+                for type in kinds {
+                    let query = SampleQueryDescriptor(
+                        predicates: [SampleTypePredicate(type)],
+                        sortDescriptors: [SampleSortDescriptor(.startDate)]
+                    )
+                    answers.append(try await connection.rawCall(Method.querySamples, SampleQueryParams(query: query)))
+                    answers.append(
+                        try await connection.rawCall(
+                            Method.querySources,
+                            SourceQueryParams(query: SourceQueryDescriptor(sampleType: type))
+                        )
+                    )
+                }
+                answers.append(
+                    try await connection.rawCall(
+                        Method.queryAnchored,
+                        AnchoredQueryParams(
+                            query: AnchoredObjectQueryDescriptor(predicates: kinds.map { SampleTypePredicate($0) })
+                        )
+                    )
+                )
+                for probe in probes {
+                    answers.append(try await connection.rawCall(Method.queryObject, ObjectParams(uuid: probe)))
+                    answers.append(
+                        try await connection.rawCall(Method.queryElectrocardiogram, SeriesQueryParams(uuid: probe))
+                    )
+                    answers.append(
+                        try await connection.rawCall(Method.queryHeartbeatSeries, SeriesQueryParams(uuid: probe))
+                    )
+                }
+                answers.append(try await connection.rawCall(Method.delete, DeleteParams(uuids: probes)))
+                return answers
             }
             /// The answers with each anchor blanked: anchors are sealed for their app, so two
             /// apps' are compared by everything else.
@@ -199,7 +248,7 @@ extension DaemonEndToEnd {
             try await daemon.decide(
                 "grant",
                 ["read"],
-                [ObjectType(steps), .characteristic(.biologicalSex)],
+                [ObjectType(steps), .characteristic(.biologicalSex)] + kinds.map(ObjectType.init),
                 for: "org.example.reader"
             )
             // The reader's own sleep sample: in the empty vault, its save under a stored UUID
@@ -228,10 +277,13 @@ extension DaemonEndToEnd {
             #expect(texts[8] == #"{"id":10,"jsonrpc":"2.0","result":{"correlations":[]}}"#)
             #expect(texts[9].contains(#""field":"uuid""#), "\(texts[9])")
             #expect(texts[9].contains("already names an object"), "\(texts[9])")
+            #expect(texts[10] == #"{"id":12,"jsonrpc":"2.0","result":{"samples":[]}}"#)
+            #expect(texts.suffix(1) == [#"{"id":\#(texts.count + 1),"jsonrpc":"2.0","result":{"deleted":0}}"#])
+            #expect(texts.filter { $0.hasSuffix(#""result":{}}"#) }.count == 2 + 3 * kinds.count)
             try await daemon.decide(
                 "revoke",
                 ["read"],
-                [ObjectType(steps), .characteristic(.biologicalSex)],
+                [ObjectType(steps), .characteristic(.biologicalSex)] + kinds.map(ObjectType.init),
                 for: "org.example.reader"
             )
 
@@ -242,6 +294,9 @@ extension DaemonEndToEnd {
             }
             try await writer.save(saved)
             try await writer.save(.correlation(try Fixtures.bloodPressure()))
+            let hiddenKinds = try Fixtures.sampleKinds()
+            try await writer.save(hiddenKinds)
+            let probes = hiddenKinds.map(\.uuid)
             try await daemon.ownerCall(
                 Method.profileSet,
                 ProfileSetParams(value: .biologicalSex(.female)),
@@ -249,20 +304,35 @@ extension DaemonEndToEnd {
             )
 
             // Revoked, then denied, then never decided (a third app): the same bytes every time.
-            let revoked = try await answers("org.example.reader", deleting: saved[100].uuid, colliding: saved[110].uuid)
+            let revoked = try await answers(
+                "org.example.reader",
+                deleting: saved[100].uuid,
+                colliding: saved[110].uuid,
+                kinds: probes
+            )
             #expect(revoked == empty)
             try await daemon.decide(
                 "deny",
                 ["read"],
-                [ObjectType(steps), .characteristic(.biologicalSex)],
+                [ObjectType(steps), .characteristic(.biologicalSex)] + kinds.map(ObjectType.init),
                 for: "org.example.reader"
             )
             #expect(
-                try await answers("org.example.reader", deleting: saved[101].uuid, colliding: saved[111].uuid) == empty
+                try await answers(
+                    "org.example.reader",
+                    deleting: saved[101].uuid,
+                    colliding: saved[111].uuid,
+                    kinds: probes
+                ) == empty
             )
             try await daemon.enroll("org.example.third", read: [ObjectType(steps)], share: [sleepAnalysis])
             try await daemon.decide("grant", ["share"], [ObjectType(sleepAnalysis)], for: "org.example.third")
-            let third = try await answers("org.example.third", deleting: saved[102].uuid, colliding: saved[112].uuid)
+            let third = try await answers(
+                "org.example.third",
+                deleting: saved[102].uuid,
+                colliding: saved[112].uuid,
+                kinds: probes
+            )
             #expect(withoutAnchors(third) == withoutAnchors(empty))
 
             // Nothing was deleted, and a granted reader sees the data.
@@ -274,6 +344,10 @@ extension DaemonEndToEnd {
                     .count
                     == 200
             )
+            // The writer's series are whole: nothing was deleted, and a granted reader reads them.
+            try await daemon.decide("grant", ["read"], [.electrocardiogram], for: "org.example.reader")
+            #expect(try await reader.voltageMeasurements(of: probes[3])?.points.count == 10_000)
+            #expect(try await writer.heartbeats(of: probes[5])?.points.count == 1000)
             await reader.close()
             await writer.close()
         }

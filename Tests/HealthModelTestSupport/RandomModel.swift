@@ -188,11 +188,12 @@ public enum RandomModel {
     }
 
     public static func sample(_ rng: inout RNG) -> Sample {
-        switch Int.random(in: 0...3, using: &rng) {
+        switch Int.random(in: 0...5, using: &rng) {
         case 0: .quantity(quantitySample(&rng))
         case 1: .category(categorySample(&rng))
         case 2: .workout(workout(&rng))
-        default: .correlation(correlation(&rng))
+        case 3: .correlation(correlation(&rng))
+        default: sampleOfAnotherKind(&rng)
         }
     }
 

@@ -57,6 +57,22 @@ struct CatalogTests {
         #expect(try ObjectType(identifier: "HKActivitySummaryTypeIdentifier") == .activitySummary)
     }
 
+    @Test func stateOfMindScoredAssessmentAndHeartbeatSeriesTypesReadAsThemselves() throws {
+        let kinds: Set = ["stateOfMind", "scoredAssessment", "series"]
+        let rows = try Vectors.table("healthkit/types.tsv").filter {
+            kinds.contains($0["kind"]!) && $0["identifier"] != "HKWorkoutRouteTypeIdentifier"
+        }
+        #expect(rows.count == 1 + ScoredAssessmentTypeIdentifier.allCases.count + 1)
+        for row in rows {
+            let identifier = string(of: row["identifier"]!)
+            let type = try ObjectType(identifier: identifier)
+            #expect(type.identifier == identifier)
+            #expect(type.sampleType != nil)
+        }
+        // HealthKit spells the state of mind identifier otherwise than its constant.
+        #expect(string(of: "HKDataTypeIdentifierStateOfMind") == ObjectType.stateOfMind.identifier)
+    }
+
     @Test func typesNotStoredYetAreRefusedWithAClearMessage() throws {
         let deferred: Set = ["document", "scoredAssessment", "series", "visionPrescription", "stateOfMind"]
         let rows = try Vectors.table("healthkit/types.tsv").filter { deferred.contains($0["kind"]!) }

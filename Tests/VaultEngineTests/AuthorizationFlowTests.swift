@@ -108,6 +108,33 @@ import VaultStore
         #expect(try await test.engine.approveRequest(request.id)?.read == [ObjectType(menstrualFlow)])
     }
 
+    @Test func approvingARequestLeavesMentalHealthTypesPending() async throws {
+        let test = try TestEngine()
+        try await test.enroll(Self.app)
+        let mental: Set<SampleType> = [.stateOfMind, .scoredAssessment(.gad7), .scoredAssessment(.phq9)]
+        let others: Set<SampleType> = [.electrocardiogram, .audiogram, .heartbeatSeries]
+        try await test.engine.requestAuthorization(
+            toShare: mental.union(others),
+            read: Set(mental.union(others).map(ObjectType.init)),
+            as: .app(Self.app)
+        )
+        let request = try #require(try await test.engine.pendingRequests().first)
+        let remaining = try #require(try await test.engine.approveRequest(request.id))
+        #expect(Set(remaining.read) == Set(mental.map(ObjectType.init)))
+        #expect(Set(remaining.share) == Set(mental.map(ObjectType.init)))
+        for type in others {
+            #expect(
+                try await test.engine.authorizationStatus(for: ObjectType(type), as: .app(Self.app))
+                    == .sharingAuthorized
+            )
+        }
+        for type in mental {
+            #expect(
+                try await test.engine.authorizationStatus(for: ObjectType(type), as: .app(Self.app)) == .notDetermined
+            )
+        }
+    }
+
     @Test func requestsTheVaultCanNeverGrantAreRefused() async throws {
         let test = try TestEngine()
         try await test.enroll(Self.app, read: [.quantity(.stepCount)], share: [Self.steps])

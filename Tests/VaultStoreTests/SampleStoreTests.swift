@@ -54,8 +54,10 @@ struct SampleStoreTests {
         let samples = (0..<200).map { _ in RandomModel.sample(&rng) }
         try store.save(samples)
         for sample in samples {
+            // An electrocardiogram's measurements and a series' beats are read by their own
+            // queries (SampleKindStoreTests), not with the sample.
             let loaded = try store.sample(uuid: sample.uuid, scope: .owner)
-            #expect(loaded == sample, "\(String(describing: loaded)) != \(sample)")
+            #expect(loaded == sample.withoutSeriesData, "\(String(describing: loaded)) != \(sample)")
         }
         try store.setCharacteristic(.dateOfBirth(try DateOfBirth(year: 1984, month: 2, day: 29)))
         try store.setCharacteristic(.bloodType(.oNegative))

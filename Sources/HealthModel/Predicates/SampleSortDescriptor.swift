@@ -46,7 +46,9 @@ public struct SampleSortDescriptor: Hashable, Sendable, Codable {
             let canonical = sample.quantityType.canonicalUnit
             return (try? sample.quantity.doubleValue(for: canonical)).map { canonical.baseValue($0) }
         case .category(let sample): return Double(sample.value)
-        case .correlation, .workout, .workoutRoute: return nil
+        case .correlation, .workout, .workoutRoute, .stateOfMind, .gad7Assessment, .phq9Assessment, .electrocardiogram,
+            .audiogram, .heartbeatSeries:
+            return nil
         }
     }
 }

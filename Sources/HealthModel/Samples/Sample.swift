@@ -9,6 +9,12 @@ public enum Sample: HealthSample {
     case correlation(Correlation)
     case workout(Workout)
     case workoutRoute(WorkoutRoute)
+    case stateOfMind(StateOfMind)
+    case gad7Assessment(GAD7Assessment)
+    case phq9Assessment(PHQ9Assessment)
+    case electrocardiogram(Electrocardiogram)
+    case audiogram(AudiogramSample)
+    case heartbeatSeries(HeartbeatSeriesSample)
 
     // Each property switches on the case rather than boxing the sample in an existential: the
     // store reads these per row on its hot paths.
@@ -19,6 +25,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): sample.uuid
         case .workout(let sample): sample.uuid
         case .workoutRoute(let sample): sample.uuid
+        case .stateOfMind(let sample): sample.uuid
+        case .gad7Assessment(let sample): sample.uuid
+        case .phq9Assessment(let sample): sample.uuid
+        case .electrocardiogram(let sample): sample.uuid
+        case .audiogram(let sample): sample.uuid
+        case .heartbeatSeries(let sample): sample.uuid
         }
     }
 
@@ -29,6 +41,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): sample.sampleType
         case .workout(let sample): sample.sampleType
         case .workoutRoute(let sample): sample.sampleType
+        case .stateOfMind(let sample): sample.sampleType
+        case .gad7Assessment(let sample): sample.sampleType
+        case .phq9Assessment(let sample): sample.sampleType
+        case .electrocardiogram(let sample): sample.sampleType
+        case .audiogram(let sample): sample.sampleType
+        case .heartbeatSeries(let sample): sample.sampleType
         }
     }
 
@@ -39,6 +57,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): sample.startDate
         case .workout(let sample): sample.startDate
         case .workoutRoute(let sample): sample.startDate
+        case .stateOfMind(let sample): sample.startDate
+        case .gad7Assessment(let sample): sample.startDate
+        case .phq9Assessment(let sample): sample.startDate
+        case .electrocardiogram(let sample): sample.startDate
+        case .audiogram(let sample): sample.startDate
+        case .heartbeatSeries(let sample): sample.startDate
         }
     }
 
@@ -49,6 +73,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): sample.endDate
         case .workout(let sample): sample.endDate
         case .workoutRoute(let sample): sample.endDate
+        case .stateOfMind(let sample): sample.endDate
+        case .gad7Assessment(let sample): sample.endDate
+        case .phq9Assessment(let sample): sample.endDate
+        case .electrocardiogram(let sample): sample.endDate
+        case .audiogram(let sample): sample.endDate
+        case .heartbeatSeries(let sample): sample.endDate
         }
     }
 
@@ -59,6 +89,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): sample.sourceRevision
         case .workout(let sample): sample.sourceRevision
         case .workoutRoute(let sample): sample.sourceRevision
+        case .stateOfMind(let sample): sample.sourceRevision
+        case .gad7Assessment(let sample): sample.sourceRevision
+        case .phq9Assessment(let sample): sample.sourceRevision
+        case .electrocardiogram(let sample): sample.sourceRevision
+        case .audiogram(let sample): sample.sourceRevision
+        case .heartbeatSeries(let sample): sample.sourceRevision
         }
     }
 
@@ -69,6 +105,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): sample.device
         case .workout(let sample): sample.device
         case .workoutRoute(let sample): sample.device
+        case .stateOfMind(let sample): sample.device
+        case .gad7Assessment(let sample): sample.device
+        case .phq9Assessment(let sample): sample.device
+        case .electrocardiogram(let sample): sample.device
+        case .audiogram(let sample): sample.device
+        case .heartbeatSeries(let sample): sample.device
         }
     }
 
@@ -79,6 +121,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): sample.metadata
         case .workout(let sample): sample.metadata
         case .workoutRoute(let sample): sample.metadata
+        case .stateOfMind(let sample): sample.metadata
+        case .gad7Assessment(let sample): sample.metadata
+        case .phq9Assessment(let sample): sample.metadata
+        case .electrocardiogram(let sample): sample.metadata
+        case .audiogram(let sample): sample.metadata
+        case .heartbeatSeries(let sample): sample.metadata
         }
     }
 
@@ -89,6 +137,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): .correlation(sample.attributed(to: sourceRevision))
         case .workout(let sample): .workout(sample.attributed(to: sourceRevision))
         case .workoutRoute(let sample): .workoutRoute(sample.attributed(to: sourceRevision))
+        case .stateOfMind(let sample): .stateOfMind(sample.attributed(to: sourceRevision))
+        case .gad7Assessment(let sample): .gad7Assessment(sample.attributed(to: sourceRevision))
+        case .phq9Assessment(let sample): .phq9Assessment(sample.attributed(to: sourceRevision))
+        case .electrocardiogram(let sample): .electrocardiogram(sample.attributed(to: sourceRevision))
+        case .audiogram(let sample): .audiogram(sample.attributed(to: sourceRevision))
+        case .heartbeatSeries(let sample): .heartbeatSeries(sample.attributed(to: sourceRevision))
         }
     }
 
@@ -100,6 +154,12 @@ public enum Sample: HealthSample {
         case .correlation: self = .correlation(try Correlation(from: decoder))
         case .workout: self = .workout(try Workout(from: decoder))
         case .workoutRoute: self = .workoutRoute(try WorkoutRoute(from: decoder))
+        case .stateOfMind: self = .stateOfMind(try StateOfMind(from: decoder))
+        case .scoredAssessment(.gad7): self = .gad7Assessment(try GAD7Assessment(from: decoder))
+        case .scoredAssessment(.phq9): self = .phq9Assessment(try PHQ9Assessment(from: decoder))
+        case .electrocardiogram: self = .electrocardiogram(try Electrocardiogram(from: decoder))
+        case .audiogram: self = .audiogram(try AudiogramSample(from: decoder))
+        case .heartbeatSeries: self = .heartbeatSeries(try HeartbeatSeriesSample(from: decoder))
         }
     }
 
@@ -110,6 +170,12 @@ public enum Sample: HealthSample {
         case .correlation(let sample): try sample.encode(to: encoder)
         case .workout(let sample): try sample.encode(to: encoder)
         case .workoutRoute(let sample): try sample.encode(to: encoder)
+        case .stateOfMind(let sample): try sample.encode(to: encoder)
+        case .gad7Assessment(let sample): try sample.encode(to: encoder)
+        case .phq9Assessment(let sample): try sample.encode(to: encoder)
+        case .electrocardiogram(let sample): try sample.encode(to: encoder)
+        case .audiogram(let sample): try sample.encode(to: encoder)
+        case .heartbeatSeries(let sample): try sample.encode(to: encoder)
         }
     }
 }

@@ -46,5 +46,16 @@ public enum HealthKitCatalog {
         WorkoutActivityType.self,
         WorkoutEventType.self,
         AggregationStyle.self,
+        StateOfMind.Kind.self,
+        StateOfMind.ValenceClassification.self,
+        StateOfMind.Label.self,
+        StateOfMind.Association.self,
+        GAD7Assessment.Answer.self,
+        GAD7Assessment.Risk.self,
+        PHQ9Assessment.Answer.self,
+        PHQ9Assessment.Risk.self,
+        Electrocardiogram.Classification.self,
+        Electrocardiogram.SymptomsStatus.self,
+        Electrocardiogram.Lead.self,
     ]
 }

@@ -11,6 +11,16 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
     case workoutRoute
 
     public static let workoutRouteTypeIdentifier = ObjectType.workoutRouteTypeIdentifier
+    /// HealthKit's state of mind type (`HKSampleType.stateOfMindType()`, `"HKDataTypeStateOfMind"`).
+    case stateOfMind
+    /// A scored assessment type: GAD-7 or PHQ-9 (`HKScoredAssessmentType`).
+    case scoredAssessment(ScoredAssessmentTypeIdentifier)
+    /// HealthKit's electrocardiogram type (`HKObjectType.electrocardiogramType()`).
+    case electrocardiogram
+    /// HealthKit's audiogram type (`HKObjectType.audiogramSampleType()`).
+    case audiogram
+    /// HealthKit's heartbeat series type (`HKSeriesType.heartbeat()`).
+    case heartbeatSeries
 
     /// HealthKit's identifier string.
     public var identifier: String {
@@ -20,6 +30,11 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .correlation(let id): id.rawValue
         case .workout: ObjectType.workoutTypeIdentifier
         case .workoutRoute: ObjectType.workoutRouteTypeIdentifier
+        case .stateOfMind: ObjectType.stateOfMindTypeIdentifier
+        case .scoredAssessment(let id): id.rawValue
+        case .electrocardiogram: ObjectType.electrocardiogramTypeIdentifier
+        case .audiogram: ObjectType.audiogramTypeIdentifier
+        case .heartbeatSeries: ObjectType.heartbeatSeriesTypeIdentifier
         }
     }
 
@@ -39,6 +54,8 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
             + CategoryTypeIdentifier.allCases.map(SampleType.category)
             + CorrelationTypeIdentifier.allCases.map(SampleType.correlation)
             + [.workout, .workoutRoute]
+            + [.stateOfMind] + ScoredAssessmentTypeIdentifier.allCases.map(SampleType.scoredAssessment)
+            + [.electrocardiogram, .audiogram, .heartbeatSeries]
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,20 +85,21 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
     case workoutRoute
     /// HealthKit's activity summary type (`HKActivitySummaryTypeIdentifier`).
     case activitySummary
+    case stateOfMind
+    case scoredAssessment(ScoredAssessmentTypeIdentifier)
+    case electrocardiogram
+    case audiogram
+    case heartbeatSeries
 
     public static let workoutTypeIdentifier = "HKWorkoutTypeIdentifier"
     public static let workoutRouteTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
     public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
 
-    /// HealthKit types HealthVault does not store yet (documents, series, assessments and others),
+    /// HealthKit types HealthVault does not store yet (documents, vision prescriptions),
     /// by identifier, with their kind. Reading one gives a clear "not supported yet" error.
     public static let unsupportedIdentifiers: [String: String] = [
         "HKDocumentTypeIdentifierCDA": "document",
-        "HKScoredAssessmentTypeIdentifierGAD7": "scored assessment",
-        "HKScoredAssessmentTypeIdentifierPHQ9": "scored assessment",
-        "HKDataTypeIdentifierHeartbeatSeries": "series",
         "HKVisionPrescriptionTypeIdentifier": "vision prescription",
-        "HKDataTypeStateOfMind": "state of mind",
     ]
 
     public init(_ sampleType: SampleType) {
@@ -91,6 +109,11 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .correlation(let id): self = .correlation(id)
         case .workout: self = .workout
         case .workoutRoute: self = .workoutRoute
+        case .stateOfMind: self = .stateOfMind
+        case .scoredAssessment(let id): self = .scoredAssessment(id)
+        case .electrocardiogram: self = .electrocardiogram
+        case .audiogram: self = .audiogram
+        case .heartbeatSeries: self = .heartbeatSeries
         }
     }
 
@@ -110,13 +133,18 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
             self = .workoutRoute
         } else if identifier == Self.activitySummaryTypeIdentifier {
             self = .activitySummary
+        } else if let type = Self.sampleKind(identifier: identifier) {
+            self = type
         } else if let kind = Self.unsupportedIdentifiers[identifier] {
             throw HealthError.invalidArgument(
                 "\"\(identifier)\" is a HealthKit \(kind) type that HealthVault does not support yet",
                 field: "type"
             )
         } else {
-            throw HealthError.invalidArgument("unknown type identifier \"\(identifier)\"", field: "type")
+            throw HealthError.invalidArgument(
+                "unknown type identifier \"\(identifier)\"" + Self.spellingHint(identifier),
+                field: "type"
+            )
         }
     }
 
@@ -130,6 +158,11 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .workout: Self.workoutTypeIdentifier
         case .workoutRoute: Self.workoutRouteTypeIdentifier
         case .activitySummary: Self.activitySummaryTypeIdentifier
+        case .stateOfMind: Self.stateOfMindTypeIdentifier
+        case .scoredAssessment(let id): id.rawValue
+        case .electrocardiogram: Self.electrocardiogramTypeIdentifier
+        case .audiogram: Self.audiogramTypeIdentifier
+        case .heartbeatSeries: Self.heartbeatSeriesTypeIdentifier
         }
     }
 
@@ -143,6 +176,11 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .correlation(let id): .correlation(id)
         case .workout: .workout
         case .workoutRoute: .workoutRoute
+        case .stateOfMind: .stateOfMind
+        case .scoredAssessment(let id): .scoredAssessment(id)
+        case .electrocardiogram: .electrocardiogram
+        case .audiogram: .audiogram
+        case .heartbeatSeries: .heartbeatSeries
         case .characteristic, .activitySummary: nil
         }
     }

@@ -103,6 +103,7 @@ extension VaultEngine {
                 last: .failed(HealthError(.authorizationDenied, "\(appID) is not enrolled in this vault"))
             )
         }
+        heartbeatSeriesBuilders.discardAll(appID: appID)
     }
 
     /// Every enrolled app, by app id.

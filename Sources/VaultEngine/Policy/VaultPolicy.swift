@@ -11,7 +11,8 @@ public struct VaultPolicy: Hashable, Sendable {
     /// characteristics, which only the owner sets.
     public var neverShared: Set<ObjectType>
     /// Types that approving a whole request never grants: the owner decides each one by itself
-    /// (reproductive and sexual health, for instance). Denying a whole request does deny them.
+    /// (reproductive and sexual health, mental health, for instance). Denying a whole request does
+    /// deny them.
     public var explicitDecision: Set<ObjectType>
 
     public init(neverShared: Set<ObjectType>, explicitDecision: Set<ObjectType>) {
@@ -48,6 +49,8 @@ public struct VaultPolicy: Hashable, Sendable {
             .category(.cervicalMucusQuality), .category(.sexualActivity), .category(.contraceptive),
             .category(.pregnancy), .category(.pregnancyTestResult), .category(.progesteroneTestResult),
             .category(.lactation), .category(.bleedingAfterPregnancy), .category(.bleedingDuringPregnancy),
+            // Mental health: how one feels, and anxiety and depression screening.
+            .stateOfMind, .scoredAssessment(.gad7), .scoredAssessment(.phq9),
         ]
     )
 

@@ -1,0 +1,98 @@
+public import Foundation
+public import HealthModel
+
+extension SampleStore {
+    /// One batch of an electrocardiogram's voltage measurements: at most `limit` from position
+    /// `offset`, or nil when the scope sees no electrocardiogram with this UUID (none has it,
+    /// another kind of sample has it, or it is another app's of a type the scope reads only of
+    /// its own: the same nil). Only the chunks holding the batch are read.
+    public func voltageMeasurements(
+        of uuid: UUID,
+        offset: Int,
+        limit: Int,
+        scope: ReadScope,
+        in db: Connection
+    ) throws -> SeriesBatch<Electrocardiogram.VoltageMeasurement>? {
+        guard let id = try visibleSample(uuid: uuid, of: .electrocardiogram, scope: scope, db) else { return nil }
+        guard
+            let row = try db.rows(
+                """
+                SELECT e.measurement_count, u.unit FROM electrocardiograms e LEFT JOIN units u ON u.id = e.voltage_unit_id
+                WHERE e.sample_id = ?
+                """,
+                [id]
+            ).first
+        else {
+            throw StoreError.damagedDatabase("an electrocardiogram lacks its details")
+        }
+        let unit = try HealthUnit(from: row[1].string ?? "V")
+        return try batch(of: id, total: Int(row[0].int64 ?? 0), offset: offset, limit: limit, db) { time, value in
+            Electrocardiogram.VoltageMeasurement(timeSinceSampleStart: time, leadI: Quantity(value, unit))
+        }
+    }
+
+    /// One batch of a heartbeat series' beats, as ``voltageMeasurements(of:offset:limit:scope:in:)``.
+    public func heartbeats(
+        of uuid: UUID,
+        offset: Int,
+        limit: Int,
+        scope: ReadScope,
+        in db: Connection
+    ) throws -> SeriesBatch<HeartbeatSeriesSample.Heartbeat>? {
+        guard let id = try visibleSample(uuid: uuid, of: .heartbeatSeries, scope: scope, db) else { return nil }
+        guard let total = try db.scalarInt("SELECT beat_count FROM heartbeat_series WHERE sample_id = ?", [id]) else {
+            throw StoreError.damagedDatabase("a heartbeat series lacks its details")
+        }
+        return try batch(of: id, total: Int(total), offset: offset, limit: limit, db) { time, gap in
+            HeartbeatSeriesSample.Heartbeat(timeSinceSeriesStart: time, precededByGap: gap != 0)
+        }
+    }
+
+    /// The row of the sample of `type` with this UUID that `scope` sees, or nil. Whether the scope
+    /// sees it is decided in the UUID probe, as ``sample(uuid:scope:in:)`` decides it: of a type
+    /// the scope reads only of its own, only the app's own row.
+    private func visibleSample(uuid: UUID, of type: SampleType, scope: ReadScope, _ db: Connection) throws -> Int64? {
+        guard let code = try typeCode(type, db) else { return nil }
+        var sql = "SELECT s.id FROM samples s WHERE s.uuid = ? AND s.type = ?"
+        var arguments: [DatabaseValue] = [.blob(uuid.bytes), .integer(code)]
+        if let own = scope.ownSource(of: type) {
+            guard let sourceID = try sourceID(own, db) else { return nil }
+            sql += " AND s.source_id = ?"
+            arguments.append(.integer(sourceID))
+        }
+        return try db.rows(sql, arguments).first?[0].int64
+    }
+
+    /// Points `offset..<offset + limit` (`limit` at least 1) of the
+    /// series stored under row `id`, read from the chunks that hold them.
+    private func batch<Point>(
+        of id: Int64,
+        total: Int,
+        offset: Int,
+        limit: Int,
+        _ db: Connection,
+        point: (Double, Double) -> Point
+    ) throws -> SeriesBatch<Point> {
+        let end = min(total, offset + limit)
+        guard offset < end else { return SeriesBatch(points: [], next: nil) }
+        let firstChunk = offset / Self.pointsPerChunk * Self.pointsPerChunk
+        var points: [Point] = []
+        points.reserveCapacity(end - offset)
+        for row in try db.rows(
+            "SELECT first, points FROM series_chunks WHERE sample_id = ? AND first >= ? AND first < ? ORDER BY first",
+            [id, firstChunk, end]
+        ) {
+            guard let first = row[0].int64.map(Int.init), let bytes = row[1].bytes else {
+                throw StoreError.damagedDatabase("a series chunk is malformed")
+            }
+            for (index, (time, value)) in Self.points(of: bytes).enumerated()
+            where (offset..<end).contains(first + index) {
+                points.append(point(time, value))
+            }
+        }
+        guard points.count == end - offset else {
+            throw StoreError.damagedDatabase("a series lacks some of its points")
+        }
+        return SeriesBatch(points: points, next: end < total ? end : nil)
+    }
+}
