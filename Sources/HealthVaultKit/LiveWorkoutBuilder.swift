@@ -175,7 +175,7 @@ public final class LiveWorkoutDataSource: Sendable {
     /// energy, and the activity's distance (and swimming strokes for a swim).
     public init(workoutConfiguration: WorkoutConfiguration) {
         var types: Set<SampleType> = [.quantity(.heartRate), .quantity(.activeEnergyBurned)]
-        if let distance = Self.distanceType(of: workoutConfiguration.activityType) {
+        if let distance = workoutConfiguration.activityType.distanceType {
             types.insert(.quantity(distance))
         }
         if workoutConfiguration.activityType == .swimming { types.insert(.quantity(.swimmingStrokeCount)) }
@@ -201,19 +201,6 @@ public final class LiveWorkoutDataSource: Sendable {
             WorkoutCollectParams(session: builder.id, types: typesToCollect.sorted { $0.identifier < $1.identifier }),
             as: Empty.self
         )
-    }
-
-    static func distanceType(of activity: WorkoutActivityType) -> QuantityTypeIdentifier? {
-        switch activity {
-        case .running, .walking, .hiking: .distanceWalkingRunning
-        case .cycling: .distanceCycling
-        case .swimming: .distanceSwimming
-        case .wheelchairWalkPace, .wheelchairRunPace: .distanceWheelchair
-        case .downhillSkiing, .snowboarding: .distanceDownhillSnowSports
-        case .crossCountrySkiing: .distanceCrossCountrySkiing
-        case .rowing: .distanceRowing
-        default: nil
-        }
     }
 }
 

@@ -105,7 +105,7 @@ public final class WorkoutSession: Sendable {
 
     /// Every event of the session as the vault sends it, for apps that prefer a sequence to a
     /// delegate (each call gives a new stream, from now on).
-    public func events() -> AsyncStream<WorkoutSessionEventParams> {
+    public func events() -> AsyncStream<WorkoutSessionMessage> {
         let (stream, continuation) = AsyncStream.makeStream(of: WorkoutSessionEventParams.self)
         let key = UUID()
         continuation.onTermination = { [weak self] _ in
@@ -214,6 +214,10 @@ public final class WorkoutSession: Sendable {
         }
     }
 }
+
+/// One event of a workout session as the vault sends it (docs/PROTOCOL.md, `workoutSession.event`):
+/// its `kind` says which members are present.
+public typealias WorkoutSessionMessage = WorkoutSessionEventParams
 
 /// A weak reference to a delegate.
 struct WeakDelegate<Delegate>: @unchecked Sendable {

@@ -305,21 +305,4 @@ extension Sample {
 extension WorkoutActivityType {
     /// The activity as people say it: `running`, `functionalStrengthTraining`.
     var name: String { "\(self)" }
-
-    /// The distance type a workout of this activity totals (docs/WORKOUTS.md, `finishWorkout()`),
-    /// whose preferred unit shows its distance.
-    var distanceType: QuantityTypeIdentifier? {
-        switch self {
-        case .running, .walking, .hiking, .trackAndField, .stairs, .stairClimbing: .distanceWalkingRunning
-        case .cycling, .handCycling: .distanceCycling
-        case .swimming, .swimBikeRun: .distanceSwimming
-        case .wheelchairWalkPace, .wheelchairRunPace: .distanceWheelchair
-        case .downhillSkiing, .snowboarding, .snowSports: .distanceDownhillSnowSports
-        case .crossCountrySkiing: .distanceCrossCountrySkiing
-        case .paddleSports: .distancePaddleSports
-        case .rowing: .distanceRowing
-        case .skatingSports: .distanceSkatingSports
-        default: nil
-        }
-    }
 }

@@ -284,4 +284,27 @@ import VaultStore
         try await test.enroll(Self.runner)
         #expect(try await test.engine.recoverWorkoutSession(as: app) == nil)
     }
+
+    @Test func anAddedSampleOfACollectedTypeIsPushedOnce() async throws {
+        let test = try await Self.vault()
+        let app = Caller.app(Self.runner)
+        let session = try await test.engine.startWorkoutSession(
+            try WorkoutConfiguration(activityType: .running),
+            as: app
+        )
+        var events = session.events.makeAsyncIterator()
+        try await test.engine.workoutSession(.startActivity, at: Self.at(0), follower: session, as: app)
+        try await test.engine.beginWorkoutCollection(at: Self.at(0), follower: session, as: app)
+        try await test.engine.setWorkoutCollectedTypes([.quantity(.activeEnergyBurned)], follower: session, as: app)
+        try await test.engine.addWorkoutSamples(
+            [try Self.quantity(.activeEnergyBurned, 5, .kilocalorie, from: 1, to: 60)],
+            follower: session,
+            as: app
+        )
+        #expect(await Self.nextCollected(&events)?.types == [.quantity(.activeEnergyBurned)])
+        // Nothing more: the save pushed once, for the data source and the add together.
+        try await Task.sleep(for: .milliseconds(300))
+        let collects = try test.auditEntries().filter { $0.operation == .workoutCollect }
+        #expect(collects.count == 1)
+    }
 }

@@ -80,3 +80,23 @@ public enum WorkoutSessionLocationType: Int, HealthKitEnumeration {
 
     public var healthKitConstant: String { constantFromCaseName }
 }
+
+extension WorkoutActivityType {
+    /// The distance type a workout of this activity totals and a live data source collects
+    /// (docs/WORKOUTS.md, `finishWorkout()`), as HealthKit pairs them; nil for an activity without
+    /// one.
+    public var distanceType: QuantityTypeIdentifier? {
+        switch self {
+        case .running, .walking, .hiking, .trackAndField, .stairs, .stairClimbing: .distanceWalkingRunning
+        case .cycling, .handCycling: .distanceCycling
+        case .swimming, .swimBikeRun: .distanceSwimming
+        case .wheelchairWalkPace, .wheelchairRunPace: .distanceWheelchair
+        case .downhillSkiing, .snowboarding, .snowSports: .distanceDownhillSnowSports
+        case .crossCountrySkiing: .distanceCrossCountrySkiing
+        case .paddleSports: .distancePaddleSports
+        case .rowing: .distanceRowing
+        case .skatingSports: .distanceSkatingSports
+        default: nil
+        }
+    }
+}

@@ -22,7 +22,7 @@ extension VaultEngine {
         _ samples: [Sample],
         as caller: Caller,
         requestID: String,
-        addingTo workout: UUID?
+        addingTo workout: (workout: UUID, session: UUID)?
     ) async throws
         -> SaveOutcome
     {
@@ -73,7 +73,10 @@ extension VaultEngine {
                         collected = try collectIntoWorkouts(attributed, savedBy: appID, db)
                     }
                     if let workout {
-                        try store.associate(attributed.map(\.uuid), withWorkout: workout, in: db)
+                        // Added to a live builder: associated whatever its data source collects,
+                        // and its followers told once, with what it collected.
+                        try store.associate(attributed.map(\.uuid), withWorkout: workout.workout, in: db)
+                        collected[workout.session, default: []].formUnion(attributed.map(\.sampleType))
                     }
                     try append(
                         entry(

@@ -260,9 +260,12 @@ extension VaultEngine {
         guard session.builder.startDate != nil, session.builder.endDate == nil else {
             throw HealthError.invalidArgument("the builder adds samples while it collects", field: "objects")
         }
-        let outcome = try await save(samples, as: caller, requestID: requestID, addingTo: session.builder.workoutUUID)
-        pushCollected(Set(samples.map(\.sampleType)), for: session.id)
-        return outcome
+        return try await save(
+            samples,
+            as: caller,
+            requestID: requestID,
+            addingTo: (workout: session.builder.workoutUUID, session: session.id)
+        )
     }
 
     /// `statistics(for:)`: the statistics of one quantity type over the samples collected or
@@ -528,7 +531,7 @@ extension VaultEngine {
             )
         }
         let energy = all.first { $0.quantityType == .activeEnergyBurned }?.sumQuantity()
-        let distance = Self.distanceType(of: session.configuration.activityType).flatMap { type in
+        let distance = session.configuration.activityType.distanceType.flatMap { type in
             all.first { $0.quantityType == type }?.sumQuantity()
         }
         var metadata = session.builder.metadata
@@ -556,22 +559,6 @@ extension VaultEngine {
             sourceRevision: SourceRevision(source: app.source),
             metadata: metadata
         )
-    }
-
-    /// The distance type HealthKit totals for an activity.
-    static func distanceType(of activity: WorkoutActivityType) -> QuantityTypeIdentifier? {
-        switch activity {
-        case .running, .walking, .hiking, .trackAndField, .stairs, .stairClimbing: .distanceWalkingRunning
-        case .cycling, .handCycling: .distanceCycling
-        case .swimming, .swimBikeRun: .distanceSwimming
-        case .wheelchairWalkPace, .wheelchairRunPace: .distanceWheelchair
-        case .downhillSkiing, .snowboarding, .snowSports: .distanceDownhillSnowSports
-        case .crossCountrySkiing: .distanceCrossCountrySkiing
-        case .paddleSports: .distancePaddleSports
-        case .rowing: .distanceRowing
-        case .skatingSports: .distanceSkatingSports
-        default: nil
-        }
     }
 
     // MARK: Sessions and their followers
