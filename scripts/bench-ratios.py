@@ -14,7 +14,9 @@ merged sums) relative to the same aggregation as one hand-written statement on r
 beside them. Activity summaries over one step sample an hour, a year and four years, beside the
 four years' daily step sums as a statistics collection (target: four years within 5x one year, 4x
 being linear). Denied reads per query kind through the engine, and refused authentications (issue
-18; target: within 5%, see denial_section). Medians (p50) throughout.
+18; target: within 5%, see denial_section). Live workouts through the daemon: the save-to-live-
+statistics latency over a two-hour session (target p99 under 10 ms) and a 10,000-location route's
+write and read beside raw SQLCipher (see workout_section). Medians (p50) throughout.
 Exits non-zero when a target is missed or a figure is missing.
 """
 import re
@@ -89,6 +91,49 @@ def custom_medians(text):
             result[f"{name}: {match.group(1)}"] = float(cells[p50]) * scale * 1e-9
             result[f"{name}: {match.group(1)} (p0)"] = float(cells[p0]) * scale * 1e-9
     return result
+
+
+def custom_percentiles(text, benchmark, metric):
+    """(p50, p99) in seconds of a custom metric recorded in nanoseconds, or None."""
+    for name, header, cells in table_rows(text):
+        if name != benchmark:
+            continue
+        match = re.match(re.escape(metric) + r"(?: \((\w*)\))?(?: \*)?$", cells[0])
+        if match:
+            scale = COUNT_UNITS.get(match.group(1) or "", 1)
+            return (float(cells[header.index("p50")]) * scale * 1e-9,
+                    float(cells[header.index("p99")]) * scale * 1e-9)
+    return None
+
+
+# Live workouts (issue 19): the latency from a strap app's save to the running app holding the
+# live statistics, over a two-hour session at 1 Hz (goal: p99 under 10 ms), the route insert beside
+# it, and a 10,000-point route written and read through the daemon beside raw SQLCipher storing
+# and reading the same packed bytes.
+LIVE_BENCHMARK = "Live workout: two hours at 1 Hz"
+LIVE_TARGET_P99 = 0.010
+
+
+def workout_section(text, figures):
+    """Prints the live-workout figures; True when the latency target is met."""
+    live = custom_percentiles(text, LIVE_BENCHMARK, "save to live statistics")
+    route = custom_percentiles(text, LIVE_BENCHMARK, "route insert")
+    names = ["Route 10k points: daemon write", "Route 10k points: daemon read",
+             "Route 10k points: raw SQLCipher write", "Route 10k points: raw SQLCipher read"]
+    missing = [n for n in names if n not in figures] + ([] if live and route else [LIVE_BENCHMARK])
+    if missing:
+        print("bench: missing results for: " + ", ".join(missing), file=sys.stderr)
+        return False
+    write, read, raw_write, raw_read = (figures[n] for n in names)
+    met = live[1] < LIVE_TARGET_P99
+    print(f"  live workout, two hours at 1 Hz through the daemon: a strap's save to the runner holding the "
+          f"live statistics p50 {live[0] * 1e3:.2f} ms, p99 {live[1] * 1e3:.2f} ms (target p99 < "
+          f"{LIVE_TARGET_P99 * 1e3:.0f} ms){'' if met else ' MISSED'}; a route location inserted p50 "
+          f"{route[0] * 1e3:.2f} ms, p99 {route[1] * 1e3:.2f} ms")
+    print(f"  route of 10,000 locations: written through the daemon {write * 1e3:.0f} ms "
+          f"({write / raw_write:.1f}x raw SQLCipher storing the same bytes, {raw_write * 1e3:.1f} ms), "
+          f"read back {read * 1e3:.0f} ms ({read / raw_read:.1f}x raw, {raw_read * 1e3:.1f} ms)")
+    return met
 
 
 def denial_section(text):
@@ -172,6 +217,7 @@ def main():
           and max(append_empty, append_large) < 100e-6 and append_large / append_empty <= 1.5
           and verify < 30)
     ok = denial_section(text) and ok
+    ok = workout_section(text, figures) and ok
     heart_daemon, heart_engine, heart_raw, steps_daemon, steps_engine, steps_raw, steps_json, steps_codable = (
         figures[n] for n in needed[9:17])
     print(f"  statistics, a year of minute heart rate (525,600 samples), daily time-weighted average, "

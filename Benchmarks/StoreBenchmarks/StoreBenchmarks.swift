@@ -95,6 +95,7 @@ let benchmarks: @Sendable () -> Void = {
     auditBenchmarks()
     statisticsBenchmarks()
     activityBenchmarks()
+    workoutBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.
