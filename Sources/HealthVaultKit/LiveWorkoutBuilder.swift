@@ -44,16 +44,8 @@ public struct LiveWorkoutBuilder: Sendable {
     }
 
     /// The time the session ran since collection began, pauses excluded (HealthKit's
-    /// `elapsedTime`): the vault's last figure, carried forward while the session runs.
-    public var elapsedTime: TimeInterval {
-        workoutSession.state.withLock { state in
-            let (elapsed, at) = state.elapsedAt
-            guard state.snapshot.state == .running, state.snapshot.builder.startDate != nil,
-                state.snapshot.builder.endDate == nil
-            else { return elapsed }
-            return elapsed + max(0, Date().timeIntervalSince(at))
-        }
-    }
+    /// `elapsedTime`), now: from the session's state changes as the vault reported them.
+    public var elapsedTime: TimeInterval { elapsedTime(at: Date()) }
 
     /// The elapsed time at `date`, pauses excluded (HealthKit's `elapsedTime(at:)`), from the
     /// session's state changes and the collection's span as the vault last told them: a display

@@ -170,8 +170,14 @@ public final class WorkoutSession: Sendable {
             case .stateChanged:
                 if let change = event.change { state.snapshot = state.snapshot.applying(change) }
             case .collected:
+                // A type listed without statistics has none the app may read now (a grant revoked).
+                for case .quantity(let type) in event.types ?? [] { state.statistics[type] = nil }
                 for statistics in event.statistics ?? [] { state.statistics[statistics.quantityType] = statistics }
                 if let elapsed = event.elapsedTime { state.elapsedAt = (elapsed, Date()) }
+            case .finished:
+                if state.snapshot.state != .ended, let date = state.snapshot.stateChanges.last?.date {
+                    state.snapshot.record(WorkoutSessionStateChange(from: state.snapshot.state, to: .ended, date: date))
+                }
             case .generated:
                 if let generated = event.event { state.snapshot.builder.events.append(generated) }
             case .collectedEvents:

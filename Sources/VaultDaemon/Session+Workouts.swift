@@ -29,7 +29,11 @@ extension Session {
             let follower = try await engine.startWorkoutSession(p.configuration, as: caller, requestID: requestID)
             return follow(follower)
         case Method.workoutSessionRecover:
-            guard let follower = try await engine.recoverWorkoutSession(as: caller, requestID: requestID) else {
+            // This connection's own follower of the session is replaced without a failed event.
+            let own = Set(state.withLock { $0.workouts.values.map(\.follower.id) })
+            guard
+                let follower = try await engine.recoverWorkoutSession(as: caller, replacing: own, requestID: requestID)
+            else {
                 return WorkoutSessionResult(session: nil, elapsedTime: nil)
             }
             return follow(follower)
@@ -210,6 +214,11 @@ extension Session {
             return state.workouts[follower.session.id]
         }
         if let previous, let engine = try? daemon.engine() { engine.stopFollowing(previous.follower) }
+        // The connection closed while this request ran (it timed out, say): stop at once.
+        if state.withLock({ $0.ended }), let engine = try? daemon.engine() {
+            state.withLock { _ = $0.workouts.removeValue(forKey: follower.session.id) }
+            engine.stopFollowing(follower)
+        }
         let session = follower.session
         return WorkoutSessionResult(session: session, elapsedTime: session.elapsedTime(at: Date()))
     }

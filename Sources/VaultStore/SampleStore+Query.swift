@@ -362,7 +362,15 @@ extension SampleStore {
             try loadKinds(kindIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)
         }
         if !workoutIDs.isEmpty {
-            try loadWorkouts(workoutIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)
+            try loadWorkouts(
+                workoutIDs,
+                pending: pending,
+                metadata: metadata,
+                unit: unit,
+                scope: scope,
+                into: &samples,
+                db
+            )
         }
         if !correlationIDs.isEmpty {
             let visible = try memberVisibility(scope, db) ?? SQLFragment("1")
@@ -406,6 +414,7 @@ extension SampleStore {
         pending: [Int64: (SampleType, UUID, Date, Date, Double?, SourceRevision, Device?)],
         metadata: [Int64: Metadata],
         unit: (String) throws -> HealthUnit,
+        scope: ReadScope,
         into samples: inout [Int64: Sample],
         _ db: Connection
     ) throws {
@@ -446,12 +455,60 @@ extension SampleStore {
         ) {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
-            let energy = try row[3].double.map { Quantity($0, try unit(row[4].string ?? "")) }
-            let distance = try row[5].double.map { Quantity($0, try unit(row[6].string ?? "")) }
+            var energy = try row[3].double.map { Quantity($0, try unit(row[4].string ?? "")) }
+            var distance = try row[5].double.map { Quantity($0, try unit(row[6].string ?? "")) }
+            let activityType = try WorkoutActivityType(validating: Int(row[1].int64 ?? 0))
+            if var (activities, statistics) = details[id],
+                let bundleIdentifier = scope.bundleIdentifier,
+                bundleIdentifier != source.source.bundleIdentifier
+            {
+                // Another app's workout: the statistics of a type this reader may not read wholly
+                // are computed again over what it may see of the workout's samples, so they hold
+                // nothing of hidden data (docs/ACCESS_RULES.md, "Live workouts"), and so are the
+                // totals derived from them.
+                let hidden = Set(statistics.map(\.quantityType)).filter { !scope.readableTypes.contains(.quantity($0)) }
+                if !hidden.isEmpty {
+                    func visible(_ stored: [Statistics], _ predicate: SamplePredicate) throws -> [Statistics] {
+                        try stored.compactMap { entry in
+                            guard hidden.contains(entry.quantityType) else { return entry }
+                            return try self.statistics(
+                                matching: StatisticsQueryDescriptor(
+                                    quantityType: entry.quantityType,
+                                    predicate: predicate,
+                                    options: .workout(for: entry.quantityType)
+                                ),
+                                scope: scope,
+                                in: db
+                            )
+                        }
+                    }
+                    let association = SamplePredicate.workout(uuid)
+                    let before = statistics
+                    statistics = try visible(statistics, association)
+                    activities = try activities.map { activity in
+                        let span = SamplePredicate.and([
+                            association,
+                            .date(start: activity.startDate, end: activity.endDate, options: [.strictStartDate]),
+                        ])
+                        return try activity.ended(
+                            at: activity.endDate ?? activity.startDate,
+                            statistics: try visible(activity.allStatistics, span)
+                        )
+                    }
+                    func total(_ type: QuantityTypeIdentifier?) -> Quantity?? {
+                        guard let type, hidden.contains(type), before.contains(where: { $0.quantityType == type })
+                        else { return .none }
+                        return .some(statistics.first { $0.quantityType == type }?.sumQuantity())
+                    }
+                    if let recomputed = total(.activeEnergyBurned) { energy = recomputed }
+                    if let recomputed = total(activityType.distanceType) { distance = recomputed }
+                    details[id] = (activities, statistics)
+                }
+            }
             samples[id] = .workout(
                 try Workout(
                     uuid: uuid,
-                    activityType: try WorkoutActivityType(validating: Int(row[1].int64 ?? 0)),
+                    activityType: activityType,
                     start: start,
                     end: end,
                     duration: row[2].double,

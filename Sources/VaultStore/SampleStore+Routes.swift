@@ -63,17 +63,19 @@ extension SampleStore {
         )
     }
 
-    /// The builder's span: its first and last locations' timestamps.
+    /// The builder's span: its first and last locations' timestamps (reading its first and last
+    /// chunks only).
     public func routeBuilderSpan(_ id: UUID, in db: Connection) throws -> (start: Date, end: Date)? {
-        let rows = try db.rows(
-            "SELECT data, count FROM route_builder_locations WHERE builder = ? ORDER BY chunk",
-            [DatabaseValue.blob(id.bytes)]
-        )
-        guard let first = rows.first, let last = rows.last else { return nil }
-        func locations(_ row: Row) throws -> [WorkoutRouteLocation] {
-            try Self.unpack(row[0].bytes ?? [], count: Int(row[1].int64 ?? 0))
+        func chunk(_ order: String) throws -> [WorkoutRouteLocation] {
+            guard
+                let row = try db.rows(
+                    "SELECT data, count FROM route_builder_locations WHERE builder = ? ORDER BY chunk \(order) LIMIT 1",
+                    [DatabaseValue.blob(id.bytes)]
+                ).first
+            else { return [] }
+            return try Self.unpack(row[0].bytes ?? [], count: Int(row[1].int64 ?? 0))
         }
-        guard let start = try locations(first).first?.timestamp, let end = try locations(last).last?.timestamp else {
+        guard let start = try chunk("ASC").first?.timestamp, let end = try chunk("DESC").last?.timestamp else {
             return nil
         }
         return (start, end)
@@ -124,21 +126,24 @@ extension SampleStore {
         var skipped = 0
         var locations: [WorkoutRouteLocation] = []
         var total = 0
-        let statement = try db.statement("SELECT count, data FROM route_locations WHERE sample_id = ? ORDER BY chunk")
-        try statement.bind([sampleID])
-        defer { try? statement.bind([]) }
-        while try statement.step() {
-            let count = Int(statement.int64(at: 0))
+        // The chunks' counts first; only the chunks the batch needs are read and decoded.
+        let chunks = try db.rows(
+            "SELECT chunk, count FROM route_locations WHERE sample_id = ? ORDER BY chunk",
+            [DatabaseValue.integer(sampleID)]
+        ).map { (chunk: $0[0].int64 ?? 0, count: Int($0[1].int64 ?? 0)) }
+        let data = try db.statement("SELECT data FROM route_locations WHERE sample_id = ? AND chunk = ?")
+        for (chunk, count) in chunks {
             total += count
             if skipped + count <= offset {
                 skipped += count
                 continue
             }
             guard locations.count < limit else { continue }
-            let chunk = try Self.unpack(statement.value(at: 1).bytes ?? [], count: count)
+            let bytes = try data.rows([sampleID, chunk]).first?[0].bytes ?? []
+            let decoded = try Self.unpack(bytes, count: count)
             let from = max(0, offset - skipped)
             skipped += count
-            locations += chunk[from...].prefix(limit - locations.count)
+            locations += decoded[from...].prefix(limit - locations.count)
         }
         let next = offset + locations.count
         return (locations, next < total ? next : nil)

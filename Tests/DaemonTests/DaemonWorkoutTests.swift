@@ -20,6 +20,11 @@ extension DaemonEndToEnd {
             let changes = Mutex<[WorkoutSessionState]>([])
             let collected = Mutex<[Set<SampleType>]>([])
             let remote = Mutex<[Data]>([])
+            let failures = Mutex<[HealthError]>([])
+
+            func workoutSession(_ session: WorkoutSession, didFailWithError error: HealthError) {
+                failures.withLock { $0.append(error) }
+            }
 
             func workoutSession(
                 _ session: WorkoutSession,
@@ -249,6 +254,25 @@ extension DaemonEndToEnd {
             #expect(operations.isSuperset(of: ["workout.session", "workout.collect", "workout.finish"]))
             await phone.close()
             await store.close()
+        }
+
+        @Test func recoveringTwiceOnOneConnectionKeepsTheNewSessionWhole() async throws {
+            let daemon = try await Self.setUp()
+            let store = try await daemon.store(Self.runner)
+            defer { Task { await store.close() } }
+            let first = try await store.startWorkoutSession(
+                configuration: try WorkoutConfiguration(activityType: .hiking)
+            )
+            try await first.startActivity(with: Date())
+            let recovered = try #require(try await store.recoverActiveWorkoutSession())
+            let recorder = Recorder()
+            recovered.delegate = recorder
+            try await recovered.pause()
+            try await Self.eventually { recorder.changes.withLock { $0 } == [.paused] }
+            // It heard the pause and no failure: the replaced follower was this connection's own.
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(recorder.changes.withLock { $0 } == [.paused])
+            #expect(recorder.failures.withLock { $0 }.isEmpty)
         }
 
         @Test func aRouteGoesInPiecesAndComesBackInBatchesOnlyToWhoMayRead() async throws {

@@ -307,4 +307,41 @@ import VaultStore
         let collects = try test.auditEntries().filter { $0.operation == .workoutCollect }
         #expect(collects.count == 1)
     }
+
+    @Test func anotherReaderOfTheWorkoutSeesNoStatisticsOfDataItMayNotRead() async throws {
+        let test = try await Self.vault()
+        let app = Caller.app(Self.runner)
+        try await test.enroll("org.example.coach")
+        try await test.grant(.read, .workout, to: "org.example.coach")
+        let session = try await test.engine.startWorkoutSession(
+            try WorkoutConfiguration(activityType: .running),
+            as: app
+        )
+        try await test.engine.workoutSession(.startActivity, at: Self.at(0), follower: session, as: app)
+        try await test.engine.beginWorkoutCollection(at: Self.at(0), follower: session, as: app)
+        try await test.engine.setWorkoutCollectedTypes([.quantity(.heartRate)], follower: session, as: app)
+        try await test.engine.save([try Self.heartRate(130, at: 10)], as: .app(Self.strap))
+        try await test.engine.addWorkoutSamples(
+            [try Self.quantity(.activeEnergyBurned, 12, .kilocalorie, from: 0, to: 60)],
+            follower: session,
+            as: app
+        )
+        try await test.engine.endWorkoutCollection(at: Self.at(120), follower: session, as: app)
+        let workout = try await test.engine.finishWorkout(follower: session, as: app)
+        #expect(workout.statistics(for: .heartRate) != nil && workout.totalEnergyBurned != nil)
+
+        // The coach reads workouts, not heart rate nor energy: the workout it reads carries no
+        // statistics of them and no totals from them, and names no strap.
+        let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(.workout)])
+        let seen = try await test.engine.samples(matching: query, as: .app("org.example.coach"))
+        guard case .workout(let coached)? = seen.first else {
+            Issue.record("the coach does not see the workout")
+            return
+        }
+        #expect(coached.allStatistics.isEmpty && coached.totalEnergyBurned == nil)
+        #expect(!String(decoding: try HealthJSON.encode(coached), as: UTF8.self).contains(Self.strap))
+        // The runner, and the owner, read it whole.
+        #expect(try await test.engine.samples(matching: query, as: app) == [.workout(workout)])
+        #expect(try await test.engine.samples(matching: query, as: .owner) == [.workout(workout)])
+    }
 }

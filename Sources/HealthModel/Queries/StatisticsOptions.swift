@@ -75,3 +75,12 @@ extension AggregationStyle {
         }
     }
 }
+
+extension StatisticsOptions {
+    /// The statistics a live workout builder keeps of a type, as HealthKit's do: the sum of a
+    /// cumulative type; the average, minimum, maximum and most recent value of a discrete one.
+    public static func workout(for type: QuantityTypeIdentifier) -> StatisticsOptions {
+        type.aggregationStyle == .cumulative
+            ? [.cumulativeSum] : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent]
+    }
+}

@@ -59,6 +59,7 @@ extension VaultEngine {
                 try database.write { db in
                     _ = try requireApp(appID, db)
                     try requireRouteBuilder(builder, of: appID, db)
+                    try requireRouteShareGrant(appID, db)
                     guard !locations.isEmpty else {
                         throw HealthError.invalidArgument("there are no locations to insert", field: "locations")
                     }

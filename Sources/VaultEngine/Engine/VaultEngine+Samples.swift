@@ -65,6 +65,17 @@ extension VaultEngine {
                         )
                         return .failure(refusal)
                     }
+                    if let workout {
+                        // Checked again under the writer's lock: the builder may have ended since.
+                        guard let session = workoutSessions.session(workout.session),
+                            session.builder.startDate != nil, session.builder.endDate == nil
+                        else {
+                            throw HealthError.invalidArgument(
+                                "the builder adds samples while it collects",
+                                field: "objects"
+                            )
+                        }
+                    }
                     let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
                     let outcome = try store.save(attributed, in: db)
                     var collected: [UUID: Set<SampleType>] = [:]

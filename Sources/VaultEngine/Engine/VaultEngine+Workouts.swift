@@ -35,14 +35,17 @@ extension VaultEngine {
                             field: "configuration"
                         )
                     }
+                    // Read and changed under the writer's lock, with the rows (WorkoutSessions.change).
                     let previous = workoutSessions.session(of: appID)
                     if let previous {
                         try store.dissociate(workout: previous.builder.workoutUUID, in: db)
                         try store.deleteWorkoutSession(previous.id, in: db)
+                        workoutSessions.change(previous.id, to: nil, in: db)
                         try append(entry(caller, .workoutDiscard, types: types, requestID: requestID), in: db)
                     }
                     let session = WorkoutSessionSnapshot(app: appID, configuration: configuration)
                     try store.saveWorkoutSession(session, in: db)
+                    workoutSessions.change(session.id, to: session, in: db)
                     try append(entry(caller, .workoutSession, types: types, requestID: requestID), in: db)
                     return (session, previous?.id)
                 }
@@ -59,16 +62,18 @@ extension VaultEngine {
                 )
             )
         }
-        workoutSessions.store(session)
         return workoutSessions.follow(session, mirror: false, replaced: Self.followedElsewhere)
     }
 
     /// The app's session not yet finished or discarded (HealthKit's
     /// `recoverActiveWorkoutSession`), followed from now on by this connection as its primary
     /// (another primary connection's stream ends with `failed`); nil when there is none.
-    public func recoverWorkoutSession(as caller: Caller, requestID: String = "") async throws -> WorkoutSessionFollower?
-    {
-        try await followWorkoutSession(nil, mirror: false, as: caller, requestID: requestID)
+    public func recoverWorkoutSession(
+        as caller: Caller,
+        replacing own: Set<UUID> = [],
+        requestID: String = ""
+    ) async throws -> WorkoutSessionFollower? {
+        try await followWorkoutSession(nil, mirror: false, replacing: own, as: caller, requestID: requestID)
     }
 
     /// Follows the app's session as a mirror (HealthKit's mirrored session: the phone beside the
@@ -91,6 +96,7 @@ extension VaultEngine {
     private func followWorkoutSession(
         _ id: UUID?,
         mirror: Bool,
+        replacing own: Set<UUID> = [],
         as caller: Caller,
         requestID: String
     ) async throws -> WorkoutSessionFollower? {
@@ -116,7 +122,7 @@ extension VaultEngine {
             }
         }
         guard let session else { return nil }
-        return workoutSessions.follow(session, mirror: mirror, replaced: Self.followedElsewhere)
+        return workoutSessions.follow(session, mirror: mirror, replaced: Self.followedElsewhere, silently: own)
     }
 
     /// Stops following a session (the connection closed, or the app asked); the session goes on.
@@ -335,7 +341,8 @@ extension VaultEngine {
         let appID = try Self.sessionApp(caller)
         let started = try primarySession(follower, of: caller)
         let types = [ObjectType.workoutTypeIdentifier]
-        let workout = try await perform { [self] () throws -> Workout in
+        let (workout, changes) = try await perform {
+            [self] () throws -> (Workout, [WorkoutSessionStateChange]) in
             try audited(caller, .workoutFinish, types: types, requestID: requestID) {
                 try database.write { db in
                     let app = try requireApp(appID, db)
@@ -352,19 +359,27 @@ extension VaultEngine {
                             "saving the workout needs the app's share grant for \(ObjectType.workoutTypeIdentifier)"
                         )
                     }
+                    var changes: [WorkoutSessionStateChange] = []
                     if session.state != .ended {
-                        _ = try session.take(.end, at: max(end, session.stateChanges.last?.date ?? end))
+                        changes = try session.take(.end, at: max(end, session.stateChanges.last?.date ?? end)).changes
                     }
                     let scope = try scope(for: caller, db)
                     let workout = try buildWorkout(session, start: start, end: end, app: app, scope: scope, db)
                     _ = try store.save([.workout(workout)], in: db)
                     try countBackgroundChanges([.workout: [appID]], db)
                     try store.deleteWorkoutSession(session.id, in: db)
-                    try append(entry(caller, .workoutFinish, types: types, count: 1, requestID: requestID), in: db)
-                    return workout
+                    workoutSessions.change(session.id, to: nil, in: db)
+                    let read = Set(workout.allStatistics.map { SampleType.quantity($0.quantityType) }).sortedIdentifiers
+                    try append(
+                        entry(caller, .workoutFinish, types: types + read, count: 1, requestID: requestID),
+                        in: db
+                    )
+                    return (workout, changes)
                 }
             }
         }
+        // The session's end (when finishing ended it), then the workout, to every follower.
+        for change in changes { workoutSessions.send(.stateChanged(change), to: started.id) }
         workoutSessions.remove(started.id, last: .finished(workout))
         await notifyObservers([.workout: [appID]])
         return workout
@@ -378,8 +393,10 @@ extension VaultEngine {
         try await perform { [self] in
             try audited(caller, .workoutDiscard, types: [], requestID: requestID) {
                 try database.write { db in
+                    guard workoutSessions.session(session.id) != nil else { throw Self.noSuchSession }
                     try store.dissociate(workout: session.builder.workoutUUID, in: db)
                     try store.deleteWorkoutSession(session.id, in: db)
+                    workoutSessions.change(session.id, to: nil, in: db)
                     try append(entry(caller, .workoutDiscard, requestID: requestID), in: db)
                 }
             }
@@ -435,8 +452,16 @@ extension VaultEngine {
                     if case .quantity(let id) = type { return id }
                     return nil
                 }
-                let statistics =
-                    (try? await collectedStatistics(quantityTypes, of: current, as: caller, requestID: "")) ?? []
+                // A push that cannot be computed (the audit log cannot be written, the engine
+                // stops) is not sent: an empty one would read as data gone.
+                guard
+                    let statistics = try? await collectedStatistics(
+                        quantityTypes,
+                        of: current,
+                        as: caller,
+                        requestID: ""
+                    )
+                else { continue }
                 workoutSessions.send(
                     .collected(
                         types: types.sorted { $0.identifier < $1.identifier },
@@ -489,12 +514,7 @@ extension VaultEngine {
     )
         -> StatisticsQueryDescriptor
     {
-        StatisticsQueryDescriptor(
-            quantityType: type,
-            predicate: predicate,
-            options: type.aggregationStyle == .cumulative
-                ? [.cumulativeSum] : [.discreteAverage, .discreteMin, .discreteMax, .mostRecent]
-        )
+        StatisticsQueryDescriptor(quantityType: type, predicate: predicate, options: .workout(for: type))
     }
 
     // MARK: Building the workout
@@ -526,8 +546,19 @@ extension VaultEngine {
                 association,
                 .date(start: activity.startDate, end: activityEnd, options: [.strictStartDate]),
             ])
+            let ended = max(activityEnd, activity.startDate)
+            // The builder's events within the activity's span are the activity's too.
+            let events = session.builder.events.filter { $0.startDate >= activity.startDate && $0.endDate <= ended }
             activities.append(
-                try activity.ended(at: max(activityEnd, activity.startDate), statistics: statistics(span))
+                try WorkoutActivity(
+                    uuid: activity.uuid,
+                    configuration: activity.workoutConfiguration,
+                    start: activity.startDate,
+                    end: ended,
+                    events: activity.workoutEvents + events.filter { !activity.workoutEvents.contains($0) },
+                    metadata: activity.metadata,
+                    statistics: try statistics(span)
+                )
             )
         }
         let energy = all.first { $0.quantityType == .activeEnergyBurned }?.sumQuantity()
@@ -622,12 +653,13 @@ extension VaultEngine {
                     guard var session = workoutSessions.session(started.id) else { throw Self.noSuchSession }
                     let result = try change(&session)
                     try store.saveWorkoutSession(session, in: db)
+                    workoutSessions.change(session.id, to: session, in: db)
                     try append(entry(caller, .workoutSession, types: types, requestID: requestID), in: db)
                     return (session, result)
                 }
             }
         }
-        workoutSessions.store(session)
+        _ = session
         return result
     }
 }

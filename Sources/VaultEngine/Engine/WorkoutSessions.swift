@@ -1,5 +1,6 @@
 public import Foundation
 public import HealthModel
+import VaultStore
 
 /// What a workout session tells the connections that follow it (docs/WORKOUTS.md): HealthKit's
 /// `HKWorkoutSessionDelegate` and `HKLiveWorkoutBuilderDelegate` callbacks, and the data another
@@ -82,6 +83,18 @@ final class WorkoutSessions: @unchecked Sendable {
         lock.withLock { sessions[session.id] = session }
     }
 
+    /// Changes a session (stores it, or forgets it when `session` is nil) inside the write
+    /// transaction `db` that persists the same change, and undoes it if that transaction rolls
+    /// back: every change is made under the writer's lock, so the sessions held here and those
+    /// in the database never differ once a transaction has ended.
+    func change(_ id: UUID, to session: WorkoutSessionSnapshot?, in db: Connection) {
+        let previous = lock.withLock { () -> WorkoutSessionSnapshot? in
+            defer { sessions[id] = session }
+            return sessions[id]
+        }
+        db.onRollback { [self] in lock.withLock { sessions[id] = previous } }
+    }
+
     /// Forgets a session; its followers get `last` (when given) and their streams end.
     func remove(_ id: UUID, last: WorkoutSessionEvent?) {
         let ended = lock.withLock { () -> [Follower] in
@@ -96,12 +109,17 @@ final class WorkoutSessions: @unchecked Sendable {
     }
 
     /// A new follower of `session`. A primary follower replaces any other primary one, whose
-    /// stream ends with `replaced`.
-    func follow(_ session: WorkoutSessionSnapshot, mirror: Bool, replaced: HealthError) -> WorkoutSessionFollower {
+    /// stream ends with `replaced` (without it for those in `quiet`: the same connection's).
+    func follow(
+        _ session: WorkoutSessionSnapshot,
+        mirror: Bool,
+        replaced: HealthError,
+        silently quiet: Set<UUID> = []
+    ) -> WorkoutSessionFollower {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(
             of: WorkoutSessionEvent.self,
-            bufferingPolicy: .bufferingNewest(4096)
+            bufferingPolicy: .bufferingNewest(256)
         )
         continuation.onTermination = { [weak self] _ in self?.unfollow(id, of: session.id) }
         let displaced = lock.withLock { () -> [Follower] in
@@ -113,7 +131,8 @@ final class WorkoutSessions: @unchecked Sendable {
             return displaced
         }
         for follower in displaced {
-            follower.continuation.yield(.failed(replaced))
+            // A follower of the same connection is replaced without a word.
+            if !quiet.contains(follower.id) { follower.continuation.yield(.failed(replaced)) }
             follower.continuation.finish()
         }
         return WorkoutSessionFollower(id: id, session: session, isMirror: mirror, events: stream)
