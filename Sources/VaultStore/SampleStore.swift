@@ -600,6 +600,11 @@ public final class SampleStore: @unchecked Sendable {
             "DELETE FROM samples WHERE id IN (SELECT value FROM json_each(?))",
             ["[" + ids.map(String.init).joined(separator: ",") + "]"]
         )
+        // A deleted workout's associations go with it: the workout predicate then matches nothing.
+        let workouts = doomed.filter { $0[4].string == ObjectType.workoutTypeIdentifier }.compactMap { $0[1].bytes }
+        for uuid in workouts {
+            try db.execute("DELETE FROM workout_samples WHERE workout = ?", [DatabaseValue.blob(uuid)])
+        }
     }
 
     /// The rows of top-level samples `ids` and their members: id, uuid, type code, source id and

@@ -182,6 +182,16 @@ import VaultStore
         }
         #expect(sawFinish)
         #expect(try await engine.recoverWorkoutSession(as: app) == nil)
+        // Deleting the workout takes its associations with it; its samples stay.
+        #expect(try await engine.delete([workout.uuid], as: app) == 1)
+        let orphaned = try await engine.samples(
+            matching: SampleQueryDescriptor(
+                predicates: [SampleTypePredicate(.quantity(.heartRate), predicate: .objects(from: workout))]
+            ),
+            as: app
+        )
+        #expect(orphaned.isEmpty)
+        #expect(try test.vault.db().read { try $0.scalarInt("SELECT count(*) FROM workout_samples") } == 0)
         // Every step is in the audit log, without values.
         let operations = try test.auditEntries().map(\.operation.rawValue)
         #expect(operations.contains("workout.session") && operations.contains("workout.collect"))
