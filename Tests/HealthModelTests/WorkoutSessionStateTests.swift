@@ -100,4 +100,29 @@ import Testing
         let decoded = try HealthJSON.decode(WorkoutSessionSnapshot.self, from: try HealthJSON.encode(session))
         #expect(decoded == session)
     }
+
+    @Test func aSessionsRecordStaysBounded() throws {
+        let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        var session = WorkoutSessionSnapshot(
+            app: "org.example.app",
+            configuration: try WorkoutConfiguration(activityType: .running)
+        )
+        _ = try session.take(.startActivity, at: t0)
+        try session.builder.beginCollection(at: t0)
+        var refused: HealthError?
+        for second in 1...20_000 {
+            do {
+                _ = try session.take(second % 2 == 1 ? .pause : .resume, at: t0.addingTimeInterval(Double(second)))
+            } catch {
+                refused = error
+                break
+            }
+        }
+        #expect(refused?.code == .dataSizeExceeded && refused?.field == "state")
+        #expect(session.builder.events.count <= WorkoutBuilderSnapshot.maximumEvents)
+        #expect(session.stateChanges.count <= WorkoutSessionSnapshot.maximumStateChanges)
+        let big: Metadata = [MetadataKey(rawValue: "note"): .string(String(repeating: "x", count: 70_000))]
+        let error = #expect(throws: HealthError.self) { try session.builder.add(big) }
+        #expect(error?.code == .dataSizeExceeded && error?.field == "metadata")
+    }
 }

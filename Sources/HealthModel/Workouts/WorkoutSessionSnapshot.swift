@@ -31,6 +31,9 @@ public struct WorkoutSessionSnapshot: Hashable, Sendable, Codable {
     public private(set) var endDate: Date?
     public var builder: WorkoutBuilderSnapshot
 
+    /// The most state changes a session records.
+    public static let maximumStateChanges = 10_000
+
     public init(id: UUID = UUID(), app: String, configuration: WorkoutConfiguration, workoutUUID: UUID = UUID()) {
         self.id = id
         self.app = app
@@ -51,6 +54,22 @@ public struct WorkoutSessionSnapshot: Hashable, Sendable, Codable {
         let path = try state.transitions(for: action)
         if let last = stateChanges.last?.date, date < last {
             throw .invalidArgument("the date is before the session's last change", field: "date")
+        }
+        guard stateChanges.count + path.count <= Self.maximumStateChanges else {
+            throw HealthError(
+                .dataSizeExceeded,
+                "a session records at most \(Self.maximumStateChanges) state changes",
+                field: "state"
+            )
+        }
+        if action == .pause || action == .resume, builder.isCollecting(at: date),
+            builder.events.count >= WorkoutBuilderSnapshot.maximumEvents
+        {
+            throw HealthError(
+                .dataSizeExceeded,
+                "a workout holds at most \(WorkoutBuilderSnapshot.maximumEvents) events, pauses and resumes included",
+                field: "state"
+            )
         }
         var changes: [WorkoutSessionStateChange] = []
         for next in path {
@@ -163,6 +182,8 @@ public struct WorkoutBuilderSnapshot: Hashable, Sendable, Codable {
     /// The most events a builder holds, and types its data source collects.
     public static let maximumEvents = 10_000
     public static let maximumCollectedTypes = 64
+    /// The most bytes the builder's metadata takes in its JSON form.
+    public static let maximumMetadataBytes = 65_536
 
     /// `beginCollection(at:)`: once, before anything else the builder does.
     public mutating func beginCollection(at date: Date) throws(HealthError) {
@@ -233,6 +254,13 @@ public struct WorkoutBuilderSnapshot: Hashable, Sendable, Codable {
             try merged.validate()
         } catch {
             throw error.nested(in: "metadata")
+        }
+        guard ((try? HealthJSON.encode(merged))?.count ?? 0) <= Self.maximumMetadataBytes else {
+            throw HealthError(
+                .dataSizeExceeded,
+                "a workout's metadata holds at most \(Self.maximumMetadataBytes) bytes of JSON",
+                field: "metadata"
+            )
         }
         metadata = merged
     }
