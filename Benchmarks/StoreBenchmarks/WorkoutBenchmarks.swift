@@ -214,7 +214,7 @@ func workoutBenchmarks() {
         workoutFixture = nil
     }
 
-    let packed = SampleStore.packForBenchmark(points)
+    let packed = SampleStore.pack(points)
     nonisolated(unsafe) var raw: RawDatabase?
     Benchmark("Route 10k points: raw SQLCipher write", configuration: routeConfiguration) { benchmark in
         for iteration in benchmark.scaledIterations {
@@ -254,17 +254,6 @@ func routePoint(_ index: Int) -> WorkoutRouteLocation {
         speed: 3.1,
         course: Double(index % 360)
     )
-}
-
-extension SampleStore {
-    /// The bytes the store keeps for these locations.
-    static func packForBenchmark(_ locations: [WorkoutRouteLocation]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for location in locations {
-            for value in location.packed { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
-        }
-        return bytes
-    }
 }
 
 extension RawDatabase {

@@ -78,10 +78,7 @@ public struct LiveWorkoutBuilder: Sendable {
 
     public func beginCollection(at date: Date) async throws {
         try await dated(Method.workoutBuilderBeginCollection, date)
-        workoutSession.state.withLock {
-            $0.snapshot.builder.startDate = date
-            $0.elapsedAt = (0, Date())
-        }
+        workoutSession.state.withLock { $0.snapshot.builder.startDate = date }
     }
 
     public func endCollection(at date: Date) async throws {

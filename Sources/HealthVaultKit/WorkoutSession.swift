@@ -53,7 +53,6 @@ extension LiveWorkoutBuilderDelegate {
 public final class WorkoutSession: Sendable {
     struct State {
         var snapshot: WorkoutSessionSnapshot
-        var elapsedAt: (elapsed: TimeInterval, date: Date)
         var statistics: [QuantityTypeIdentifier: Statistics] = [:]
         var delegate: WeakDelegate<any WorkoutSessionDelegate>?
         var builderDelegate: WeakDelegate<any LiveWorkoutBuilderDelegate>?
@@ -76,7 +75,7 @@ public final class WorkoutSession: Sendable {
         self.store = store
         self.id = snapshot.id
         self.isMirror = isMirror
-        self.state = Mutex(State(snapshot: snapshot, elapsedAt: (result.elapsedTime ?? 0, Date())))
+        self.state = Mutex(State(snapshot: snapshot))
         let events = store.connection.workoutEvents(of: snapshot.id)
         listener.withLock {
             $0 = Task { [weak self] in
@@ -155,10 +154,7 @@ public final class WorkoutSession: Sendable {
             as: WorkoutSessionResult.self
         )
         if let snapshot = result.session {
-            state.withLock {
-                $0.snapshot = snapshot
-                $0.elapsedAt = (result.elapsedTime ?? 0, Date())
-            }
+            state.withLock { $0.snapshot = snapshot }
         }
     }
 
@@ -173,7 +169,6 @@ public final class WorkoutSession: Sendable {
                 // A type listed without statistics has none the app may read now (a grant revoked).
                 for case .quantity(let type) in event.types ?? [] { state.statistics[type] = nil }
                 for statistics in event.statistics ?? [] { state.statistics[statistics.quantityType] = statistics }
-                if let elapsed = event.elapsedTime { state.elapsedAt = (elapsed, Date()) }
             case .finished:
                 if state.snapshot.state != .ended, let date = state.snapshot.stateChanges.last?.date {
                     state.snapshot.record(WorkoutSessionStateChange(from: state.snapshot.state, to: .ended, date: date))

@@ -149,7 +149,8 @@ extension SampleStore {
         return (locations, next < total ? next : nil)
     }
 
-    static func pack(_ locations: [WorkoutRouteLocation]) -> [UInt8] {
+    /// The bytes the store keeps for these locations (docs/VAULT_FORMAT.md, `route_locations`).
+    public static func pack(_ locations: [WorkoutRouteLocation]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(locations.count * 80)
         for location in locations {

@@ -646,7 +646,7 @@ extension VaultEngine {
     ) async throws -> T {
         let started = try primarySession(follower, of: caller)
         let appID = started.app
-        let (session, result) = try await perform { [self] () throws -> (WorkoutSessionSnapshot, T) in
+        return try await perform { [self] () throws -> T in
             try audited(caller, .workoutSession, types: types, requestID: requestID) {
                 try database.write { db in
                     _ = try requireApp(appID, db)
@@ -655,11 +655,9 @@ extension VaultEngine {
                     try store.saveWorkoutSession(session, in: db)
                     workoutSessions.change(session.id, to: session, in: db)
                     try append(entry(caller, .workoutSession, types: types, requestID: requestID), in: db)
-                    return (session, result)
+                    return result
                 }
             }
         }
-        _ = session
-        return result
     }
 }

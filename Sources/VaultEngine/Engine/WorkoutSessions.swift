@@ -79,10 +79,6 @@ final class WorkoutSessions: @unchecked Sendable {
         }
     }
 
-    func store(_ session: WorkoutSessionSnapshot) {
-        lock.withLock { sessions[session.id] = session }
-    }
-
     /// Changes a session (stores it, or forgets it when `session` is nil) inside the write
     /// transaction `db` that persists the same change, and undoes it if that transaction rolls
     /// back: every change is made under the writer's lock, so the sessions held here and those
