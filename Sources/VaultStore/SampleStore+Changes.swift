@@ -45,7 +45,7 @@ extension SampleStore {
                 for: SampleTypePredicate(type, predicate: predicate),
                 scope: scope,
                 columns: SQLFragment("s.id AS id, s.seq AS seq, NULL AS uuid, NULL AS type"),
-                byChange: true,
+                path: .byChange,
                 db
             ) {
                 branch.sql += " AND s.seq > ?"

@@ -126,23 +126,38 @@ extension SampleStore {
 
     // MARK: Building queries
 
+    /// How a branch walks the type's rows.
+    enum RowPath {
+        /// By start date (the planner's choice when the scope reads the type wholly).
+        case byStart
+        /// In change order, through the `seq` indexes.
+        case byChange
+        /// By row id, for a condition that names the rows (`s.id IN (...)`), when the scope reads
+        /// the type wholly; by start through the app's own rows otherwise, so that other apps'
+        /// rows are never touched.
+        case byRow
+    }
+
     /// The SELECT of one typed predicate under a scope, or nil when it can match nothing (a type
-    /// never stored, or an app that has no samples of a type it may not read). `byChange` walks
-    /// the type's rows in change order (the `seq` indexes) instead of by start.
+    /// never stored, or an app that has no samples of a type it may not read), walking the rows
+    /// by `path`.
     func branch(
         for query: SampleTypePredicate,
         scope: ReadScope,
         columns: SQLFragment,
-        byChange: Bool = false,
+        path: RowPath = .byStart,
         _ db: Connection
     ) throws -> SQLFragment? {
+        let byChange = path == .byChange
+        // A workout's samples are found through its associations, not by walking the type.
+        let path = path == .byStart && query.predicate.map(Self.namesWorkoutSamples) == true ? .byRow : path
         guard let code = try typeCode(query.sampleType, db) else { return nil }
         var fragment: SQLFragment
         let access = scope.access(to: query.sampleType)
         switch access {
         case .all:
             fragment = SQLFragment(
-                "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : "") WHERE s.type = ?",
+                "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : path == .byRow ? " NOT INDEXED" : "") WHERE s.type = ?",
                 columns.arguments + [.integer(code)]
             )
         case .ownSamples(let bundleIdentifier):
@@ -170,6 +185,15 @@ extension SampleStore {
             fragment.arguments += condition.arguments
         }
         return fragment
+    }
+
+    /// Whether the predicate matches only samples associated with one workout.
+    private static func namesWorkoutSamples(_ predicate: SamplePredicate) -> Bool {
+        switch predicate {
+        case .workout: true
+        case .and(let predicates): predicates.contains(where: namesWorkoutSamples)
+        default: false
+        }
     }
 
     /// A type's code in the store, or nil when no sample of it was ever stored.

@@ -84,6 +84,7 @@ extension SampleStore {
     /// Saves `route` (its row, as any sample) with the builder's locations, associated with the
     /// workout `workout`, and removes the builder; inside `db`.
     public func finishRoute(_ route: WorkoutRoute, builder id: UUID, workout: UUID, in db: Connection) throws {
+        let sequence = try changeSequence(in: db)
         try save([.workoutRoute(route)], in: db)
         guard
             let sampleID = try db.scalarInt(
@@ -98,7 +99,7 @@ extension SampleStore {
             """,
             [DatabaseValue.integer(sampleID), DatabaseValue.blob(id.bytes)]
         )
-        try associate([route.uuid], withWorkout: workout, in: db)
+        try associate([route.uuid], withWorkout: workout, storedAfter: sequence, in: db)
         try discardRoute(id, in: db)
     }
 

@@ -177,6 +177,8 @@ struct StatisticsPlan {
         options: StatisticsOptions,
         scope: ReadScope,
         store: SampleStore,
+        restrictedTo restriction: SQLFragment? = nil,
+        path: SampleStore.RowPath = .byStart,
         _ db: Connection
     ) throws {
         // Values inside the type's domain, as saving keeps them (QuantityTypeIdentifier.valueLimit):
@@ -184,17 +186,22 @@ struct StatisticsPlan {
         // that no sum or weighted sum overflows and no reader's answer fails for another app's values.
         let domain = type.valueDomain
         guard
-            let branch = try store.branch(
+            var branch = try store.branch(
                 for: SampleTypePredicate(.quantity(type), predicate: predicate),
                 scope: scope,
                 columns: SQLFragment(
                     "s.id AS id, s.source_id AS src, s.start_date AS a, s.end_date AS b, "
                         + "min(max(s.value, \(domain.lowerBound)), \(domain.upperBound)) AS x"
                 ),
+                path: path,
                 db
             ),
             let code = try store.typeCode(.quantity(type), db)
         else { return nil }
+        if let restriction {
+            branch.sql += " AND " + restriction.sql
+            branch.arguments += restriction.arguments
+        }
         // The sources: the app's own, or every one with samples of the type, found through the
         // (type, source, start) index one source at a time; each one's first and last start
         // from the same index. Never a pass over the rows.
@@ -214,7 +221,7 @@ struct StatisticsPlan {
         // With a predicate, one pass over its matches keeps only the sources it leaves, and
         // narrows the span to their start dates.
         var matched: (start: Double, end: Double)?
-        if predicate != nil {
+        if predicate != nil || restriction != nil {
             let spans = try db.rows(
                 "SELECT src, min(a), max(a) FROM (\(branch.sql)) GROUP BY src",
                 branch.arguments
@@ -249,10 +256,7 @@ struct StatisticsPlan {
         guard !found.isEmpty else { return nil }
         let start = matched?.start ?? found.map(\.first).min()!
         let end = matched?.end ?? found.map(\.last).max()!
-        // The owner's order first, then the order in which sources first saved (their row ids).
-        let priority = try store.sourcePriority(for: type, in: db)
-        func rank(_ bundle: String) -> Int { priority.firstIndex(of: bundle) ?? priority.count }
-        found.sort { (rank($0.source.bundleIdentifier), $0.id) < (rank($1.source.bundleIdentifier), $1.id) }
+        found = Self.ordered(found, priority: try store.sourcePriority(for: type, in: db)) { ($0.id, $0.source) }
         self.type = type
         self.options = options
         self.visible = branch
@@ -265,11 +269,45 @@ struct StatisticsPlan {
                 "SELECT EXISTS (SELECT 1 FROM samples INDEXED BY samples_without_duration WHERE type = ? AND source_id IN (\(found.map { _ in "?" }.joined(separator: ", "))) AND end_date = start_date)",
                 [code] + found.map(\.id)
             ) == 1
-        self.bundleOrder = found.indices.sorted {
-            found[$0].source.bundleIdentifier.utf8.lexicographicallyPrecedes(found[$1].source.bundleIdentifier.utf8)
-        }
+        self.bundleOrder = Self.bundleOrder(found.map(\.source))
         self.start = start
         self.end = end
+    }
+
+    /// A plan that computes nothing, over sources already known: it turns per-source pieces
+    /// carried from earlier computations into statistics (live workout statistics). Never
+    /// merging: a sum over two or more sources needs the segments pass over every row.
+    init(
+        type: QuantityTypeIdentifier,
+        options: StatisticsOptions,
+        sources: [(id: Int64, source: Source)],
+        priority: [String]
+    ) {
+        let found = Self.ordered(sources, priority: priority) { $0 }
+        self.type = type
+        self.options = options
+        self.visible = SQLFragment("")
+        self.sources = found
+        self.start = 0
+        self.end = 0
+        self.bundleOrder = Self.bundleOrder(found.map(\.source))
+        self.withoutDuration = false
+    }
+
+    /// The owner's order first, then the order in which sources first saved (their row ids).
+    private static func ordered<S>(_ sources: [S], priority: [String], _ key: (S) -> (id: Int64, source: Source)) -> [S]
+    {
+        func rank(_ item: S) -> (Int, Int64) {
+            let (id, source) = key(item)
+            return (priority.firstIndex(of: source.bundleIdentifier) ?? priority.count, id)
+        }
+        return sources.sorted { rank($0) < rank($1) }
+    }
+
+    private static func bundleOrder(_ sources: [Source]) -> [Int] {
+        sources.indices.sorted {
+            sources[$0].bundleIdentifier.utf8.lexicographicallyPrecedes(sources[$1].bundleIdentifier.utf8)
+        }
     }
 
     private var style: AggregationStyle { type.aggregationStyle }

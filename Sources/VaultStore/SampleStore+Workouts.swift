@@ -7,19 +7,42 @@ extension SampleStore {
     /// Associates the top-level samples of these UUIDs with the workout `workout` (which may not
     /// be saved yet: a live builder's samples wait under the UUID its workout will have), inside
     /// the write transaction `db`; returns how many were not associated before.
+    ///
+    /// Samples are normally associated in the transaction that stores them (their change
+    /// sequence is above `sequence`, the vault's before the transaction). One stored earlier (a
+    /// sample given again) is counted in the `late_associations` counter, so that live
+    /// statistics carried forward over the rows stored since (``liveWorkoutStatistics``) know to
+    /// start again.
     @discardableResult
-    public func associate(_ uuids: [UUID], withWorkout workout: UUID, in db: Connection) throws -> Int {
+    public func associate(
+        _ uuids: [UUID],
+        withWorkout workout: UUID,
+        storedAfter sequence: Int64,
+        in db: Connection
+    ) throws -> Int {
         guard !uuids.isEmpty else { return 0 }
-        let insert = try db.statement(
-            """
-            INSERT OR IGNORE INTO workout_samples (workout, sample_id)
-            SELECT ?, id FROM samples WHERE uuid = ? AND parent_id IS NULL
-            """
-        )
+        let key = DatabaseValue.blob(workout.bytes)
+        let find = try db.statement("SELECT id, seq FROM samples WHERE uuid = ? AND parent_id IS NULL")
+        let insert = try db.statement("INSERT OR IGNORE INTO workout_samples (workout, sample_id) VALUES (?, ?)")
         var added = 0
+        var late = false
         for uuid in uuids {
-            try insert.execute([DatabaseValue.blob(workout.bytes), DatabaseValue.blob(uuid.bytes)])
-            added += db.changes
+            guard let row = try find.rows([DatabaseValue.blob(uuid.bytes)]).first, let id = row[0].int64 else {
+                continue
+            }
+            try insert.execute([key, DatabaseValue.integer(id)])
+            if db.changes > 0 {
+                added += 1
+                late = late || (row[1].int64 ?? 0) <= sequence
+            }
+        }
+        if late {
+            try db.execute(
+                """
+                INSERT INTO counters (name, value) VALUES ('late_associations', 1)
+                ON CONFLICT (name) DO UPDATE SET value = value + 1
+                """
+            )
         }
         return added
     }

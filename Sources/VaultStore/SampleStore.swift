@@ -633,7 +633,12 @@ public final class SampleStore: @unchecked Sendable {
 
     /// The latest change sequence: it grows with every insert and deletion.
     public func changeSequence() throws -> Int64 {
-        try database.read { try $0.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0 }
+        try database.read(changeSequence(in:))
+    }
+
+    /// The latest change sequence as `db` sees it.
+    public func changeSequence(in db: Connection) throws -> Int64 {
+        try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
     }
 
     // MARK: Characteristics

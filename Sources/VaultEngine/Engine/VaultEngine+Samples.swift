@@ -77,16 +77,22 @@ extension VaultEngine {
                         }
                     }
                     let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
+                    let sequence = try store.changeSequence(in: db)
                     let outcome = try store.save(attributed, in: db)
                     var collected: [UUID: Set<SampleType>] = [:]
                     if outcome.saved > 0 {
                         try countBackgroundChanges(Dictionary(uniqueKeysWithValues: types.map { ($0, [appID]) }), db)
-                        collected = try collectIntoWorkouts(attributed, savedBy: appID, db)
+                        collected = try collectIntoWorkouts(attributed, savedBy: appID, storedAfter: sequence, db)
                     }
                     if let workout {
                         // Added to a live builder: associated whatever its data source collects,
                         // and its followers told once, with what it collected.
-                        try store.associate(attributed.map(\.uuid), withWorkout: workout.workout, in: db)
+                        try store.associate(
+                            attributed.map(\.uuid),
+                            withWorkout: workout.workout,
+                            storedAfter: sequence,
+                            in: db
+                        )
                         collected[workout.session, default: []].formUnion(attributed.map(\.sampleType))
                     }
                     try append(

@@ -417,6 +417,7 @@ extension VaultEngine {
     func collectIntoWorkouts(
         _ samples: [Sample],
         savedBy appID: String,
+        storedAfter sequence: Int64,
         _ db: Connection
     ) throws
         -> [UUID: Set<SampleType>]
@@ -431,7 +432,12 @@ extension VaultEngine {
                     && (session.app == appID || readable.contains(sample.sampleType))
             }
             guard !chosen.isEmpty else { continue }
-            try store.associate(chosen.map(\.uuid), withWorkout: session.builder.workoutUUID, in: db)
+            try store.associate(
+                chosen.map(\.uuid),
+                withWorkout: session.builder.workoutUUID,
+                storedAfter: sequence,
+                in: db
+            )
             collected[session.id] = Set(chosen.map(\.sampleType))
         }
         return collected
@@ -475,7 +481,8 @@ extension VaultEngine {
     }
 
     /// The statistics of each type over the builder's samples the app may see now, audited as
-    /// one `workout.collect` read.
+    /// one `workout.collect` read. Each type's reading carries on from the last one
+    /// (`SampleStore.liveWorkoutStatistics`): it reads only the rows collected since.
     private func collectedStatistics(
         _ types: [QuantityTypeIdentifier],
         of session: WorkoutSessionSnapshot,
@@ -488,14 +495,15 @@ extension VaultEngine {
                 try readRecorded { db in
                     let scope = try scope(for: caller, db)
                     let statistics = try types.compactMap { type in
-                        try store.statistics(
-                            matching: Self.workoutStatisticsQuery(
-                                type,
-                                predicate: .workout(session.builder.workoutUUID)
-                            ),
+                        let (statistics, carry) = try store.liveWorkoutStatistics(
+                            type,
+                            workout: session.builder.workoutUUID,
                             scope: scope,
+                            carrying: workoutSessions.carried(type, of: session.id),
                             in: db
                         )
+                        workoutSessions.carry(carry, type, of: session.id)
+                        return statistics
                     }
                     return (
                         statistics,

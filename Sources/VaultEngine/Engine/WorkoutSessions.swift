@@ -48,6 +48,7 @@ final class WorkoutSessions: @unchecked Sendable {
     private var followers: [UUID: [UUID: Follower]] = [:]
     private var pendingPushes: [UUID: Set<SampleType>] = [:]
     private var pushing: Set<UUID> = []
+    private var carried: [UUID: [QuantityTypeIdentifier: LiveStatisticsCarry]] = [:]
     private var loaded = false
     private let lock = NSLock()
 
@@ -96,6 +97,7 @@ final class WorkoutSessions: @unchecked Sendable {
         let ended = lock.withLock { () -> [Follower] in
             sessions[id] = nil
             pendingPushes[id] = nil
+            carried[id] = nil
             return Array((followers.removeValue(forKey: id) ?? [:]).values)
         }
         for follower in ended {
@@ -173,6 +175,20 @@ final class WorkoutSessions: @unchecked Sendable {
                 return nil
             }
             return types
+        }
+    }
+
+    /// The live statistics of a session's type carried from its last reading, if any.
+    func carried(_ type: QuantityTypeIdentifier, of session: UUID) -> LiveStatisticsCarry? {
+        lock.withLock { carried[session]?[type] }
+    }
+
+    /// Keeps a reading's carry for the next one, while the session lasts. Readings may end out
+    /// of order; an older carry only makes the next reading read a few more rows.
+    func carry(_ carry: LiveStatisticsCarry, _ type: QuantityTypeIdentifier, of session: UUID) {
+        lock.withLock {
+            guard sessions[session] != nil else { return }
+            carried[session, default: [:]][type] = carry
         }
     }
 
