@@ -194,6 +194,23 @@ public final class HealthStore: Sendable {
         .summaries
     }
 
+    /// Starts an activity summary query that keeps running (HealthKit's `HKActivitySummaryQuery`
+    /// with an `updateHandler`): its first answer, then an update each time a day's summary in
+    /// the range changes, appears or goes. Stop it with ``ActivitySummaryQuery/stop()``.
+    public func observeActivitySummaries(
+        matching query: ActivitySummaryQueryDescriptor
+    ) async throws -> ActivitySummaryQuery {
+        let result = try await call(
+            Method.queryActivitySummaries,
+            ActivitySummaryQueryParams(query: query, updates: true),
+            as: ActivitySummariesResult.self
+        )
+        guard let subscription = result.subscription else {
+            throw ConnectionError("the daemon answered a running activity summary query without its subscription")
+        }
+        return ActivitySummaryQuery(store: self, subscription: subscription, summaries: result.summaries)
+    }
+
     /// The correlations a correlation query finds (see ``CorrelationQueryDescriptor/result(for:)``).
     public func correlations(matching query: CorrelationQueryDescriptor) async throws -> [Correlation] {
         try await call(Method.queryCorrelations, CorrelationQueryParams(query: query), as: CorrelationsResult.self)

@@ -47,6 +47,10 @@ public final class VaultConnection: Sendable {
         /// The `workoutSession.event` streams, by session, and the events that came before theirs.
         var workoutStreams: [UUID: AsyncStream<WorkoutSessionEventParams>.Continuation] = [:]
         var earlyWorkoutEvents: [UUID: [WorkoutSessionEventParams]] = [:]
+        /// The `activitySummaries.update` streams, by subscription, and the updates that came
+        /// before theirs (the first may come before the answer that names the subscription).
+        var activityStreams: [UUID: AsyncStream<ActivitySummariesUpdateParams>.Continuation] = [:]
+        var earlyActivityUpdates: [UUID: [ActivitySummariesUpdateParams]] = [:]
         var closed: ConnectionError?
     }
 
@@ -305,6 +309,32 @@ public final class VaultConnection: Sendable {
         }?.finish()
     }
 
+    /// The `activitySummaries.update` notifications of one running activity summary query; the
+    /// stream ends when the connection closes or ``endActivitySummaryUpdates(of:)`` is called.
+    public func activitySummaryUpdates(of subscription: UUID) -> AsyncStream<ActivitySummariesUpdateParams> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ActivitySummariesUpdateParams.self,
+            bufferingPolicy: .bufferingNewest(1024)
+        )
+        let closed = router.state.withLock { state -> Bool in
+            guard state.closed == nil else { return true }
+            state.activityStreams[subscription] = continuation
+            for update in state.earlyActivityUpdates.removeValue(forKey: subscription) ?? [] {
+                continuation.yield(update)
+            }
+            return false
+        }
+        if closed { continuation.finish() }
+        return stream
+    }
+
+    public func endActivitySummaryUpdates(of subscription: UUID) {
+        router.state.withLock { state in
+            state.earlyActivityUpdates.removeValue(forKey: subscription)
+            return state.activityStreams.removeValue(forKey: subscription)
+        }?.finish()
+    }
+
     // MARK: Routing
 
 }
@@ -325,6 +355,20 @@ final class Router: Sendable {
                     state.earlyWorkoutEvents.count < 16
                 {
                     state.earlyWorkoutEvents[event.session, default: []].append(event)
+                }
+            }
+            return
+        }
+        if let method = head.method, head.id == nil, method == Method.activitySummariesUpdate {
+            guard let update = try? HealthJSON.decode(RPCParams<ActivitySummariesUpdateParams>.self, from: data).params
+            else { return }
+            state.withLock { state in
+                if let continuation = state.activityStreams[update.subscription] {
+                    continuation.yield(update)
+                } else if state.earlyActivityUpdates[update.subscription, default: []].count < 16,
+                    state.earlyActivityUpdates.count < 256
+                {
+                    state.earlyActivityUpdates[update.subscription, default: []].append(update)
                 }
             }
             return
@@ -358,20 +402,23 @@ final class Router: Sendable {
     }
 
     func close(_ reason: ConnectionError) {
-        let (pending, subscriptions, workouts) = state.withLock { state in
+        let (pending, subscriptions, workouts, activity) = state.withLock { state in
             if state.closed == nil { state.closed = reason }
             defer {
                 state.pending = [:]
                 state.subscriptions = [:]
                 state.workoutStreams = [:]
+                state.activityStreams = [:]
             }
             return (
-                Array(state.pending.values), Array(state.subscriptions.values), Array(state.workoutStreams.values)
+                Array(state.pending.values), Array(state.subscriptions.values), Array(state.workoutStreams.values),
+                Array(state.activityStreams.values)
             )
         }
         for continuation in pending { continuation.resume(throwing: reason) }
         for continuation in subscriptions { continuation.finish() }
         for continuation in workouts { continuation.finish() }
+        for continuation in activity { continuation.finish() }
     }
 
 }

@@ -47,6 +47,7 @@ extension Session {
             )
         case Method.queryActivitySummaries:
             let p = try params(ActivitySummaryQueryParams.self, from: data)
+            if p.updates == true { return try await observeActivitySummaries(p.query, requestID: requestID) }
             return ActivitySummariesResult(
                 summaries: try await daemon.engine().activitySummaries(
                     matching: p.query,

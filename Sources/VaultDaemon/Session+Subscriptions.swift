@@ -19,7 +19,7 @@ extension Session {
     /// one per `frequency` interval (changes in between are merged into the next one).
     func subscribe(_ types: Set<SampleType>, frequency: UpdateFrequency, requestID: String) async throws -> UUID {
         guard let caller else { throw RPCError(code: RPCError.notAuthenticated, message: "authenticate first") }
-        guard state.withLock({ $0.subscriptions.count }) < Self.maximumSubscriptions else {
+        guard state.withLock({ $0.subscriptions.count + $0.activityQueries.count }) < Self.maximumSubscriptions else {
             throw RPCError.from(
                 HealthError(
                     .dataSizeExceeded,
@@ -52,7 +52,53 @@ extension Session {
         return observation.id
     }
 
+    /// Starts a running activity summary query: its first answer with its subscription; its
+    /// changes follow as `activitySummaries.update` notifications until `observer.stop`.
+    func observeActivitySummaries(
+        _ query: ActivitySummaryQueryDescriptor,
+        requestID: String
+    ) async throws -> ActivitySummariesResult {
+        guard let caller else { throw RPCError(code: RPCError.notAuthenticated, message: "authenticate first") }
+        guard state.withLock({ $0.subscriptions.count + $0.activityQueries.count }) < Self.maximumSubscriptions else {
+            throw RPCError.from(
+                HealthError(
+                    .dataSizeExceeded,
+                    "a connection holds at most \(Self.maximumSubscriptions) subscriptions; stop one first",
+                    field: "updates"
+                )
+            )
+        }
+        let engine = try daemon.engine()
+        let observation = try await engine.observeActivitySummaries(matching: query, as: caller, requestID: requestID)
+        let forward = Task { [self] in
+            for await update in observation.updates {
+                await send(
+                    notification: Method.activitySummariesUpdate,
+                    ActivitySummariesUpdateParams(
+                        subscription: observation.id,
+                        summaries: update.summaries,
+                        removedDays: update.removedDays
+                    )
+                )
+            }
+        }
+        let ended = state.withLock { state in
+            if !state.ended { state.activityQueries[observation.id] = forward }
+            return state.ended
+        }
+        if ended {
+            // The connection closed while this request ran: stop it again.
+            engine.stopObservingActivitySummaries(observation.id, as: caller)
+        }
+        return ActivitySummariesResult(summaries: observation.summaries, subscription: observation.id)
+    }
+
     func unsubscribe(_ id: UUID, requestID: String) async throws {
+        if let caller, let forward = state.withLock({ $0.activityQueries.removeValue(forKey: id) }) {
+            try daemon.engine().stopObservingActivitySummaries(id, as: caller)
+            await forward.value
+            return
+        }
         guard let caller, let subscription = state.withLock({ $0.subscriptions[id] }) else {
             throw RPCError.from(
                 HealthError.invalidArgument("no such subscription on this connection", field: "subscription")
@@ -65,11 +111,18 @@ extension Session {
 
     /// Ends every subscription of the connection (it closed), each recorded as an unsubscribe.
     func endSubscriptions() async {
-        let subscriptions = state.withLock { state in
-            defer { state.subscriptions = [:] }
-            return Array(state.subscriptions.values)
+        let (subscriptions, activityQueries) = state.withLock { state in
+            defer {
+                state.subscriptions = [:]
+                state.activityQueries = [:]
+            }
+            return (Array(state.subscriptions.values), state.activityQueries)
         }
         guard let caller else { return }
+        for (id, forward) in activityQueries {
+            try? daemon.engine().stopObservingActivitySummaries(id, as: caller)
+            forward.cancel()
+        }
         for subscription in subscriptions {
             if let engine = try? daemon.engine() {
                 try? await engine.stopObserving(subscription.observation, as: caller, requestID: requestID(nil))

@@ -28,6 +28,8 @@ final class Session: Sendable {
         /// The connection is over: a subscription that starts now is stopped at once.
         var ended = false
         var subscriptions: [UUID: Subscription] = [:]
+        /// The running activity summary queries, by subscription: each forwards its updates.
+        var activityQueries: [UUID: Task<Void, Never>] = [:]
         /// The workout sessions this connection follows, by session id.
         var workouts: [UUID: FollowedWorkout] = [:]
         /// Updates to send once the answer under way is written (what a new subscription has
@@ -158,7 +160,8 @@ final class Session: Sendable {
         let timeout = daemon.configuration.idleTimeout
         let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(timeout.nanoseconds)) { [self] in
             let waiting = state.withLock {
-                $0.busy || !$0.subscriptions.isEmpty || !$0.workouts.isEmpty || $0.ended
+                $0.busy || !$0.subscriptions.isEmpty || !$0.activityQueries.isEmpty || !$0.workouts.isEmpty
+                    || $0.ended
             }
             if waiting {
                 if !state.withLock({ $0.ended }) { armIdleTimer() }

@@ -26,6 +26,7 @@ public final class VaultEngine: Sendable {
     let observers = ObserverRegistry()
     let workoutSessions = WorkoutSessions()
     let heartbeatSeriesBuilders = HeartbeatSeriesBuilders()
+    let activityWatches = ActivitySummaryWatches()
     private let shutDown = Atomic<Bool>(false)
 
     /// The most objects one save or delete may name.
@@ -46,6 +47,7 @@ public final class VaultEngine: Sendable {
     public func shutdown() async {
         shutDown.store(true, ordering: .sequentiallyConsistent)
         observers.finishAll()
+        activityWatches.finishAll()
         workoutSessions.finishAll()
         try? await threads.shutdownGracefully()
     }

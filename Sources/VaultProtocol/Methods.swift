@@ -20,6 +20,7 @@ public enum Method {
     public static let queryAnchored = "query.anchored"  // owner too
     public static let queryCorrelations = "query.correlations"  // owner too
     public static let queryActivitySummaries = "query.activitySummaries"  // owner too
+    public static let activitySummariesUpdate = "activitySummaries.update"  // a notification, daemon to client
     public static let queryStatistics = "query.statistics"  // owner too
     public static let queryStatisticsCollection = "query.statisticsCollection"  // owner too
     public static let characteristic = "characteristic.get"  // owner too
@@ -249,18 +250,41 @@ public struct CorrelationsResult: Sendable, Codable {
 
 public struct ActivitySummaryQueryParams: Hashable, Sendable, Codable {
     public var query: ActivitySummaryQueryDescriptor
+    /// True: the query keeps running and its changes arrive as `activitySummaries.update`
+    /// notifications (HealthKit's `updateHandler`).
+    public var updates: Bool?
 
-    public init(query: ActivitySummaryQueryDescriptor) {
+    public init(query: ActivitySummaryQueryDescriptor, updates: Bool? = nil) {
         self.query = query
+        self.updates = updates
     }
 }
 
 public struct ActivitySummariesResult: Hashable, Sendable, Codable {
     /// One per day with data, in order.
     public var summaries: [ActivitySummary]
+    /// The running query's subscription, when it was asked for with `updates`.
+    public var subscription: UUID?
 
-    public init(summaries: [ActivitySummary]) {
+    public init(summaries: [ActivitySummary], subscription: UUID? = nil) {
         self.summaries = summaries
+        self.subscription = subscription
+    }
+}
+
+/// An `activitySummaries.update` notification: what changed in a running activity summary query's
+/// answer since the last one the connection was sent.
+public struct ActivitySummariesUpdateParams: Hashable, Sendable, Codable {
+    public var subscription: UUID
+    /// New or modified summaries, oldest first.
+    public var summaries: [ActivitySummary]
+    /// Days (`YYYY-MM-DD`) that had a summary and have none now, oldest first.
+    public var removedDays: [String]
+
+    public init(subscription: UUID, summaries: [ActivitySummary], removedDays: [String]) {
+        self.subscription = subscription
+        self.summaries = summaries
+        self.removedDays = removedDays
     }
 }
 

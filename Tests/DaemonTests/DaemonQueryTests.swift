@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthVaultKit
+import Synchronization
 import Testing
 import VaultProtocol
 
@@ -97,6 +98,59 @@ extension DaemonEndToEnd {
             let own = try await query.result(for: app)
             #expect(own.count == 1 && own.first?.appleStandHours == Quantity(2, .count))
             await app.close()
+        }
+
+        @Test func aRunningActivitySummaryQueryHearsAnotherAppsStepsThroughHealthVaultKit() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.rings", read: [.activitySummary], share: [])
+            try await daemon.decide("grant", ["read"], [.activitySummary], for: "org.example.rings")
+            try await daemon.enroll("org.example.watch", read: [], share: [Self.steps, .quantity(.activeEnergyBurned)])
+            try await daemon.decide(
+                "grant",
+                ["share"],
+                [ObjectType(Self.steps), .quantity(.activeEnergyBurned)],
+                for: "org.example.watch"
+            )
+            #expect(try CLITests.healthvault(["timezone", "UTC"], daemon: daemon).status == 0)
+            let rings = try await daemon.store("org.example.rings")
+            let watch = try await daemon.store("org.example.watch")
+            let morning = RFC3339.date(from: "2026-03-02T08:00:00.000Z")!
+
+            let query = try await rings.observeActivitySummaries(
+                matching: ActivitySummaryQueryDescriptor(start: "2026-03-02", end: "2026-03-02")
+            )
+            #expect(query.summaries.isEmpty)
+            final class Received: Sendable {
+                let updates = Mutex<[ActivitySummaryQuery.Update]>([])
+            }
+            let received = Received()
+            let gather = Task { for await update in query.updates { received.updates.withLock { $0.append(update) } } }
+            func waitFor(_ count: Int) async throws {
+                let deadline = ContinuousClock.now + .seconds(10)
+                while received.updates.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+
+            try await watch.save(try quantity(.activeEnergyBurned, 120, .kilocalorie, at: morning))
+            try await waitFor(1)
+            let first = try #require(received.updates.withLock { $0.first })
+            #expect(first.summaries.map(\.day) == ["2026-03-02"])
+            #expect(first.summaries.first?.activeEnergyBurned == Quantity(120, .kilocalorie))
+            #expect(first.summaries.first?.appleStandHours == Quantity(0, .count))
+
+            // Stopped: the updates end, and the next change is not sent.
+            try await query.stop()
+            await gather.value
+            try await watch.save(
+                try quantity(.activeEnergyBurned, 30, .kilocalorie, at: morning.addingTimeInterval(3600))
+            )
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(received.updates.withLock { $0.count } == 1)
+            // Stopping it again: no such subscription.
+            await #expect(throws: (any Error).self) { try await query.stop() }
+            await rings.close()
+            await watch.close()
         }
 
         @Test func preferredUnitsFromTheCLIReachAppsAndStats() async throws {

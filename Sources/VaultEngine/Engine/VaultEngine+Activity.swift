@@ -51,6 +51,94 @@ extension VaultEngine {
         }
     }
 
+    // MARK: Running queries
+
+    /// Starts an activity summary query that keeps running (HealthKit's `HKActivitySummaryQuery`
+    /// with an `updateHandler`): its first answer, as ``activitySummaries(matching:as:requestID:)``
+    /// gives it, then an update whenever the answer changes: after a save or a delete of a type
+    /// summaries count (active energy, exercise time, stand hours, workouts, steps) that the
+    /// caller's summaries may count, after the owner changes the goals or the time zone, and after
+    /// a decision on the caller's grants. Each new answer is computed and audited as the query
+    /// is (`query.activity-summary`); only the days whose summary changed are sent, so an update
+    /// tells exactly what asking again would.
+    public func observeActivitySummaries(
+        matching query: ActivitySummaryQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> ActivitySummaryObservation {
+        let summaries = try await activitySummaries(matching: query, as: caller, requestID: requestID)
+        let observation = activityWatches.add(caller, query: query, answer: summaries)
+        // Shut down meanwhile: end it now, as shutdown ended the others.
+        if isShutDown { activityWatches.remove(observation.id) }
+        return observation
+    }
+
+    /// Stops one of the caller's running activity summary queries (its updates end); another
+    /// caller's, or one already ended, is left alone.
+    public func stopObservingActivitySummaries(_ id: UUID, as caller: Caller) {
+        activityWatches.remove(id, of: caller)
+    }
+
+    /// Whether `id` is one of the caller's running activity summary queries.
+    public func isObservingActivitySummaries(_ id: UUID, as caller: Caller) -> Bool {
+        activityWatches.isLive(id, of: caller)
+    }
+
+    /// Answers again the running activity summary queries whose answer a change may have moved:
+    /// `changes` maps each changed type to the apps whose samples of it changed; nil for a change
+    /// of every answer's ground (goals, time zone). `apps`, when given, limits it to those apps'
+    /// queries (a decision on their grants).
+    func refreshActivitySummaries(_ changes: [SampleType: Set<String>]?, apps only: Set<String>? = nil) async {
+        let watches = activityWatches.snapshot
+        guard !watches.isEmpty else { return }
+        var changedBy: Set<String>?
+        if let changes {
+            let counted = changes.filter { Self.activityTypes.contains($0.key) }
+            guard !counted.isEmpty else { return }
+            changedBy = counted.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        }
+        // An app's summaries count another app's samples only with the activity summary grant.
+        let apps = Set(
+            watches.compactMap { watch -> String? in
+                if case .app(let appID) = watch.caller { return appID }
+                return nil
+            }
+        )
+        let granted =
+            (try? await perform { [self] in
+                try database.read { db in
+                    try apps.filter { try GrantStore.grantedTypes($0, .read, db).contains(.activitySummary) }
+                }
+            }) ?? []
+        for watch in watches {
+            if case .app(let appID) = watch.caller {
+                if let only, !only.contains(appID) { continue }
+                if let changedBy, !changedBy.contains(appID), !granted.contains(appID) { continue }
+            } else if only != nil {
+                continue
+            }
+            answerActivitySummariesAgain(watch.id)
+        }
+    }
+
+    /// Computes a running query's answer again, off the caller's path: one at a time per query,
+    /// later changes merged into the next. A new answer that cannot be computed (the audit log
+    /// cannot be written, say) is not sent; an app no longer enrolled ends its queries.
+    private func answerActivitySummariesAgain(_ id: UUID) {
+        guard activityWatches.note(id) else { return }
+        Task { [self] in
+            while let (caller, query) = activityWatches.next(id) {
+                do {
+                    activityWatches.answer(try await activitySummaries(matching: query, as: caller), for: id)
+                } catch let error as HealthError where error.code == .authorizationDenied {
+                    activityWatches.remove(id)
+                } catch {
+                    continue
+                }
+            }
+        }
+    }
+
     // MARK: Goals (owner)
 
     /// A goal change: the goals in force from `since` (a midnight in the owner's zone) on.
@@ -86,6 +174,7 @@ extension VaultEngine {
                 }
             }
         }
+        await refreshActivitySummaries(nil)
     }
 
     static func goalHistory(_ db: Connection) throws -> [GoalChange] {

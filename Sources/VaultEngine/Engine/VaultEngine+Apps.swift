@@ -96,6 +96,7 @@ extension VaultEngine {
             }
         }
         observers.finish(appID: appID)
+        activityWatches.finish(appID: appID)
         // Its workout session went with its rows (ON DELETE CASCADE); its followers hear so.
         if let session = workoutSessions.session(of: appID) {
             workoutSessions.remove(

@@ -187,6 +187,7 @@ extension VaultEngine {
                 }
             }
         }
+        await refreshActivitySummaries(nil, apps: [appID])
     }
 
     /// Records one decision and its entry inside the write transaction `db`.
@@ -264,11 +265,13 @@ extension VaultEngine {
     /// id naming the request (`request 7`).
     private func decideRequest(_ id: Int64, _ decision: Decision) async throws -> AuthorizationRequest? {
         let operation: AuditEntry.Operation = decision == .grant ? .authorizationGrant : .authorizationDeny
-        return try await perform { [self] in
+        let waiting = try await perform { [self] in
             try audited(.owner, operation, types: [], requestID: "request \(id)") {
                 try decideRequest(id, decision)
             }
         }
+        await refreshActivitySummaries(nil)
+        return waiting
     }
 
     private func decideRequest(_ id: Int64, _ decision: Decision) throws -> AuthorizationRequest? {

@@ -44,6 +44,7 @@ extension VaultEngine {
     /// Tells each observer about the changes it may see: `changes` maps each changed type to the
     /// apps whose samples of it changed.
     func notifyObservers(_ changes: [SampleType: Set<String>]) async {
+        await refreshActivitySummaries(changes)
         let observers = observers.snapshot
         guard !observers.isEmpty, !changes.isEmpty else { return }
         let apps = Set(

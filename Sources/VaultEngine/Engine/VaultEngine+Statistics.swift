@@ -103,5 +103,6 @@ extension VaultEngine {
                 }
             }
         }
+        await refreshActivitySummaries(nil)
     }
 }
