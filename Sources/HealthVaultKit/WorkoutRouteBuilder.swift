@@ -1,6 +1,6 @@
 public import Foundation
 public import HealthModel
-import VaultProtocol
+public import VaultProtocol
 
 /// Builds a workout's route (HealthKit's `HKWorkoutRouteBuilder`): insert locations as they come,
 /// then finish the route with the workout it belongs to. The vault keeps what was inserted, so a
@@ -52,6 +52,13 @@ public final class WorkoutRouteBuilder: Sendable {
 }
 
 extension HealthStore {
+    /// The app's route builders under way, oldest first, with what each holds: to take one up
+    /// again after a disconnection or a crash (``WorkoutRouteBuilder/init(healthStore:id:)``), or
+    /// discard it. An app has at most 8 under way.
+    public func workoutRouteBuilders() async throws -> [RouteBuilderInfo] {
+        try await call(Method.workoutRouteList, Empty(), as: RouteBuildersResult.self).builders
+    }
+
     /// HealthKit's `HKWorkoutRouteQuery`: the route's locations in time order, in batches of at
     /// most `batchSize` (up to 10,000). A route the app may not read gives no batch at all, as a
     /// route that does not exist.

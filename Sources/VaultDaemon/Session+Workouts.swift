@@ -184,6 +184,17 @@ extension Session {
                 requestID: requestID
             )
             return RouteFinishResult(route: route)
+        case Method.workoutRouteList:
+            return RouteBuildersResult(
+                builders: try await engine.workoutRouteBuilders(as: caller, requestID: requestID).map {
+                    RouteBuilderInfo(
+                        builder: $0.id,
+                        createdAt: $0.createdAt,
+                        count: $0.count,
+                        lastTimestamp: $0.lastTimestamp
+                    )
+                }
+            )
         case Method.workoutRouteDiscard:
             let p = try params(RouteBuilderParams.self, from: data)
             try await engine.discardWorkoutRoute(builder: p.builder, as: caller, requestID: requestID)

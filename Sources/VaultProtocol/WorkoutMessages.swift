@@ -206,6 +206,7 @@ extension Method {
     public static let workoutRouteInsert = "workoutRoute.insert"
     public static let workoutRouteFinish = "workoutRoute.finish"
     public static let workoutRouteDiscard = "workoutRoute.discard"
+    public static let workoutRouteList = "workoutRoute.list"
     public static let queryRoute = "query.route"  // owner too
 }
 
@@ -215,6 +216,33 @@ public struct RouteBuilderParams: Sendable, Codable {
 
     public init(builder: UUID) {
         self.builder = builder
+    }
+}
+
+/// One route builder under way, as `workoutRoute.list` gives it.
+public struct RouteBuilderInfo: Hashable, Sendable, Codable {
+    public var builder: UUID
+    /// When it began.
+    public var createdAt: Date
+    /// How many locations it holds.
+    public var count: Int
+    /// The last location's timestamp; absent when it holds none.
+    public var lastTimestamp: Date?
+
+    public init(builder: UUID, createdAt: Date, count: Int, lastTimestamp: Date?) {
+        self.builder = builder
+        self.createdAt = createdAt
+        self.count = count
+        self.lastTimestamp = lastTimestamp
+    }
+}
+
+public struct RouteBuildersResult: Hashable, Sendable, Codable {
+    /// Oldest first.
+    public var builders: [RouteBuilderInfo]
+
+    public init(builders: [RouteBuilderInfo]) {
+        self.builders = builders
     }
 }
 

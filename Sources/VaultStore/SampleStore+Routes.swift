@@ -21,6 +21,15 @@ extension SampleStore {
         )
     }
 
+    /// The app's route builders under way, oldest first: each one's id and when it began.
+    public func routeBuilders(of appID: String, in db: Connection) throws -> [(id: UUID, createdAt: Date)] {
+        try db.rows("SELECT id, created_at FROM route_builders WHERE app_id = ? ORDER BY created_at, id", [appID])
+            .compactMap { row in
+                guard let id = row[0].bytes.flatMap(UUID.init(bytes:)), let created = row[1].double else { return nil }
+                return (id, Date(timeIntervalSinceReferenceDate: created))
+            }
+    }
+
     /// The app whose route builder `id` is, or nil when there is none.
     public func routeBuilderApp(_ id: UUID, in db: Connection) throws -> String? {
         try db.rows("SELECT app_id FROM route_builders WHERE id = ?", [DatabaseValue.blob(id.bytes)]).first?[0].string

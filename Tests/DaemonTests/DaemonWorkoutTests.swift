@@ -302,11 +302,24 @@ extension DaemonEndToEnd {
                 )
             }
             #expect(try await builder.insertRouteData(Array(locations[..<250])) == 250)
-            #expect(try await builder.insertRouteData(Array(locations[250...])) == 600)
-            let saved = try await builder.finishRoute(with: workout)
+            // After a disconnection, the app finds its builder under way and takes it up again.
+            await store.close()
+            let again = try await daemon.store("org.example.mapper")
+            defer { Task { await again.close() } }
+            let spare = try await WorkoutRouteBuilder(healthStore: again)
+            let underWay = try await again.workoutRouteBuilders()
+            #expect(underWay.map(\.builder) == [builder.id, spare.id])
+            #expect(underWay.map(\.count) == [250, 0])
+            #expect(underWay.first?.lastTimestamp == locations[249].timestamp)
+            #expect(underWay.last?.lastTimestamp == nil)
+            try await spare.discard()
+            let resumed = WorkoutRouteBuilder(healthStore: again, id: try #require(underWay.first?.builder))
+            #expect(try await resumed.insertRouteData(Array(locations[250...])) == 600)
+            let saved = try await resumed.finishRoute(with: workout)
+            #expect(try await again.workoutRouteBuilders().isEmpty)
             #expect(saved.count == 600)
             var batches: [[WorkoutRouteLocation]] = []
-            for try await batch in store.routeLocations(of: saved, batchSize: 256) { batches.append(batch) }
+            for try await batch in again.routeLocations(of: saved, batchSize: 256) { batches.append(batch) }
             #expect(batches.map(\.count) == [256, 256, 88])
             #expect(batches.flatMap { $0 } == locations)
             // Another app (no read grant for routes) gets what a UUID naming nothing gets.

@@ -198,6 +198,43 @@ import VaultStore
         #expect(operations.contains("workout.finish"))
     }
 
+    @Test func aFutureSampleIsNotCollectedAndTheWorkoutCountsOnlyItsSpan() async throws {
+        let test = try await Self.vault()
+        let engine = test.engine
+        let app = Caller.app(Self.runner)
+        let session = try await engine.startWorkoutSession(try WorkoutConfiguration(activityType: .running), as: app)
+        try await engine.workoutSession(.startActivity, at: Self.at(0), follower: session, as: app)
+        try await engine.beginWorkoutCollection(at: Self.at(0), follower: session, as: app)
+        try await engine.setWorkoutCollectedTypes([.quantity(.heartRate)], follower: session, as: app)
+        let workout = session.session.builder.workoutUUID
+        // The strap's clock says next year: not collected. Its sample of now is.
+        let nextYear = Date().addingTimeInterval(365 * 86_400).timeIntervalSince(Self.t0)
+        try await engine.save(
+            [try Self.heartRate(200, at: nextYear), try Self.heartRate(120, at: 30)],
+            as: .app(Self.strap)
+        )
+        let live = try await engine.workoutStatistics(.heartRate, follower: session, as: app)
+        #expect(Self.bpm(live?.maximumQuantity()) == 120)
+        // A heart rate after the collection's end, added while collecting: associated, not counted.
+        try await engine.addWorkoutSamples(
+            [try Self.heartRate(150, at: 700, by: Self.runner)],
+            follower: session,
+            as: app
+        )
+        try await engine.endWorkoutCollection(at: Self.at(600), follower: session, as: app)
+        let finished = try await engine.finishWorkout(follower: session, as: app)
+        let statistics = try #require(finished.allStatistics.first { $0.quantityType == .heartRate })
+        #expect(Self.bpm(statistics.maximumQuantity()) == 120)
+        #expect(Self.bpm(statistics.averageQuantity()) == 120)
+        let associated = try await engine.samples(
+            matching: SampleQueryDescriptor(predicates: [
+                SampleTypePredicate(.quantity(.heartRate), predicate: .workout(workout))
+            ]),
+            as: app
+        )
+        #expect(associated.count == 2)
+    }
+
     @Test func aTypeTheAppMayNotReadIsAbsentFromLiveStatisticsAsIfNoDataCame() async throws {
         let test = try await Self.vault(readsHeartRate: false)
         let engine = test.engine

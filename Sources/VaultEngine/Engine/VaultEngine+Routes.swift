@@ -144,6 +144,35 @@ extension VaultEngine {
         return route
     }
 
+    /// The app's route builders under way, oldest first (to take one up again after a
+    /// disconnection or a crash, or discard it): each one's id, when it began, how many locations
+    /// it holds and the last one's time. Audited as `workout.route` (count: the builders).
+    public func workoutRouteBuilders(as caller: Caller, requestID: String = "") async throws -> [RouteBuilderState] {
+        let appID = try Self.sessionApp(caller)
+        let types = [SampleType.workoutRoute.identifier]
+        return try await perform { [self] in
+            try audited(caller, .workoutRoute, types: types, requestID: requestID) {
+                try database.write { db in
+                    _ = try requireApp(appID, db)
+                    let builders = try store.routeBuilders(of: appID, in: db).map { builder in
+                        let progress = try store.routeBuilderProgress(builder.id, in: db)
+                        return RouteBuilderState(
+                            id: builder.id,
+                            createdAt: builder.createdAt,
+                            count: progress.count,
+                            lastTimestamp: progress.last
+                        )
+                    }
+                    try append(
+                        entry(caller, .workoutRoute, types: types, count: builders.count, requestID: requestID),
+                        in: db
+                    )
+                    return builders
+                }
+            }
+        }
+    }
+
     /// Drops a route builder and its locations.
     public func discardWorkoutRoute(builder: UUID, as caller: Caller, requestID: String = "") async throws {
         let appID = try Self.sessionApp(caller)
@@ -198,5 +227,21 @@ extension VaultEngine {
                 field: "builder"
             )
         }
+    }
+}
+
+/// A route builder under way: its id, when it began, how many locations it holds, and the last
+/// one's time (nil when it holds none).
+public struct RouteBuilderState: Hashable, Sendable, Codable {
+    public let id: UUID
+    public let createdAt: Date
+    public let count: Int
+    public let lastTimestamp: Date?
+
+    public init(id: UUID, createdAt: Date, count: Int, lastTimestamp: Date?) {
+        self.id = id
+        self.createdAt = createdAt
+        self.count = count
+        self.lastTimestamp = lastTimestamp
     }
 }

@@ -9,6 +9,10 @@ public import VaultStore
 /// Every step is audited: `workout.session` for steps without health data, `workout.collect` for
 /// statistics read, `save` for samples added, `workout.finish` and `workout.discard`.
 extension VaultEngine {
+    /// How far past the vault's clock a sample may start and still be collected (another
+    /// device's clock may run a little ahead).
+    public static let collectedClockSkew: TimeInterval = 60
+
     /// The most bytes one `sendToRemote` may carry.
     public static let maximumRemoteDataBytes = 65_536
 
@@ -424,11 +428,13 @@ extension VaultEngine {
     {
         let sessions = workoutSessions.collecting(Set(samples.map(\.sampleType)))
         guard !sessions.isEmpty else { return [:] }
+        // A live builder collects what is happening: never a sample that starts in the future.
+        let latest = Date().addingTimeInterval(Self.collectedClockSkew)
         var collected: [UUID: Set<SampleType>] = [:]
         for session in sessions {
             let readable = session.app == appID ? [] : try readableTypes(of: session.app, db)
             let chosen = samples.filter { sample in
-                session.collects(sample.sampleType, startingAt: sample.startDate)
+                sample.startDate <= latest && session.collects(sample.sampleType, startingAt: sample.startDate)
                     && (session.app == appID || readable.contains(sample.sampleType))
             }
             guard !chosen.isEmpty else { continue }
@@ -546,7 +552,10 @@ extension VaultEngine {
                 )
             }
         }
-        let all = try statistics(association)
+        // The workout's statistics count its samples that start within its span.
+        let all = try statistics(
+            .and([association, .date(start: start, end: end, options: [.strictStartDate])])
+        )
         var activities: [WorkoutActivity] = []
         for activity in session.builder.activities {
             let activityEnd = min(activity.endDate ?? end, end)
