@@ -157,3 +157,36 @@ extension StatisticsCollectionResult: JSONWritable, JSONReadable {
         self.init(collection: collection)
     }
 }
+
+extension RouteQueryResult: JSONWritable, JSONReadable {
+    public func write(to writer: inout JSONWriter) throws {
+        writer.raw("{\"locations\":")
+        try writer.array(locations) { writer, location in try location.write(to: &writer) }
+        if let next {
+            writer.raw(",\"next\":")
+            writer.number(next)
+        }
+        writer.raw("}")
+    }
+
+    public init(reading reader: inout JSONReader) throws(HealthError) {
+        var locations: [WorkoutRouteLocation]?
+        var next: Int?
+        try reader.object { (reader, key) throws(HealthError) in
+            switch key {
+            case "locations":
+                var read: [WorkoutRouteLocation] = []
+                try reader.array { (reader) throws(HealthError) in
+                    read.append(try WorkoutRouteLocation(reading: &reader))
+                }
+                locations = read
+            case "next":
+                next = try reader.null() ? nil : try reader.int()
+            default:
+                try reader.skip()
+            }
+        }
+        guard let locations else { throw HealthError.invalidArgument("missing field", field: "locations") }
+        self.init(locations: locations, next: next)
+    }
+}

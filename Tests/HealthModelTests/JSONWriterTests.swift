@@ -94,6 +94,74 @@ import Testing
         }
     }
 
+    static func location(_ rng: inout RandomModel.RNG) throws -> WorkoutRouteLocation {
+        // Each optional number known or not (negative), with awkward doubles.
+        func maybe(_ rng: inout RandomModel.RNG, _ range: ClosedRange<Double>) -> Double {
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: -1
+            case 1: 0
+            default: Double.random(in: range, using: &rng)
+            }
+        }
+        return try WorkoutRouteLocation(
+            timestamp: RandomModel.date(&rng),
+            latitude: Double.random(in: -90...90, using: &rng),
+            longitude: Bool.random(using: &rng) ? 180 : Double.random(in: -180...180, using: &rng),
+            altitude: Double.random(in: -430...8849, using: &rng),
+            horizontalAccuracy: Double.random(in: 0...1e4, using: &rng),
+            verticalAccuracy: maybe(&rng, 0...100),
+            speed: maybe(&rng, 0...1e-5),
+            course: maybe(&rng, 0...359.999),
+            speedAccuracy: maybe(&rng, 0...10),
+            courseAccuracy: maybe(&rng, 0...180)
+        )
+    }
+
+    @Test func routeLocationsWriteWhatTheEncoderWritesAndReadWhatTheDecoderReads() async {
+        await propertyCheck(count: 300, input: Generator(run: { rng in rng })) { generator in
+            var rng = generator
+            let locations = try (0..<Int.random(in: 0...5, using: &rng)).map { _ in try Self.location(&rng) }
+            for location in locations {
+                let expected = try HealthJSON.encode(location)
+                #expect(try JSONWriter.data(location) == expected, "\(String(decoding: expected, as: UTF8.self))")
+                let read = try JSONReader.read(WorkoutRouteLocation.self, from: expected)
+                #expect(read == location)
+                #expect(read == (try HealthJSON.decode(WorkoutRouteLocation.self, from: expected)))
+            }
+        }
+        // Absent members as the decoder takes them: altitude 0, the others unknown.
+        let minimal =
+            #"{"horizontalAccuracy":5,"latitude":1.5,"longitude":-2,"timestamp":"2026-03-05T08:00:00.000Z","speed":null}"#
+        let read = try? JSONReader.read(WorkoutRouteLocation.self, from: Data(minimal.utf8))
+        #expect(read != nil && read == (try? HealthJSON.decode(WorkoutRouteLocation.self, from: Data(minimal.utf8))))
+        #expect(read?.altitude == 0 && read?.speed == -1 && read?.course == -1)
+        // What the location refuses, refused the same, naming the field.
+        for (bad, field) in [
+            (
+                #"{"horizontalAccuracy":5,"latitude":91,"longitude":0,"timestamp":"2026-03-05T08:00:00.000Z"}"#,
+                "latitude"
+            ),
+            (
+                #"{"horizontalAccuracy":-1,"latitude":0,"longitude":0,"timestamp":"2026-03-05T08:00:00.000Z"}"#,
+                "horizontalAccuracy"
+            ),
+            (#"{"horizontalAccuracy":5,"latitude":0,"timestamp":"2026-03-05T08:00:00.000Z"}"#, "longitude"),
+            (
+                #"{"horizontalAccuracy":5,"latitude":0,"longitude":0,"course":360,"timestamp":"2026-03-05T08:00:00.000Z"}"#,
+                "course"
+            ),
+        ] {
+            #expect(throws: HealthError.self, "\(field)") {
+                try JSONReader.read(WorkoutRouteLocation.self, from: Data(bad.utf8))
+            }
+            do {
+                _ = try JSONReader.read(WorkoutRouteLocation.self, from: Data(bad.utf8))
+            } catch {
+                #expect(error.field == field, "\(bad)")
+            }
+        }
+    }
+
     @Test func readsWhatTheDecoderAcceptsBeyondTheWrittenForm() throws {
         // White space, members in another order, unknown members, explicit nulls, escapes.
         let text = """

@@ -298,6 +298,6 @@ extension StatisticsCollection: JSONWritable, JSONReadable {
 }
 
 /// The error for the first member missing, as ``HealthJSON/decode(_:from:)`` names it.
-private func missingField(_ members: [(name: String, missing: Bool)]) -> HealthError {
+func missingField(_ members: [(name: String, missing: Bool)]) -> HealthError {
     HealthError.invalidArgument("missing field", field: members.first { $0.missing }?.name ?? "")
 }
