@@ -61,6 +61,44 @@ struct JSONFormTests {
         )
     }
 
+    @Test func stateOfMindAndElectrocardiogramPredicatesHaveTheirDocumentedForms() throws {
+        let forms: [(SamplePredicate, String)] = [
+            (.statesOfMind(with: StateOfMind.Kind.dailyMood), #"{"kind":"stateOfMindKind","stateOfMindKind":2}"#),
+            (
+                .statesOfMind(withValence: -0.5, operatorType: .lessThan),
+                #"{"kind":"stateOfMindValence","operator":"lessThan","valence":-0.5}"#
+            ),
+            (.statesOfMind(with: StateOfMind.Label.happy), #"{"kind":"stateOfMindLabel","label":17}"#),
+            (.statesOfMind(with: StateOfMind.Association.work), #"{"association":17,"kind":"stateOfMindAssociation"}"#),
+            (
+                .electrocardiograms(classification: .atrialFibrillation),
+                #"{"classification":2,"kind":"electrocardiogramClassification"}"#
+            ),
+            (
+                .electrocardiograms(symptomsStatus: .present),
+                #"{"kind":"electrocardiogramSymptomsStatus","symptomsStatus":2}"#
+            ),
+        ]
+        for (predicate, form) in forms {
+            #expect(try json(predicate) == form)
+            #expect(try HealthJSON.decode(SamplePredicate.self, from: Data(form.utf8)) == predicate)
+        }
+        // A raw value HealthKit does not define is refused, naming its field.
+        #expect(errorField(SamplePredicate.self, #"{"kind":"stateOfMindLabel","label":99}"#) == "label")
+        #expect(
+            errorField(
+                SamplePredicate.self,
+                #"{"kind":"not","predicate":{"kind":"stateOfMindKind","stateOfMindKind":0}}"#
+            )
+                == "predicate.stateOfMindKind"
+        )
+        #expect(
+            errorField(SamplePredicate.self, #"{"kind":"electrocardiogramClassification","classification":7}"#)
+                == "classification"
+        )
+        #expect(errorField(SamplePredicate.self, #"{"kind":"stateOfMindValence","operator":"lessThan"}"#) == "valence")
+    }
+
     @Test func datesAreRFC3339WithFractionalSeconds() throws {
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: 1_772_524_800.25)) == "2026-03-03T08:00:00.250Z")
