@@ -167,6 +167,10 @@ struct PredicateTests {
         #expect(!SamplePredicate.statesOfMind(with: StateOfMind.Label.sad).matches(mood))
         #expect(SamplePredicate.statesOfMind(with: StateOfMind.Association.fitness).matches(mood))
         #expect(!SamplePredicate.statesOfMind(with: StateOfMind.Association.work).matches(mood))
+        // The overloads tell a kind, a label and an association apart by the case's name.
+        #expect(SamplePredicate.statesOfMind(with: .happy) == .stateOfMindLabel(.happy))
+        #expect(SamplePredicate.statesOfMind(with: .momentaryEmotion) == .stateOfMindKind(.momentaryEmotion))
+        #expect(SamplePredicate.statesOfMind(with: .weather) == .stateOfMindAssociation(.weather))
         // Both labels: an `and` of two label predicates.
         #expect(SamplePredicate.and([.stateOfMindLabel(.content), .stateOfMindLabel(.grateful)]).matches(mood))
         // Nothing but a state of mind matches them.
