@@ -95,6 +95,40 @@ struct PredicateCompiler {
                 "EXISTS (SELECT 1 FROM workouts w WHERE w.sample_id = s.id AND w.distance_base \(Self.sql(op)) ?)",
                 [.real(quantity.unit.baseValue(quantity.value))]
             )
+        case .stateOfMindKind(let kind):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM states_of_mind m WHERE m.sample_id = s.id AND m.kind = ?)",
+                [.integer(Int64(kind.rawValue))]
+            )
+        case .stateOfMindValence(let op, let valence):
+            // The valence is stored as given, a double: compared exactly as in memory.
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM states_of_mind m WHERE m.sample_id = s.id AND m.valence \(Self.sql(op)) ?)",
+                [.real(valence)]
+            )
+        case .stateOfMindLabel(let label):
+            // The labels are a JSON array of raw values: one of them is this one.
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM states_of_mind m, json_each(m.labels) j "
+                    + "WHERE m.sample_id = s.id AND j.value = ?)",
+                [.integer(Int64(label.rawValue))]
+            )
+        case .stateOfMindAssociation(let association):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM states_of_mind m, json_each(m.associations) j "
+                    + "WHERE m.sample_id = s.id AND j.value = ?)",
+                [.integer(Int64(association.rawValue))]
+            )
+        case .electrocardiogramClassification(let classification):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM electrocardiograms e WHERE e.sample_id = s.id AND e.classification = ?)",
+                [.integer(Int64(classification.rawValue))]
+            )
+        case .electrocardiogramSymptomsStatus(let status):
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM electrocardiograms e WHERE e.sample_id = s.id AND e.symptoms_status = ?)",
+                [.integer(Int64(status.rawValue))]
+            )
         case .and(let predicates), .or(let predicates):
             let isAnd = if case .and = predicate { true } else { false }
             guard !predicates.isEmpty else { return SQLFragment(isAnd ? "1" : "0") }

@@ -57,6 +57,69 @@ extension DaemonEndToEnd {
             await store.close()
         }
 
+        @Test func statesOfMindAndElectrocardiogramsAreFoundByTheirPredicates() async throws {
+            let daemon = try await daemon()
+            let store = try await daemon.store(Self.app)
+            // A daily mood (0.25: content, grateful; family, fitness) and a stressed moment at work.
+            let mood = try Fixtures.stateOfMind(valence: 0.25)
+            let stressed = try StateOfMind(
+                date: Fixtures.start.addingTimeInterval(60),
+                kind: .momentaryEmotion,
+                valence: -0.5,
+                labels: [.anxious, .stressed],
+                associations: [.work],
+                sourceRevision: Fixtures.app
+            )
+            // Sinus rhythm without symptoms, and atrial fibrillation with them.
+            let sinus = try Fixtures.electrocardiogram(count: 64)
+            let fibrillation = try Electrocardiogram(
+                start: Fixtures.start,
+                end: Fixtures.start.addingTimeInterval(1),
+                classification: .atrialFibrillation,
+                symptomsStatus: .present,
+                voltageMeasurements: (0..<64).map {
+                    .init(timeSinceSampleStart: Double($0) / 64, leadI: Quantity(Double($0), Fixtures.microvolt))
+                },
+                sourceRevision: Fixtures.app
+            )
+            try await store.save([.stateOfMind(mood), .stateOfMind(stressed)])
+            try await store.save([.electrocardiogram(sinus), .electrocardiogram(fibrillation)])
+            func found(_ predicate: SampleTypePredicate) async throws -> Set<UUID> {
+                Set(try await SampleQueryDescriptor(predicates: [predicate]).result(for: store).map(\.uuid))
+            }
+            #expect(try await found(.stateOfMind(.statesOfMind(with: StateOfMind.Kind.dailyMood))) == [mood.uuid])
+            #expect(
+                try await found(.stateOfMind(.statesOfMind(withValence: 0, operatorType: .lessThan))) == [stressed.uuid]
+            )
+            #expect(
+                try await found(.stateOfMind(.statesOfMind(withValence: -0.5, operatorType: .greaterThanOrEqualTo)))
+                    == [mood.uuid, stressed.uuid]
+            )
+            #expect(try await found(.stateOfMind(.statesOfMind(with: StateOfMind.Label.stressed))) == [stressed.uuid])
+            #expect(try await found(.stateOfMind(.not(.stateOfMindLabel(.stressed)))) == [mood.uuid])
+            #expect(try await found(.stateOfMind(.statesOfMind(with: StateOfMind.Association.family))) == [mood.uuid])
+            #expect(try await found(.stateOfMind(.stateOfMindAssociation(.money))).isEmpty)
+            #expect(
+                try await found(.electrocardiogram(.electrocardiograms(classification: .atrialFibrillation)))
+                    == [fibrillation.uuid]
+            )
+            #expect(try await found(.electrocardiogram(.electrocardiograms(symptomsStatus: .none))) == [sinus.uuid])
+            // A condition that does not fit the queried type is refused, naming the predicate.
+            do {
+                _ = try await found(.stateOfMind(.electrocardiogramClassification(.sinusRhythm)))
+                Issue.record("an electrocardiogram condition on states of mind was accepted")
+            } catch let error as HealthError {
+                #expect(error.code == .invalidArgument)
+                #expect(error.field == "predicates[0].predicate", "\(error)")
+            }
+            // A deletion by predicate deletes what matches, only that.
+            #expect(
+                try await store.deleteObjects(of: .stateOfMind, predicate: .stateOfMindKind(.momentaryEmotion)) == 1
+            )
+            #expect(try await found(.stateOfMind()) == [mood.uuid])
+            await store.close()
+        }
+
         @Test func theHeartbeatSeriesBuilderBuildsOverTheSocket() async throws {
             let daemon = try await daemon()
             let store = try await daemon.store(Self.app)

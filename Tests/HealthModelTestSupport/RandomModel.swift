@@ -216,7 +216,7 @@ public enum RandomModel {
     /// and values in its range, so they often hold.
     public static func predicate(_ rng: inout RNG, for type: SampleType? = nil, depth: Int = 0) -> SamplePredicate {
         let op = ComparisonOperator.allCases.randomElement(using: &rng)!
-        let maxKind = depth >= 3 ? 14 : 17
+        let maxKind = depth >= 3 ? 20 : 23
         var kind = Int.random(in: 0...maxKind, using: &rng)
         // With a type, only conditions that apply to it.
         while let type, !applies(kind, to: type) {
@@ -259,11 +259,23 @@ public enum RandomModel {
             return .workoutTotalDistance(op, Quantity(value ?? 0, unit))
         case 13: return .metadata("org.example.k", .compare(op, metadataValue(&rng)))
         case 14: return .metadata(.lapLength, .compare(op, metadataValue(&rng)))
-        case 15:
+        case 15: return .stateOfMindKind(StateOfMind.Kind.allCases.randomElement(using: &rng)!)
+        case 16: return .stateOfMindValence(op, valence(&rng))
+        case 17: return .stateOfMindLabel(StateOfMind.Label.allCases.randomElement(using: &rng)!)
+        case 18: return .stateOfMindAssociation(StateOfMind.Association.allCases.randomElement(using: &rng)!)
+        case 19:
+            return .electrocardiogramClassification(
+                Electrocardiogram.Classification.allCases.randomElement(using: &rng)!
+            )
+        case 20:
+            return .electrocardiogramSymptomsStatus(
+                Electrocardiogram.SymptomsStatus.allCases.randomElement(using: &rng)!
+            )
+        case 21:
             return .and(
                 (0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, for: type, depth: depth + 1) }
             )
-        case 16:
+        case 22:
             return .or(
                 (0..<Int.random(in: 0...3, using: &rng)).map { _ in predicate(&rng, for: type, depth: depth + 1) }
             )
@@ -273,9 +285,21 @@ public enum RandomModel {
 
     private static func applies(_ kind: Int, to type: SampleType) -> Bool {
         switch (kind, type) {
-        case (7, .quantity), (8, .category), (9...12, .workout): true
-        case (7...12, _): false
+        case (7, .quantity), (8, .category), (9...12, .workout), (15...18, .stateOfMind), (19...20, .electrocardiogram):
+            true
+        case (7...12, _), (15...20, _): false
         default: true
+        }
+    }
+
+    /// A valence to compare with: often one a random state of mind may hold exactly (a band's
+    /// bound, -1, 0 or 1), now and then one outside -1...1.
+    public static func valence(_ rng: inout RNG) -> Double {
+        switch Int.random(in: 0...5, using: &rng) {
+        case 0: Double(Int.random(in: 0...7, using: &rng)) * (2.0 / 7.0) - 1.0
+        case 1: [-1, 0, 1].randomElement(using: &rng)!
+        case 2: Double.random(in: -3...3, using: &rng)
+        default: Double.random(in: -1...1, using: &rng)
         }
     }
 

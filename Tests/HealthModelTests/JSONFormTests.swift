@@ -61,6 +61,89 @@ struct JSONFormTests {
         )
     }
 
+    @Test func stateOfMindAndElectrocardiogramPredicatesHaveTheirDocumentedForms() throws {
+        let forms: [(SamplePredicate, String)] = [
+            (.statesOfMind(with: StateOfMind.Kind.dailyMood), #"{"kind":"stateOfMindKind","stateOfMindKind":2}"#),
+            (
+                .statesOfMind(withValence: -0.5, operatorType: .lessThan),
+                #"{"kind":"stateOfMindValence","operator":"lessThan","valence":-0.5}"#
+            ),
+            (.statesOfMind(with: StateOfMind.Label.happy), #"{"kind":"stateOfMindLabel","label":17}"#),
+            (.statesOfMind(with: StateOfMind.Association.work), #"{"association":17,"kind":"stateOfMindAssociation"}"#),
+            (
+                .electrocardiograms(classification: .atrialFibrillation),
+                #"{"classification":2,"kind":"electrocardiogramClassification"}"#
+            ),
+            (
+                .electrocardiograms(symptomsStatus: .present),
+                #"{"kind":"electrocardiogramSymptomsStatus","symptomsStatus":2}"#
+            ),
+        ]
+        for (predicate, form) in forms {
+            #expect(try json(predicate) == form)
+            #expect(try HealthJSON.decode(SamplePredicate.self, from: Data(form.utf8)) == predicate)
+        }
+        // A raw value HealthKit does not define is refused, naming its field.
+        #expect(errorField(SamplePredicate.self, #"{"kind":"stateOfMindLabel","label":99}"#) == "label")
+        #expect(
+            errorField(
+                SamplePredicate.self,
+                #"{"kind":"not","predicate":{"kind":"stateOfMindKind","stateOfMindKind":0}}"#
+            )
+                == "predicate.stateOfMindKind"
+        )
+        #expect(
+            errorField(SamplePredicate.self, #"{"kind":"electrocardiogramClassification","classification":7}"#)
+                == "classification"
+        )
+        #expect(errorField(SamplePredicate.self, #"{"kind":"stateOfMindValence","operator":"lessThan"}"#) == "valence")
+    }
+
+    /// One predicate of every kind; the switch fails to compile when a case is added, so that it
+    /// is added here too (and so checked against the documents).
+    static let predicateOfEveryKind: [SamplePredicate] = {
+        let examples: [SamplePredicate] = [
+            .date(start: nil, end: nil, options: []), .uuids([]), .sources([]), .device(.name, []),
+            .metadata(.wasUserEntered, .exists), .quantity(.equalTo, Quantity(1, .count)), .categoryValue(.equalTo, 0),
+            .workoutActivityType(.running), .workoutDuration(.lessThan, 60),
+            .workoutTotalEnergyBurned(.lessThan, Quantity(1, .kilocalorie)),
+            .workoutTotalDistance(.lessThan, Quantity(1, .meter)), .workout(UUID()), .stateOfMindKind(.dailyMood),
+            .stateOfMindValence(.lessThan, 0), .stateOfMindLabel(.calm), .stateOfMindAssociation(.work),
+            .electrocardiogramClassification(.sinusRhythm), .electrocardiogramSymptomsStatus(.none), .and([]), .or([]),
+            .not(.and([])),
+        ]
+        for example in examples {
+            switch example {
+            case .date, .uuids, .sources, .device, .metadata, .quantity, .categoryValue, .workoutActivityType,
+                .workoutDuration, .workoutTotalEnergyBurned, .workoutTotalDistance, .workout, .stateOfMindKind,
+                .stateOfMindValence, .stateOfMindLabel, .stateOfMindAssociation, .electrocardiogramClassification,
+                .electrocardiogramSymptomsStatus, .and, .or, .not:
+                break
+            }
+        }
+        return examples
+    }()
+
+    /// Every predicate kind the vault reads is in docs/MODEL_JSON.md's "Predicates" table and in
+    /// docs/PROTOCOL.md's list of kinds: the documents are what outside clients are written from.
+    @Test func everyPredicateKindIsDocumented() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs")
+        let model = try String(contentsOf: docs.appendingPathComponent("MODEL_JSON.md"), encoding: .utf8)
+        let table =
+            try #require(model.components(separatedBy: "## Predicates").dropFirst().first)
+            .components(separatedBy: "\n\n").dropFirst(2).first ?? ""
+        let rows = table.split(separator: "\n").map { $0.components(separatedBy: " | ").first ?? "" }
+        let protocolText = try String(contentsOf: docs.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        for predicate in Self.predicateOfEveryKind {
+            let object = try JSONSerialization.jsonObject(with: try HealthJSON.encode(predicate)) as? [String: Any]
+            let kind = try #require(object?["kind"] as? String)
+            #expect(rows.contains { $0.contains("`\(kind)`") }, "\(kind) is not in MODEL_JSON's table")
+            #expect(protocolText.contains("`\(kind)`"), "\(kind) is not in PROTOCOL's list")
+        }
+    }
+
     @Test func datesAreRFC3339WithFractionalSeconds() throws {
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: 1_772_524_800.25)) == "2026-03-03T08:00:00.250Z")

@@ -150,6 +150,52 @@ struct PredicateTests {
         #expect(!SamplePredicate.workoutTotalEnergyBurned(.greaterThan, Quantity(2000, .kilojoule)).matches(run))
     }
 
+    @Test func aStateOfMindPredicateMatchesByKindValenceLabelAndAssociation() throws {
+        // A daily mood of 0.25, content and grateful, about family and fitness.
+        let mood = Sample.stateOfMind(try Fixtures.stateOfMind(valence: 0.25))
+        #expect(SamplePredicate.statesOfMind(with: StateOfMind.Kind.dailyMood).matches(mood))
+        #expect(!SamplePredicate.statesOfMind(with: StateOfMind.Kind.momentaryEmotion).matches(mood))
+        // The valence compares as a number, ties included.
+        #expect(SamplePredicate.statesOfMind(withValence: 0.25, operatorType: .equalTo).matches(mood))
+        #expect(SamplePredicate.statesOfMind(withValence: 0.25, operatorType: .lessThanOrEqualTo).matches(mood))
+        #expect(!SamplePredicate.statesOfMind(withValence: 0.25, operatorType: .lessThan).matches(mood))
+        #expect(SamplePredicate.statesOfMind(withValence: 0, operatorType: .greaterThan).matches(mood))
+        #expect(SamplePredicate.statesOfMind(withValence: 2, operatorType: .lessThan).matches(mood))
+        // A label or association matches when it is any one of those the sample lists.
+        #expect(SamplePredicate.statesOfMind(with: StateOfMind.Label.grateful).matches(mood))
+        #expect(SamplePredicate.statesOfMind(with: StateOfMind.Label.content).matches(mood))
+        #expect(!SamplePredicate.statesOfMind(with: StateOfMind.Label.sad).matches(mood))
+        #expect(SamplePredicate.statesOfMind(with: StateOfMind.Association.fitness).matches(mood))
+        #expect(!SamplePredicate.statesOfMind(with: StateOfMind.Association.work).matches(mood))
+        // The overloads tell a kind, a label and an association apart by the case's name.
+        #expect(SamplePredicate.statesOfMind(with: .happy) == .stateOfMindLabel(.happy))
+        #expect(SamplePredicate.statesOfMind(with: .momentaryEmotion) == .stateOfMindKind(.momentaryEmotion))
+        #expect(SamplePredicate.statesOfMind(with: .weather) == .stateOfMindAssociation(.weather))
+        // Both labels: an `and` of two label predicates.
+        #expect(SamplePredicate.and([.stateOfMindLabel(.content), .stateOfMindLabel(.grateful)]).matches(mood))
+        // Nothing but a state of mind matches them.
+        let steps = try steps(0, 1)
+        #expect(!SamplePredicate.stateOfMindValence(.lessThan, 2).matches(steps))
+        #expect(!SamplePredicate.stateOfMindLabel(.content).matches(steps))
+    }
+
+    @Test func anElectrocardiogramPredicateMatchesByClassificationAndSymptomsStatus() throws {
+        // Sinus rhythm, no symptoms.
+        let ecg = Sample.electrocardiogram(try Fixtures.electrocardiogram(count: 8))
+        #expect(SamplePredicate.electrocardiograms(classification: .sinusRhythm).matches(ecg))
+        #expect(!SamplePredicate.electrocardiograms(classification: .atrialFibrillation).matches(ecg))
+        #expect(SamplePredicate.electrocardiograms(symptomsStatus: .none).matches(ecg))
+        #expect(!SamplePredicate.electrocardiograms(symptomsStatus: .present).matches(ecg))
+        #expect(!SamplePredicate.electrocardiograms(symptomsStatus: .notSet).matches(ecg))
+        let mood = Sample.stateOfMind(try Fixtures.stateOfMind())
+        #expect(!SamplePredicate.electrocardiogramClassification(.sinusRhythm).matches(mood))
+        #expect(!SamplePredicate.stateOfMindKind(.dailyMood).matches(ecg))
+        // Typed, as HealthKit's HKSamplePredicate.stateOfMind(_:) and .electrocardiogram(_:).
+        #expect(SampleTypePredicate.electrocardiogram(.electrocardiogramSymptomsStatus(.none)).matches(ecg))
+        #expect(!SampleTypePredicate.stateOfMind(.electrocardiogramSymptomsStatus(.none)).matches(ecg))
+        #expect(SampleTypePredicate.stateOfMind().matches(mood))
+    }
+
     @Test func andOrNotCombine() throws {
         let sample = try steps(0, 1)
         let yes = SamplePredicate.sources(["org.example.stepcounter"])

@@ -328,6 +328,38 @@ struct ValidationTests {
         }
     }
 
+    @Test func stateOfMindAndElectrocardiogramPredicatesNeedTheirTypes() throws {
+        let grateful = SamplePredicate.statesOfMind(with: StateOfMind.Label.grateful)
+        try grateful.validate(for: .stateOfMind)
+        for predicate in [
+            grateful, .stateOfMindKind(.dailyMood), .stateOfMindAssociation(.work), .stateOfMindValence(.lessThan, 0),
+        ] {
+            for type in [SampleType.quantity(.heartRate), .category(.sleepAnalysis), .electrocardiogram, .workout] {
+                expectInvalid(field: "predicate") { try predicate.validate(for: type) }
+            }
+        }
+        for predicate in [
+            SamplePredicate.electrocardiograms(classification: .atrialFibrillation),
+            .electrocardiograms(symptomsStatus: .present),
+        ] {
+            try predicate.validate(for: .electrocardiogram)
+            expectInvalid(field: "predicate") { try predicate.validate(for: .stateOfMind) }
+            expectInvalid(field: "predicate") { try predicate.validate(for: .quantity(.heartRate)) }
+        }
+        expectInvalid(field: "predicate.predicates[1]") {
+            try SamplePredicate.or([grateful, .electrocardiogramClassification(.sinusRhythm)])
+                .validate(for: .stateOfMind)
+        }
+        // A valence must be finite; outside -1...1 it only compares (below every one, or above).
+        try SamplePredicate.statesOfMind(withValence: 1.5, operatorType: .lessThan).validate(for: .stateOfMind)
+        for valence in [Double.nan, .infinity, -.infinity] {
+            expectInvalid(field: "predicate") {
+                try SamplePredicate.statesOfMind(withValence: valence, operatorType: .lessThan)
+                    .validate(for: .stateOfMind)
+            }
+        }
+    }
+
     @Test func overlyDeepOrLargePredicatesAreRefused() {
         var deep = SamplePredicate.uuids([])
         for _ in 0..<SamplePredicate.maximumDepth { deep = .not(deep) }

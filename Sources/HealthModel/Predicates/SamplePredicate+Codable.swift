@@ -3,18 +3,22 @@ import Foundation
 // The JSON form: one object per node, its `kind` naming the case, e.g.
 // {"kind":"date","startDate":"…","endDate":"…","options":["strictStartDate"]}
 // {"kind":"quantity","operator":"greaterThan","quantity":{"value":100,"unit":"count/min"}}
+// {"kind":"stateOfMindLabel","label":17}   {"kind":"electrocardiogramClassification","classification":2}
 // {"kind":"and","predicates":[…]}   {"kind":"not","predicate":{…}}
-// docs/PROTOCOL.md lists every kind and its fields.
+// docs/MODEL_JSON.md ("Predicates") lists every kind and its fields.
 extension SamplePredicate {
     private enum Kind: String, Codable {
         case date, uuids, sources, device, metadata, quantity, categoryValue
         case workoutActivityType, workoutDuration, workoutTotalEnergyBurned, workoutTotalDistance, workout
+        case stateOfMindKind, stateOfMindValence, stateOfMindLabel, stateOfMindAssociation
+        case electrocardiogramClassification, electrocardiogramSymptomsStatus
         case and, or, not
     }
 
     private enum CodingKeys: String, CodingKey {
         case kind, startDate, endDate, options, uuids, bundleIdentifiers, property, values, key, condition
         case `operator`, quantity, value, activityType, duration, predicates, predicate, workout
+        case stateOfMindKind, valence, label, association, classification, symptomsStatus
     }
 
     public init(from decoder: any Decoder) throws {
@@ -94,6 +98,25 @@ extension SamplePredicate {
                 try container.decode(ComparisonOperator.self, forKey: .operator),
                 try container.decode(Quantity.self, forKey: .quantity)
             )
+        case .stateOfMindKind:
+            self = .stateOfMindKind(try container.decode(StateOfMind.Kind.self, forKey: .stateOfMindKind))
+        case .stateOfMindValence:
+            self = .stateOfMindValence(
+                try container.decode(ComparisonOperator.self, forKey: .operator),
+                try container.decode(Double.self, forKey: .valence)
+            )
+        case .stateOfMindLabel:
+            self = .stateOfMindLabel(try container.decode(StateOfMind.Label.self, forKey: .label))
+        case .stateOfMindAssociation:
+            self = .stateOfMindAssociation(try container.decode(StateOfMind.Association.self, forKey: .association))
+        case .electrocardiogramClassification:
+            self = .electrocardiogramClassification(
+                try container.decode(Electrocardiogram.Classification.self, forKey: .classification)
+            )
+        case .electrocardiogramSymptomsStatus:
+            self = .electrocardiogramSymptomsStatus(
+                try container.decode(Electrocardiogram.SymptomsStatus.self, forKey: .symptomsStatus)
+            )
         case .and:
             self = .and(try container.decode([SamplePredicate].self, forKey: .predicates))
         case .or:
@@ -161,6 +184,25 @@ extension SamplePredicate {
             try container.encode(Kind.workoutTotalDistance, forKey: .kind)
             try container.encode(op, forKey: .operator)
             try container.encode(quantity, forKey: .quantity)
+        case .stateOfMindKind(let kind):
+            try container.encode(Kind.stateOfMindKind, forKey: .kind)
+            try container.encode(kind, forKey: .stateOfMindKind)
+        case .stateOfMindValence(let op, let valence):
+            try container.encode(Kind.stateOfMindValence, forKey: .kind)
+            try container.encode(op, forKey: .operator)
+            try container.encode(valence, forKey: .valence)
+        case .stateOfMindLabel(let label):
+            try container.encode(Kind.stateOfMindLabel, forKey: .kind)
+            try container.encode(label, forKey: .label)
+        case .stateOfMindAssociation(let association):
+            try container.encode(Kind.stateOfMindAssociation, forKey: .kind)
+            try container.encode(association, forKey: .association)
+        case .electrocardiogramClassification(let classification):
+            try container.encode(Kind.electrocardiogramClassification, forKey: .kind)
+            try container.encode(classification, forKey: .classification)
+        case .electrocardiogramSymptomsStatus(let status):
+            try container.encode(Kind.electrocardiogramSymptomsStatus, forKey: .kind)
+            try container.encode(status, forKey: .symptomsStatus)
         case .and(let predicates):
             try container.encode(Kind.and, forKey: .kind)
             try container.encode(predicates, forKey: .predicates)

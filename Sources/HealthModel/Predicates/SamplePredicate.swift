@@ -29,6 +29,18 @@ public indirect enum SamplePredicate: Hashable, Sendable, Codable {
     case workoutTotalEnergyBurned(ComparisonOperator, Quantity)
     /// Workouts whose total distance compares so with this quantity.
     case workoutTotalDistance(ComparisonOperator, Quantity)
+    /// States of mind of this kind.
+    case stateOfMindKind(StateOfMind.Kind)
+    /// States of mind whose valence compares so with this number.
+    case stateOfMindValence(ComparisonOperator, Double)
+    /// States of mind with this label among their labels.
+    case stateOfMindLabel(StateOfMind.Label)
+    /// States of mind with this association among their associations.
+    case stateOfMindAssociation(StateOfMind.Association)
+    /// Electrocardiograms with this classification.
+    case electrocardiogramClassification(Electrocardiogram.Classification)
+    /// Electrocardiograms with this symptoms status.
+    case electrocardiogramSymptomsStatus(Electrocardiogram.SymptomsStatus)
     /// Samples associated with the workout of this UUID (collected or added by its live builder),
     /// or with the live builder that will save it under this UUID.
     case workout(UUID)
@@ -89,6 +101,33 @@ extension SamplePredicate {
     public static func categorySamples(withValues values: [Int]) -> SamplePredicate {
         .or(values.map { .categoryValue(.equalTo, $0) })
     }
+
+    /// `HKQuery.predicateForStatesOfMind(with:)` with a kind: the states of mind of that kind.
+    public static func statesOfMind(with kind: StateOfMind.Kind) -> SamplePredicate { .stateOfMindKind(kind) }
+
+    /// `HKQuery.predicateForStatesOfMind(withValence:operatorType:)`: the states of mind whose
+    /// valence compares so with `valence` (any finite number; -1...1 is the valence's range).
+    public static func statesOfMind(withValence valence: Double, operatorType: ComparisonOperator) -> SamplePredicate {
+        .stateOfMindValence(operatorType, valence)
+    }
+
+    /// `HKQuery.predicateForStatesOfMind(with:)` with a label: the states of mind that list it.
+    public static func statesOfMind(with label: StateOfMind.Label) -> SamplePredicate { .stateOfMindLabel(label) }
+
+    /// `HKQuery.predicateForStatesOfMind(with:)` with an association: the states of mind that list it.
+    public static func statesOfMind(with association: StateOfMind.Association) -> SamplePredicate {
+        .stateOfMindAssociation(association)
+    }
+
+    /// `HKQuery.predicateForElectrocardiograms(classification:)`.
+    public static func electrocardiograms(classification: Electrocardiogram.Classification) -> SamplePredicate {
+        .electrocardiogramClassification(classification)
+    }
+
+    /// `HKQuery.predicateForElectrocardiograms(symptomsStatus:)`.
+    public static func electrocardiograms(symptomsStatus: Electrocardiogram.SymptomsStatus) -> SamplePredicate {
+        .electrocardiogramSymptomsStatus(symptomsStatus)
+    }
 }
 
 // MARK: - Validation
@@ -96,7 +135,9 @@ extension SamplePredicate {
 extension SamplePredicate {
     /// Checks the predicate against the type it queries: a quantity condition needs a quantity type
     /// and a compatible unit, a category value a category type, workout conditions the workout
-    /// type; values must be finite, bounds ordered, and the tree within the size limits.
+    /// type, state of mind conditions the state of mind type, electrocardiogram conditions the
+    /// electrocardiogram type; values must be finite (a valence need not be within -1...1: it
+    /// only compares), bounds ordered, and the tree within the size limits.
     public func validate(for type: SampleType) throws(HealthError) {
         var size = 0
         try validate(for: type, depth: 1, size: &size, field: "predicate")
@@ -163,6 +204,18 @@ extension SamplePredicate {
         case .workoutTotalDistance(_, let quantity):
             try Self.requireWorkout(type, field: field)
             try Self.validate(quantity, compatibleWith: .meter, field: field)
+        case .stateOfMindKind, .stateOfMindLabel, .stateOfMindAssociation:
+            try Self.require(.stateOfMind, type, "a state of mind condition needs the state of mind type", field: field)
+        case .stateOfMindValence(_, let valence):
+            try Self.require(.stateOfMind, type, "a state of mind condition needs the state of mind type", field: field)
+            guard valence.isFinite else { throw .invalidArgument("the valence must be finite", field: field) }
+        case .electrocardiogramClassification, .electrocardiogramSymptomsStatus:
+            try Self.require(
+                .electrocardiogram,
+                type,
+                "an electrocardiogram condition needs the electrocardiogram type",
+                field: field
+            )
         case .and(let predicates), .or(let predicates):
             for (index, predicate) in predicates.enumerated() {
                 try predicate.validate(for: type, depth: depth + 1, size: &size, field: "\(field).predicates[\(index)]")
@@ -184,9 +237,17 @@ extension SamplePredicate {
     }
 
     private static func requireWorkout(_ type: SampleType, field: String) throws(HealthError) {
-        guard type == .workout else {
-            throw .invalidArgument("a workout condition needs the workout type, not \(type)", field: field)
-        }
+        try require(.workout, type, "a workout condition needs the workout type", field: field)
+    }
+
+    /// Throws `invalidArgument` with `message` (and the type) unless the queried type is `expected`.
+    private static func require(
+        _ expected: SampleType,
+        _ type: SampleType,
+        _ message: String,
+        field: String
+    ) throws(HealthError) {
+        guard type == expected else { throw .invalidArgument("\(message), not \(type)", field: field) }
     }
 
     private static func validate(
@@ -280,6 +341,24 @@ extension SamplePredicate {
                 let order = Self.compareInBaseUnits(total, quantity)
             else { return false }
             return op.evaluate(order, 0)
+        case .stateOfMindKind(let kind):
+            guard case .stateOfMind(let state) = sample else { return false }
+            return state.kind == kind
+        case .stateOfMindValence(let op, let valence):
+            guard case .stateOfMind(let state) = sample else { return false }
+            return op.evaluate(state.valence, valence)
+        case .stateOfMindLabel(let label):
+            guard case .stateOfMind(let state) = sample else { return false }
+            return state.labels.contains(label)
+        case .stateOfMindAssociation(let association):
+            guard case .stateOfMind(let state) = sample else { return false }
+            return state.associations.contains(association)
+        case .electrocardiogramClassification(let classification):
+            guard case .electrocardiogram(let ecg) = sample else { return false }
+            return ecg.classification == classification
+        case .electrocardiogramSymptomsStatus(let status):
+            guard case .electrocardiogram(let ecg) = sample else { return false }
+            return ecg.symptomsStatus == status
         case .workout:
             return false
         case .and(let predicates):

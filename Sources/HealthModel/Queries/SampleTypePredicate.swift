@@ -38,6 +38,16 @@ public struct SampleTypePredicate: Hashable, Sendable, Codable {
         SampleTypePredicate(.workout, predicate: predicate)
     }
 
+    /// `HKSamplePredicate.stateOfMind(_:)`.
+    public static func stateOfMind(_ predicate: SamplePredicate? = nil) -> SampleTypePredicate {
+        SampleTypePredicate(.stateOfMind, predicate: predicate)
+    }
+
+    /// `HKSamplePredicate.electrocardiogram(_:)`.
+    public static func electrocardiogram(_ predicate: SamplePredicate? = nil) -> SampleTypePredicate {
+        SampleTypePredicate(.electrocardiogram, predicate: predicate)
+    }
+
     /// Whether a sample is of the type and meets the predicate.
     public func matches(_ sample: Sample) -> Bool {
         sample.sampleType == sampleType && (predicate?.matches(sample) ?? true)
