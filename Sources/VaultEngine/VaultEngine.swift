@@ -26,6 +26,7 @@ public final class VaultEngine: Sendable {
     let observers = ObserverRegistry()
     let workoutSessions = WorkoutSessions()
     let heartbeatSeriesBuilders = HeartbeatSeriesBuilders()
+    let quantitySeriesBuilders = QuantitySeriesBuilders()
     private let shutDown = Atomic<Bool>(false)
 
     /// The most objects one save or delete may name.
