@@ -107,6 +107,8 @@ public struct AuditEntry: Hashable, Sendable {
         public static let queryElectrocardiogram = Operation(rawValue: "query.electrocardiogram")
         /// A batch of one heartbeat series' beats (HealthKit's `HKHeartbeatSeriesQuery`).
         public static let queryHeartbeatSeries = Operation(rawValue: "query.heartbeat-series")
+        /// A batch of one quantity sample's quantities (HealthKit's `HKQuantitySeriesSampleQuery`).
+        public static let queryQuantitySeries = Operation(rawValue: "query.quantity-series")
         public static let characteristicSet = Operation(rawValue: "characteristic.set")
         public static let subscribe = Operation(rawValue: "subscribe")
         public static let unsubscribe = Operation(rawValue: "unsubscribe")
@@ -152,7 +154,7 @@ public struct AuditEntry: Hashable, Sendable {
             .authorizationRevokeRead, .authorizationRevokeShare, .policySet,
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .queryActivitySummary,
-            .queryElectrocardiogram, .queryHeartbeatSeries, .characteristicSet,
+            .queryElectrocardiogram, .queryHeartbeatSeries, .queryQuantitySeries, .characteristicSet,
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,

@@ -4,8 +4,9 @@ import VaultEngine
 import VaultProtocol
 
 extension Session {
-    /// The series methods (docs/PROTOCOL.md, "Series: electrocardiograms and heartbeat series"):
-    /// the batch reads for both roles, the heartbeat series builder for apps; nil for any other
+    /// The series methods (docs/PROTOCOL.md, "Series: electrocardiograms and heartbeat series",
+    /// and "The quantity series builder and query"): the batch reads for both roles, the heartbeat
+    /// and quantity series builders for apps; nil for any other
     /// method. A builder belongs to this connection: it is named by the id `begin` answered, and
     /// dropped when the connection ends (``endHeartbeatSeriesBuilders()``).
     func dispatchSampleKinds(
@@ -35,6 +36,17 @@ extension Session {
                 requestID: requestID
             )
             return HeartbeatsResult(batch, offset: p.offset ?? 0)
+        case Method.queryQuantitySeries:
+            let p = try params(QuantitySeriesQueryParams.self, from: data)
+            let batch = try await daemon.engine().seriesQuantities(
+                of: p.uuid,
+                type: p.quantityType,
+                offset: p.offset ?? 0,
+                limit: p.limit ?? 0,
+                as: caller,
+                requestID: requestID
+            )
+            return SeriesQuantitiesResult(batch, offset: p.offset ?? 0)
         default:
             break
         }
@@ -72,14 +84,46 @@ extension Session {
             let p = try params(HeartbeatSeriesBuilderParams.self, from: data)
             try daemon.engine().discardHeartbeatSeries(p.builder, as: caller, connection: id)
             return Empty()
+        case Method.quantitySeriesBuilderBegin:
+            let p = try params(QuantitySeriesBeginParams.self, from: data)
+            let builder = try await daemon.engine().beginQuantitySeries(
+                type: p.quantityType,
+                start: p.startDate,
+                device: p.device,
+                as: caller,
+                connection: id,
+                requestID: requestID
+            )
+            return HeartbeatSeriesBuilderResult(builder: builder)
+        case Method.quantitySeriesBuilderInsert:
+            let p = try params(QuantitySeriesInsertParams.self, from: data)
+            let count = try daemon.engine().insertQuantities(p.quantities, into: p.builder, as: caller, connection: id)
+            return HeartbeatSeriesCountResult(count: count)
+        case Method.quantitySeriesBuilderFinish:
+            let p = try params(QuantitySeriesFinishParams.self, from: data)
+            let samples = try await daemon.engine().finishQuantitySeries(
+                p.builder,
+                metadata: p.metadata ?? [:],
+                endDate: p.endDate,
+                as: caller,
+                connection: id,
+                requestID: requestID
+            )
+            return QuantitySeriesFinishResult(samples: samples)
+        case Method.quantitySeriesBuilderDiscard:
+            let p = try params(HeartbeatSeriesBuilderParams.self, from: data)
+            try daemon.engine().discardQuantitySeries(p.builder, as: caller, connection: id)
+            return Empty()
         default:
             return nil
         }
     }
 
-    /// Drops the heartbeat series this connection was building: unfinished, they are lost, as in
-    /// HealthKit when the app goes away.
+    /// Drops the heartbeat and quantity series this connection was building: unfinished, they are
+    /// lost, as in HealthKit when the app goes away.
     func endHeartbeatSeriesBuilders() {
-        (try? daemon.engine())?.discardHeartbeatSeriesBuilders(connection: id)
+        let engine = try? daemon.engine()
+        engine?.discardHeartbeatSeriesBuilders(connection: id)
+        engine?.discardQuantitySeriesBuilders(connection: id)
     }
 }

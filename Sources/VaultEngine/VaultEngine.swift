@@ -27,6 +27,7 @@ public final class VaultEngine: Sendable {
     let workoutSessions = WorkoutSessions()
     let heartbeatSeriesBuilders = HeartbeatSeriesBuilders()
     let activityWatches = ActivitySummaryWatches()
+    let quantitySeriesBuilders = QuantitySeriesBuilders()
     private let shutDown = Atomic<Bool>(false)
 
     /// The most objects one save or delete may name.

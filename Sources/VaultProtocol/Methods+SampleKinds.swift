@@ -188,3 +188,114 @@ public struct HeartbeatSeriesFinishResult: Hashable, Sendable, Codable {
         self.sample = sample
     }
 }
+
+// MARK: Quantity series
+
+/// The quantity series methods (docs/PROTOCOL.md, "The quantity series builder and query").
+extension Method {
+    public static let queryQuantitySeries = "query.quantitySeries"  // owner too
+    public static let quantitySeriesBuilderBegin = "quantitySeriesBuilder.begin"
+    public static let quantitySeriesBuilderInsert = "quantitySeriesBuilder.insert"
+    public static let quantitySeriesBuilderFinish = "quantitySeriesBuilder.finish"
+    public static let quantitySeriesBuilderDiscard = "quantitySeriesBuilder.discard"
+}
+
+/// `query.quantitySeries`: one batch of the quantities of the `quantityType` sample with the
+/// UUID, from `offset` (0 when absent), at most `limit` (0 or absent: as many as a batch holds).
+public struct QuantitySeriesQueryParams: Hashable, Sendable, Codable {
+    public var quantityType: QuantityTypeIdentifier
+    public var uuid: UUID
+    public var offset: Int?
+    public var limit: Int?
+
+    public init(quantityType: QuantityTypeIdentifier, uuid: UUID, offset: Int? = nil, limit: Int? = nil) {
+        self.quantityType = quantityType
+        self.uuid = uuid
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+/// One batch of a quantity sample's quantities, or `{}` when the caller sees no such sample.
+public struct SeriesQuantitiesResult: BatchedResult, Decodable, Hashable {
+    /// Absent when there is no such sample the caller may see.
+    public var quantities: [QuantitySample.SeriesQuantity]?
+    /// The offset to ask from for the next batch; absent when this batch reaches the end.
+    public var next: Int?
+    /// The position of the first quantity, not sent.
+    public var offset: Int
+
+    public init(_ batch: SeriesBatch<QuantitySample.SeriesQuantity>?, offset: Int) {
+        self.quantities = batch?.points
+        self.next = batch?.next
+        self.offset = offset
+    }
+
+    public func halved() -> (any BatchedResult)? {
+        guard let points = quantities, points.count > 1 else { return nil }
+        var half = self
+        half.quantities = Array(points.prefix(points.count / 2))
+        half.next = offset + points.count / 2
+        return half
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case quantities, next
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        quantities = try container.decodeIfPresent([QuantitySample.SeriesQuantity].self, forKey: .quantities)
+        next = try container.decodeIfPresent(Int.self, forKey: .next)
+        offset = 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(quantities, forKey: .quantities)
+        try container.encodeIfPresent(next, forKey: .next)
+    }
+}
+
+public struct QuantitySeriesBeginParams: Hashable, Sendable, Codable {
+    public var quantityType: QuantityTypeIdentifier
+    public var startDate: Date
+    public var device: Device?
+
+    public init(quantityType: QuantityTypeIdentifier, startDate: Date, device: Device?) {
+        self.quantityType = quantityType
+        self.startDate = startDate
+        self.device = device
+    }
+}
+
+public struct QuantitySeriesInsertParams: Hashable, Sendable, Codable {
+    public var builder: UUID
+    public var quantities: [QuantitySample.SeriesQuantity]
+
+    public init(builder: UUID, quantities: [QuantitySample.SeriesQuantity]) {
+        self.builder = builder
+        self.quantities = quantities
+    }
+}
+
+public struct QuantitySeriesFinishParams: Hashable, Sendable, Codable {
+    public var builder: UUID
+    public var metadata: Metadata?
+    public var endDate: Date?
+
+    public init(builder: UUID, metadata: Metadata? = nil, endDate: Date? = nil) {
+        self.builder = builder
+        self.metadata = metadata
+        self.endDate = endDate
+    }
+}
+
+public struct QuantitySeriesFinishResult: Hashable, Sendable, Codable {
+    /// The saved samples (one), as a query answers them.
+    public var samples: [QuantitySample]
+
+    public init(samples: [QuantitySample]) {
+        self.samples = samples
+    }
+}

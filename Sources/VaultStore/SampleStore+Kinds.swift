@@ -72,14 +72,21 @@ extension SampleStore {
         .invalidArgument("a save carries the series itself (\(field)); a query's answer leaves it out", field: field)
     }
 
-    /// Refuses an electrocardiogram without its voltage measurements and a heartbeat series
-    /// without its beats, at position `index` of a batch.
-    static func checkSeries(_ sample: Sample, at index: Int) throws(HealthError) {
+    /// Refuses an electrocardiogram without its voltage measurements, a heartbeat series without
+    /// its beats and a quantity series without its quantities (which only the quantity series
+    /// builder gives: a save's JSON cannot carry them), at position `index` of a batch.
+    static func checkSeries(_ sample: Sample, at index: Int, in batch: String = "objects") throws(HealthError) {
         switch sample {
         case .electrocardiogram(let ecg) where ecg.voltageMeasurements == nil:
-            throw seriesMissing("voltageMeasurements").nested(in: "objects[\(index)]")
+            throw seriesMissing("voltageMeasurements").nested(in: "\(batch)[\(index)]")
         case .heartbeatSeries(let series) where series.heartbeats == nil:
-            throw seriesMissing("heartbeats").nested(in: "objects[\(index)]")
+            throw seriesMissing("heartbeats").nested(in: "\(batch)[\(index)]")
+        case .quantity(let quantity) where quantity.count > 1 && quantity.seriesQuantities?.count != quantity.count:
+            throw HealthError.invalidArgument(
+                "a quantity sample holding more than one quantity is made by the quantity series builder (quantitySeriesBuilder.begin); a save carries one quantity",
+                field: "count"
+            )
+            .nested(in: "\(batch)[\(index)]")
         default:
             return
         }
@@ -113,6 +120,80 @@ extension SampleStore {
             }
             try insert.execute(values: [.integer(sampleID), .integer(Int64(first)), .blob(bytes)])
             first = end
+        }
+    }
+
+    /// Saves a quantity series' count, a discrete series' summary and its quantities (each its
+    /// start and end date and its value in the sample's unit, three little-endian doubles, in
+    /// chunks of ``pointsPerChunk``), for the sample stored as row `sampleID`.
+    func insertSeries(of sample: QuantitySample, sampleID: Int64, _ db: Connection) throws {
+        guard let quantities = sample.seriesQuantities else { throw Self.seriesMissing("quantities") }
+        let canonical = sample.quantityType.canonicalUnit
+        let summary = sample.discreteSummary
+        let unit = sample.quantity.unit
+        try db.statement(
+            """
+            INSERT INTO quantity_series (sample_id, quantity_count, minimum, maximum, minimum_base, maximum_base,
+                most_recent, most_recent_start, most_recent_end)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute([
+            sampleID, quantities.count, try summary?.minimum.doubleValue(for: unit),
+            try summary?.maximum.doubleValue(for: unit), try summary?.minimum.doubleValue(for: canonical),
+            try summary?.maximum.doubleValue(for: canonical), try summary?.mostRecent.doubleValue(for: unit),
+            summary?.mostRecentDateInterval.start.timeIntervalSinceReferenceDate,
+            summary?.mostRecentDateInterval.end.timeIntervalSinceReferenceDate,
+        ])
+        let insert = try db.statement(
+            "INSERT INTO quantity_series_chunks (sample_id, first, points) VALUES (?, ?, ?)"
+        )
+        var first = 0
+        while first < quantities.count {
+            let end = min(first + Self.pointsPerChunk, quantities.count)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity((end - first) * 24)
+            for entry in quantities[first..<end] {
+                for number in [
+                    entry.dateInterval.start.timeIntervalSinceReferenceDate,
+                    entry.dateInterval.end.timeIntervalSinceReferenceDate, try entry.quantity.doubleValue(for: unit),
+                ] {
+                    withUnsafeBytes(of: number.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+                }
+            }
+            try insert.execute(values: [.integer(sampleID), .integer(Int64(first)), .blob(bytes)])
+            first = end
+        }
+    }
+
+    /// Gives the quantity samples among `samples` (rows `ids`) that are series their count and
+    /// summary, from `quantity_series`.
+    func loadQuantitySeries(_ ids: [Int64], into samples: inout [Int64: Sample], _ db: Connection) throws {
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        for row in try db.rows(
+            """
+            SELECT sample_id, quantity_count, minimum, maximum, most_recent, most_recent_start, most_recent_end
+            FROM quantity_series WHERE sample_id IN (SELECT value FROM json_each(?))
+            """,
+            [list]
+        ) {
+            let id = row[0].int64!
+            guard case .quantity(let single) = samples[id] else { continue }
+            let unit = single.quantity.unit
+            var summary: QuantitySample.DiscreteSummary?
+            if let minimum = row[2].double, let maximum = row[3].double, let recent = row[4].double,
+                let start = row[5].double, let end = row[6].double
+            {
+                summary = QuantitySample.DiscreteSummary(
+                    minimum: Quantity(minimum, unit),
+                    maximum: Quantity(maximum, unit),
+                    mostRecent: Quantity(recent, unit),
+                    mostRecentDateInterval: DateInterval(
+                        start: Date(timeIntervalSinceReferenceDate: start),
+                        end: Date(timeIntervalSinceReferenceDate: max(start, end))
+                    )
+                )
+            }
+            samples[id] = .quantity(try single.series(count: Int(row[1].int64 ?? 1), discreteSummary: summary))
         }
     }
 

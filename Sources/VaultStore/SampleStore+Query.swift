@@ -296,6 +296,7 @@ extension SampleStore {
         var workoutIDs: [Int64] = []
         var correlationIDs: [Int64] = []
         var kindIDs: [Int64] = []
+        var quantityIDs: [Int64] = []
         var units: [String: HealthUnit] = [:]
         func unit(_ string: String) throws -> HealthUnit {
             if let parsed = units[string] { return parsed }
@@ -334,6 +335,7 @@ extension SampleStore {
             let meta = metadata[id] ?? [:]
             switch type {
             case .quantity(let quantityType):
+                quantityIDs.append(id)
                 samples[id] = .quantity(
                     try QuantitySample(
                         uuid: uuid,
@@ -381,6 +383,9 @@ extension SampleStore {
                 kindIDs.append(id)
                 pending[id] = (type, uuid, start, end, nil, source, device)
             }
+        }
+        if !quantityIDs.isEmpty {
+            try loadQuantitySeries(quantityIDs, into: &samples, db)
         }
         if !kindIDs.isEmpty {
             try loadKinds(kindIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)

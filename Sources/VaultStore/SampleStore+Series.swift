@@ -48,6 +48,85 @@ extension SampleStore {
         }
     }
 
+    /// One batch of the quantities of the `type` sample with this UUID, as
+    /// ``voltageMeasurements(of:offset:limit:scope:in:)``: a series' quantities each with its date
+    /// interval, or a sample that is not a series as its one quantity over its span.
+    public func seriesQuantities(
+        of uuid: UUID,
+        type: QuantityTypeIdentifier,
+        offset: Int,
+        limit: Int,
+        scope: ReadScope,
+        in db: Connection
+    ) throws -> SeriesBatch<QuantitySample.SeriesQuantity>? {
+        guard let id = try visibleSample(uuid: uuid, of: .quantity(type), scope: scope, db) else { return nil }
+        guard
+            let row = try db.rows(
+                """
+                SELECT s.start_date, s.end_date, s.given_value, u.unit, q.quantity_count
+                FROM samples s LEFT JOIN units u ON u.id = s.unit_id LEFT JOIN quantity_series q ON q.sample_id = s.id
+                WHERE s.id = ?
+                """,
+                [id]
+            ).first, let start = row[0].double, let end = row[1].double, let value = row[2].double
+        else {
+            throw StoreError.damagedDatabase("a quantity sample lacks its value")
+        }
+        let unit = try HealthUnit(from: row[3].string ?? "")
+        guard let total = row[4].int64.map(Int.init) else {
+            let single = QuantitySample.SeriesQuantity(
+                quantity: Quantity(value, unit),
+                dateInterval: DateInterval(
+                    start: Date(timeIntervalSinceReferenceDate: start),
+                    end: Date(timeIntervalSinceReferenceDate: end)
+                )
+            )
+            return SeriesBatch(points: offset == 0 ? [single] : [], next: nil)
+        }
+        let last = min(total, offset + limit)
+        guard offset < last else { return SeriesBatch(points: [], next: nil) }
+        let firstChunk = offset / Self.pointsPerChunk * Self.pointsPerChunk
+        var points: [QuantitySample.SeriesQuantity] = []
+        points.reserveCapacity(last - offset)
+        for chunk in try db.rows(
+            """
+            SELECT first, points FROM quantity_series_chunks WHERE sample_id = ? AND first >= ? AND first < ?
+            ORDER BY first
+            """,
+            [id, firstChunk, last]
+        ) {
+            guard let first = chunk[0].int64.map(Int.init), let bytes = chunk[1].bytes else {
+                throw StoreError.damagedDatabase("a quantity series chunk is malformed")
+            }
+            let numbers = Self.doubles(of: bytes)
+            for index in 0..<numbers.count / 3 where (offset..<last).contains(first + index) {
+                let (from, to) = (numbers[index * 3], numbers[index * 3 + 1])
+                points.append(
+                    QuantitySample.SeriesQuantity(
+                        quantity: Quantity(numbers[index * 3 + 2], unit),
+                        dateInterval: DateInterval(
+                            start: Date(timeIntervalSinceReferenceDate: from),
+                            end: Date(timeIntervalSinceReferenceDate: max(from, to))
+                        )
+                    )
+                )
+            }
+        }
+        guard points.count == last - offset else {
+            throw StoreError.damagedDatabase("a quantity series lacks some of its quantities")
+        }
+        return SeriesBatch(points: points, next: last < total ? last : nil)
+    }
+
+    /// The little-endian IEEE 754 doubles packed in `bytes`.
+    private static func doubles(of bytes: [UInt8]) -> [Double] {
+        stride(from: 0, to: bytes.count - bytes.count % 8, by: 8).map { offset in
+            var bits: UInt64 = 0
+            for byte in bytes[offset..<offset + 8].reversed() { bits = bits << 8 | UInt64(byte) }
+            return Double(bitPattern: bits)
+        }
+    }
+
     /// The row of the sample of `type` with this UUID that `scope` sees, or nil. Whether the scope
     /// sees it is decided in the UUID probe, as ``sample(uuid:scope:in:)`` decides it: of a type
     /// the scope reads only of its own, only the app's own row.

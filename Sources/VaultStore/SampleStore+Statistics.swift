@@ -185,13 +185,26 @@ struct StatisticsPlan {
         // a vault written before that limit may hold larger ones, which count as the limit, so
         // that no sum or weighted sum overflows and no reader's answer fails for another app's values.
         let domain = type.valueDomain
+        func bounded(_ value: String) -> String {
+            "min(max(\(value), \(domain.lowerBound)), \(domain.upperBound))"
+        }
+        // A discrete quantity series counts as one sample of its average (docs/STATISTICS.md,
+        // "Quantity series"), but its minimum and maximum are its quantities' extremes.
+        let extremes =
+            options.contains(.discreteMin) || options.contains(.discreteMax)
+            ? ", "
+                + bounded("coalesce((SELECT q.minimum_base FROM quantity_series q WHERE q.sample_id = s.id), s.value)")
+                + " AS lo, "
+                + bounded("coalesce((SELECT q.maximum_base FROM quantity_series q WHERE q.sample_id = s.id), s.value)")
+                + " AS hi"
+            : ""
         guard
             var branch = try store.branch(
                 for: SampleTypePredicate(.quantity(type), predicate: predicate),
                 scope: scope,
                 columns: SQLFragment(
                     "s.id AS id, s.source_id AS src, s.start_date AS a, s.end_date AS b, "
-                        + "min(max(s.value, \(domain.lowerBound)), \(domain.upperBound)) AS x"
+                        + bounded("s.value") + " AS x" + extremes
                 ),
                 path: path,
                 db
@@ -411,22 +424,25 @@ struct StatisticsPlan {
     /// Only the aggregates the options need are computed; the others are NULL.
     private func piecesSQL(crossing: Bool) -> String {
         let mostRecent = options.contains(.mostRecent)
+        // A series' extremes (lo, hi), carried only when the minimum or maximum is asked.
+        let extremes = options.contains(.discreteMin) || options.contains(.discreteMax)
+        let x = extremes ? "x, lo, hi" : "x"
         let rows =
             crossing
             ? """
-            spans(id, k, a, b, x, i, i1) AS (
-                SELECT id, k, a, b, x, i0 + 1, hv_interval(?, b, 1)
-                FROM (SELECT id, \(rankSQL) AS k, a, b, x, hv_interval(?, a, 0) AS i0 FROM v)
+            spans(id, k, a, b, \(x), i, i1) AS (
+                SELECT id, k, a, b, \(x), i0 + 1, hv_interval(?, b, 1)
+                FROM (SELECT id, \(rankSQL) AS k, a, b, \(x), hv_interval(?, a, 0) AS i0 FROM v)
                 WHERE b > hv_boundary(?, i0 + 1)
-                UNION ALL SELECT id, k, a, b, x, i + 1, i1 FROM spans WHERE i < i1),
+                UNION ALL SELECT id, k, a, b, \(x), i + 1, i1 FROM spans WHERE i < i1),
             q AS (
-                SELECT id, k, a, b, x, i, min(b, hv_boundary(?, i + 1)) - hv_boundary(?, i) AS w FROM spans
+                SELECT id, k, a, b, \(x), i, min(b, hv_boundary(?, i + 1)) - hv_boundary(?, i) AS w FROM spans
                 WHERE i >= 0 AND i < ?)
             """
             : """
             q AS (
                 SELECT *, \(apportioned ? "min(b, hv_boundary(?, i + 1)) - a" : "b - a") AS w
-                FROM (SELECT id, \(rankSQL) AS k, a, b, x, hv_interval(?, a, 0) AS i FROM v) WHERE i < ?)
+                FROM (SELECT id, \(rankSQL) AS k, a, b, \(x), hv_interval(?, a, 0) AS i FROM v) WHERE i < ?)
             """
         let average = options.contains(.discreteAverage)
         let weighted = average && apportioned && style != .cumulative
@@ -438,7 +454,7 @@ struct StatisticsPlan {
                 SELECT *\(mostRecent ? ", row_number() OVER (PARTITION BY i, k ORDER BY b DESC, a DESC, id DESC) AS rn" : "")
                 FROM q)
             SELECT i, k, count(*), \(column(average && !apportioned, "sum(x)")),
-                \(column(options.contains(.discreteMin), "min(x)")), \(column(options.contains(.discreteMax), "max(x)")),
+                \(column(options.contains(.discreteMin), "min(lo)")), \(column(options.contains(.discreteMax), "max(hi)")),
                 \(column(weighted, "sum(\(level("x")) * w)")), \(column(weighted, "sum(w)")),
                 \(column(weighted, "sum(\(level("x")))")), NULL,
                 \(column(style == .cumulative, "sum(CASE WHEN w = b - a THEN x ELSE x * w / (b - a) END)")),

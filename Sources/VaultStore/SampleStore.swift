@@ -132,6 +132,9 @@ public final class SampleStore: @unchecked Sendable {
         for index in samples.indices {
             try checkSeries(samples[index], at: index)
             guard case .correlation(let correlation) = samples[index] else { continue }
+            for (position, member) in correlation.objects.enumerated() {
+                try checkSeries(member, at: position, in: "[\(index)].objects")
+            }
             let source = correlation.sourceRevision.source.bundleIdentifier
             for (position, member) in correlation.objects.enumerated()
             where !ExactString.equal(member.sourceRevision.source.bundleIdentifier, source) {
@@ -212,7 +215,11 @@ public final class SampleStore: @unchecked Sendable {
             row.value = try quantitySample.quantity.doubleValue(for: quantitySample.quantityType.canonicalUnit)
             row.givenValue = quantitySample.quantity.value
             row.unitID = try intern(unit: quantitySample.quantity.unit.unitString, db)
-            _ = try insert(quantitySample, row, in: db, sequence: &sequence, outcome: &outcome)
+            if let id = try insert(quantitySample, row, in: db, sequence: &sequence, outcome: &outcome),
+                quantitySample.count > 1
+            {
+                try insertSeries(of: quantitySample, sampleID: id, db)
+            }
         case .category(let categorySample):
             row.value = Double(categorySample.value)
             _ = try insert(categorySample, row, in: db, sequence: &sequence, outcome: &outcome)

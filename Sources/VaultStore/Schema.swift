@@ -381,6 +381,29 @@ public enum Schema {
                 """,
             ]
         ),
+        // Quantity series (docs/VAULT_FORMAT.md): a quantity sample holding many quantities keeps
+        // its `samples` row (the sum or average, so queries, predicates and statistics read it as
+        // any sample), how many quantities it holds and a discrete series' extremes and latest
+        // quantity, and the quantities themselves as chunks of packed points.
+        Migration(
+            version: 11,
+            statements: [
+                """
+                CREATE TABLE quantity_series (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    quantity_count INTEGER NOT NULL,
+                    minimum REAL, maximum REAL, minimum_base REAL, maximum_base REAL,
+                    most_recent REAL, most_recent_start REAL, most_recent_end REAL)
+                """,
+                """
+                CREATE TABLE quantity_series_chunks (
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                    first INTEGER NOT NULL,
+                    points BLOB NOT NULL,
+                    PRIMARY KEY (sample_id, first))
+                """,
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -78,3 +78,55 @@ extension SeriesBatch {
         }
     }
 }
+
+/// A query of the quantities of a quantity type's samples, each with its date interval
+/// (HealthKit's `HKQuantitySeriesSampleQueryDescriptor` and `HKQuantitySeriesSampleQuery`): every
+/// quantity of each series sample the predicate matches, and the single quantity of each sample
+/// that is not a series, over the sample's span.
+///
+/// By default the quantities come in ascending order of their start dates across all samples;
+/// with ``Options/orderByQuantitySampleStartDate`` sample after sample (by start date), each
+/// sample's quantities in order. A sample the caller may not see is not in the answer.
+public struct QuantitySeriesSampleQueryDescriptor: Hashable, Sendable {
+    /// HealthKit's `HKQuantitySeriesSampleQueryDescriptor.Options`.
+    public struct Options: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// Each result carries the sample that holds its quantity.
+        public static let includeSample = Options(rawValue: 1 << 0)
+        /// Results grouped by sample, samples in order of their start dates.
+        public static let orderByQuantitySampleStartDate = Options(rawValue: 1 << 1)
+    }
+
+    /// One quantity with its date interval (HealthKit's `HKQuantitySeriesSampleQueryDescriptor.Result`).
+    public struct Result: Hashable, Sendable {
+        public let quantity: Quantity
+        public let dateInterval: DateInterval
+        /// The sample holding the quantity, with ``Options/includeSample``; nil otherwise.
+        public let sample: QuantitySample?
+
+        public init(quantity: Quantity, dateInterval: DateInterval, sample: QuantitySample?) {
+            self.quantity = quantity
+            self.dateInterval = dateInterval
+            self.sample = sample
+        }
+    }
+
+    public let quantityType: QuantityTypeIdentifier
+    public let predicate: SamplePredicate?
+    public let options: Options
+
+    /// The most quantities one batch of a series holds.
+    public static let maximumBatchSize = 10_000
+
+    /// A query of the quantities of `quantityType`'s samples that meet `predicate` (nil: all).
+    public init(quantityType: QuantityTypeIdentifier, predicate: SamplePredicate? = nil, options: Options = []) {
+        self.quantityType = quantityType
+        self.predicate = predicate
+        self.options = options
+    }
+}

@@ -1,6 +1,11 @@
 public import Foundation
 
 /// A measured amount over a time span (steps, body mass, heart rate), as HealthKit's `HKQuantitySample`.
+///
+/// A sample built by a quantity series builder holds more than one quantity (``count`` > 1, as
+/// HealthKit's): its ``quantity`` is then their sum for a cumulative type and their average for a
+/// discrete one, which also keeps their minimum, maximum and most recent (HealthKit's
+/// `HKDiscreteQuantitySample`); the quantities themselves are read with a quantity series query.
 public struct QuantitySample: HealthSample {
     public let uuid: UUID
     public let quantityType: QuantityTypeIdentifier
@@ -10,6 +15,15 @@ public struct QuantitySample: HealthSample {
     public private(set) var sourceRevision: SourceRevision
     public let device: Device?
     public let metadata: Metadata
+    /// How many quantities the sample holds (HealthKit's `HKQuantitySample.count`): 1, or more for
+    /// a series.
+    public let count: Int
+    /// A discrete series' minimum, maximum and most recent quantity; nil for one quantity and for
+    /// a cumulative type.
+    public let discreteSummary: DiscreteSummary?
+    /// The series' quantities, when this value carries them: only a series the engine's builder
+    /// finishes does, to store them; never in JSON, never in an answer.
+    public let seriesQuantities: [SeriesQuantity]?
 
     /// Creates a sample, or throws `invalidArgument` naming the field that is wrong: an end before
     /// the start, a unit the type does not accept, a value that is not finite or outside the
@@ -20,9 +34,39 @@ public struct QuantitySample: HealthSample {
         quantity: Quantity,
         start: Date,
         end: Date,
+        count: Int = 1,
+        discreteSummary: DiscreteSummary? = nil,
         sourceRevision: SourceRevision,
         device: Device? = nil,
         metadata: Metadata = [:]
+    ) throws(HealthError) {
+        try self.init(
+            uuid: uuid,
+            type: type,
+            quantity: quantity,
+            start: start,
+            end: end,
+            count: count,
+            discreteSummary: discreteSummary,
+            seriesQuantities: nil,
+            sourceRevision: sourceRevision,
+            device: device,
+            metadata: metadata
+        )
+    }
+
+    init(
+        uuid: UUID,
+        type: QuantityTypeIdentifier,
+        quantity: Quantity,
+        start: Date,
+        end: Date,
+        count: Int,
+        discreteSummary: DiscreteSummary?,
+        seriesQuantities: [SeriesQuantity]?,
+        sourceRevision: SourceRevision,
+        device: Device?,
+        metadata: Metadata
     ) throws(HealthError) {
         try validateCommon(
             startDate: start,
@@ -32,11 +76,20 @@ public struct QuantitySample: HealthSample {
             sampleUnit: quantity.unit
         )
         try type.validate(quantity, field: "quantity")
+        try Self.validate(
+            count: count,
+            discreteSummary: discreteSummary,
+            type: type,
+            span: DateInterval(start: start, end: end)
+        )
         self.uuid = uuid
         self.quantityType = type
         self.quantity = quantity
         self.startDate = start
         self.endDate = end
+        self.count = count
+        self.discreteSummary = discreteSummary
+        self.seriesQuantities = seriesQuantities
         self.sourceRevision = sourceRevision
         self.device = device
         self.metadata = metadata
@@ -55,6 +108,8 @@ public struct QuantitySample: HealthSample {
         let (uuid, start, end, source, device, metadata) = try container.decodeCommon()
         let type = try container.decode(QuantityTypeIdentifier.self, forKey: .type)
         let quantity = try container.decode(Quantity.self, forKey: .quantity)
+        let count = try container.decodeIfPresent(Int.self, forKey: .count) ?? 1
+        let summary = try DiscreteSummary.decode(from: decoder)
         self = try validating(decoder) { () throws(HealthError) in
             try QuantitySample(
                 uuid: uuid,
@@ -62,6 +117,8 @@ public struct QuantitySample: HealthSample {
                 quantity: quantity,
                 start: start,
                 end: end,
+                count: count,
+                discreteSummary: summary,
                 sourceRevision: source,
                 device: device,
                 metadata: metadata
@@ -73,6 +130,10 @@ public struct QuantitySample: HealthSample {
         var container = encoder.container(keyedBy: SampleCodingKeys.self)
         try container.encodeCommon(self)
         try container.encode(quantity, forKey: .quantity)
+        if count != 1 {
+            try container.encode(count, forKey: .count)
+        }
+        try discreteSummary?.encode(to: encoder)
     }
 }
 

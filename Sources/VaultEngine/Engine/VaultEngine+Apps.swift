@@ -105,6 +105,7 @@ extension VaultEngine {
             )
         }
         heartbeatSeriesBuilders.discardAll(appID: appID)
+        quantitySeriesBuilders.discardAll(appID: appID)
     }
 
     /// Every enrolled app, by app id.

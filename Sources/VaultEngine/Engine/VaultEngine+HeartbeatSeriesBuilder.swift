@@ -118,7 +118,7 @@ extension VaultEngine {
     }
 
     /// The app building a series: the owner saves nothing through the engine.
-    private static func builderApp(_ caller: Caller) throws(HealthError) -> String {
+    static func builderApp(_ caller: Caller) throws(HealthError) -> String {
         guard case .app(let appID) = caller else {
             throw HealthError(.invalidArgument, "the owner does not save samples through the engine; an app does")
         }
@@ -127,7 +127,7 @@ extension VaultEngine {
 
     /// The app's share grant for `type`, or `authorizationDenied`, recorded as a denied `save` of
     /// the type (an app not enrolled: as `save` refused).
-    private func requireShareGrant(
+    func requireShareGrant(
         for type: SampleType,
         appID: String,
         caller: Caller,
