@@ -133,16 +133,16 @@ extension SampleStore {
         let unit = sample.quantity.unit
         try db.statement(
             """
-            INSERT INTO quantity_series (sample_id, quantity_count, minimum, maximum, minimum_base, maximum_base,
-                most_recent, most_recent_start, most_recent_end)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO quantity_series (sample_id, type, source_id, quantity_count, minimum, maximum,
+                minimum_base, maximum_base, most_recent, most_recent_start, most_recent_end)
+            SELECT id, type, source_id, ?, ?, ?, ?, ?, ?, ?, ? FROM samples WHERE id = ?
             """
         ).execute([
-            sampleID, quantities.count, try summary?.minimum.doubleValue(for: unit),
+            quantities.count, try summary?.minimum.doubleValue(for: unit),
             try summary?.maximum.doubleValue(for: unit), try summary?.minimum.doubleValue(for: canonical),
             try summary?.maximum.doubleValue(for: canonical), try summary?.mostRecent.doubleValue(for: unit),
             summary?.mostRecentDateInterval.start.timeIntervalSinceReferenceDate,
-            summary?.mostRecentDateInterval.end.timeIntervalSinceReferenceDate,
+            summary?.mostRecentDateInterval.end.timeIntervalSinceReferenceDate, sampleID,
         ])
         let insert = try db.statement(
             "INSERT INTO quantity_series_chunks (sample_id, first, points) VALUES (?, ?, ?)"

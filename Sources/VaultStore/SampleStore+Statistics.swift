@@ -188,16 +188,30 @@ struct StatisticsPlan {
         func bounded(_ value: String) -> String {
             "min(max(\(value), \(domain.lowerBound)), \(domain.upperBound))"
         }
+        guard let code = try store.typeCode(.quantity(type), db) else { return nil }
         // A discrete quantity series counts as one sample of its average (docs/STATISTICS.md,
-        // "Quantity series"), but its minimum and maximum are its quantities' extremes.
+        // "Quantity series"), but its minimum and maximum are its quantities' extremes: looked
+        // up row by row only when the scope sees such a series of the type (one index probe,
+        // within the scope, so another app's series cost a reader nothing).
+        var seriesExtremes = false
+        if options.contains(.discreteMin) || options.contains(.discreteMax) {
+            let own = try scope.ownSource(of: .quantity(type)).map { try store.sourceID($0, db) ?? -1 }
+            seriesExtremes =
+                try db.scalarInt(
+                    "SELECT EXISTS (SELECT 1 FROM quantity_series INDEXED BY quantity_series_extremes WHERE type = ? AND minimum_base IS NOT NULL"
+                        + (own == nil ? ")" : " AND source_id = ?)"),
+                    [code] + (own.map { [$0] } ?? [])
+                ) == 1
+        }
         let extremes =
-            options.contains(.discreteMin) || options.contains(.discreteMax)
+            seriesExtremes
             ? ", "
                 + bounded("coalesce((SELECT q.minimum_base FROM quantity_series q WHERE q.sample_id = s.id), s.value)")
                 + " AS lo, "
                 + bounded("coalesce((SELECT q.maximum_base FROM quantity_series q WHERE q.sample_id = s.id), s.value)")
                 + " AS hi"
-            : ""
+            : options.contains(.discreteMin) || options.contains(.discreteMax)
+                ? ", " + bounded("s.value") + " AS lo, " + bounded("s.value") + " AS hi" : ""
         guard
             var branch = try store.branch(
                 for: SampleTypePredicate(.quantity(type), predicate: predicate),
@@ -208,8 +222,7 @@ struct StatisticsPlan {
                 ),
                 path: path,
                 db
-            ),
-            let code = try store.typeCode(.quantity(type), db)
+            )
         else { return nil }
         if let restriction {
             branch.sql += " AND " + restriction.sql

@@ -391,9 +391,16 @@ public enum Schema {
                 """
                 CREATE TABLE quantity_series (
                     sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    type INTEGER NOT NULL,
+                    source_id INTEGER NOT NULL,
                     quantity_count INTEGER NOT NULL,
                     minimum REAL, maximum REAL, minimum_base REAL, maximum_base REAL,
                     most_recent REAL, most_recent_start REAL, most_recent_end REAL)
+                """,
+                // Whether a scope sees a discrete series of a type, in one probe (statistics).
+                """
+                CREATE INDEX quantity_series_extremes ON quantity_series(type, source_id)
+                    WHERE minimum_base IS NOT NULL
                 """,
                 """
                 CREATE TABLE quantity_series_chunks (
