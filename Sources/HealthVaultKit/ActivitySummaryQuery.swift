@@ -5,7 +5,8 @@ public import VaultProtocol
 
 /// A running activity summary query (HealthKit's `HKActivitySummaryQuery` with an
 /// `updateHandler`): its first answer, then ``updates`` each time the answer changes, until
-/// ``stop()`` or the connection closes.
+/// ``stop()`` or the connection closes. When a new answer cannot be computed, the updates end by
+/// throwing the vault's error (HealthKit's update handler gets an error), and the query is over.
 public final class ActivitySummaryQuery: Sendable {
     public let subscription: UUID
     /// The first answer (HealthKit's results handler): one summary per day with data, oldest first.
@@ -41,8 +42,14 @@ public final class ActivitySummaryQuery: Sendable {
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncStream<ActivitySummariesUpdateParams>.AsyncIterator
 
-            public mutating func next() async -> Update? {
-                guard let update = await base.next() else { return nil }
+            var ended = false
+
+            public mutating func next() async throws -> Update? {
+                guard !ended, let update = await base.next() else { return nil }
+                if let error = update.error {
+                    ended = true
+                    throw error
+                }
                 return Update(summaries: update.summaries, removedDays: update.removedDays)
             }
         }

@@ -312,9 +312,11 @@ public final class VaultConnection: Sendable {
     /// The `activitySummaries.update` notifications of one running activity summary query; the
     /// stream ends when the connection closes or ``endActivitySummaryUpdates(of:)`` is called.
     public func activitySummaryUpdates(of subscription: UUID) -> AsyncStream<ActivitySummariesUpdateParams> {
+        // Each update is a difference from the one before: none may be dropped. The daemon merges
+        // them while this connection is slow to read, so few wait here.
         let (stream, continuation) = AsyncStream.makeStream(
             of: ActivitySummariesUpdateParams.self,
-            bufferingPolicy: .bufferingNewest(1024)
+            bufferingPolicy: .unbounded
         )
         let closed = router.state.withLock { state -> Bool in
             guard state.closed == nil else { return true }
@@ -365,7 +367,7 @@ final class Router: Sendable {
             state.withLock { state in
                 if let continuation = state.activityStreams[update.subscription] {
                     continuation.yield(update)
-                } else if state.earlyActivityUpdates[update.subscription, default: []].count < 16,
+                } else if state.earlyActivityUpdates[update.subscription, default: []].count < 1024,
                     state.earlyActivityUpdates.count < 256
                 {
                     state.earlyActivityUpdates[update.subscription, default: []].append(update)

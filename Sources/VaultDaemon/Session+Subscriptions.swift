@@ -70,14 +70,31 @@ extension Session {
         }
         let engine = try daemon.engine()
         let observation = try await engine.observeActivitySummaries(matching: query, as: caller, requestID: requestID)
+        // Each update is taken when the last one is written: a client that reads slowly gets
+        // fewer, merged updates, and misses no change.
         let forward = Task { [self] in
-            for await update in observation.updates {
+            do {
+                for try await update in observation.updates {
+                    await send(
+                        notification: Method.activitySummariesUpdate,
+                        ActivitySummariesUpdateParams(
+                            subscription: observation.id,
+                            summaries: update.summaries,
+                            removedDays: update.removedDays
+                        )
+                    )
+                }
+            } catch {
+                // The query stopped: its last update says why, and the subscription is over.
+                _ = state.withLock { $0.activityQueries.removeValue(forKey: observation.id) }
                 await send(
                     notification: Method.activitySummariesUpdate,
                     ActivitySummariesUpdateParams(
                         subscription: observation.id,
-                        summaries: update.summaries,
-                        removedDays: update.removedDays
+                        summaries: [],
+                        removedDays: [],
+                        error: (error as? HealthError)
+                            ?? HealthError(.unknownError, "the activity summaries could not be computed")
                     )
                 )
             }

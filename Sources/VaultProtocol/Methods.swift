@@ -280,11 +280,15 @@ public struct ActivitySummariesUpdateParams: Hashable, Sendable, Codable {
     public var summaries: [ActivitySummary]
     /// Days (`YYYY-MM-DD`) that had a summary and have none now, oldest first.
     public var removedDays: [String]
+    /// Present on the last update of a query that stopped because a new answer could not be
+    /// computed (both lists are then empty).
+    public var error: HealthError?
 
-    public init(subscription: UUID, summaries: [ActivitySummary], removedDays: [String]) {
+    public init(subscription: UUID, summaries: [ActivitySummary], removedDays: [String], error: HealthError? = nil) {
         self.subscription = subscription
         self.summaries = summaries
         self.removedDays = removedDays
+        self.error = error
     }
 }
 

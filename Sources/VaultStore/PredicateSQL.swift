@@ -17,6 +17,11 @@ struct SQLFragment {
 struct PredicateCompiler {
     /// The unit strings the vault knows, for metadata quantities (which compare only within a dimension).
     let knownUnits: [String]
+    /// Whether a workout's samples are named as a list of its associations (`s.id IN (...)`), for
+    /// a branch that walks rows by id under full access; otherwise each row is looked up among
+    /// the workout's, so that the cost follows the rows walked, never associations the scope may
+    /// not see.
+    var workoutAsList = false
 
     func compile(_ predicate: SamplePredicate, for type: SampleType) throws(HealthError) -> SQLFragment {
         switch predicate {
@@ -39,7 +44,16 @@ struct PredicateCompiler {
                 [.text(Self.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }))]
             )
         case .workout(let uuid):
-            return SQLFragment("s.id IN (SELECT sample_id FROM workout_samples WHERE workout = ?)", [.blob(uuid.bytes)])
+            if workoutAsList {
+                return SQLFragment(
+                    "s.id IN (SELECT sample_id FROM workout_samples WHERE workout = ?)",
+                    [.blob(uuid.bytes)]
+                )
+            }
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM workout_samples WHERE workout = ? AND sample_id = s.id)",
+                [.blob(uuid.bytes)]
+            )
         case .sources(let identifiers):
             return SQLFragment(
                 "s.source_id IN (SELECT id FROM sources WHERE bundle_id IN (SELECT value FROM json_each(?)))",

@@ -13,8 +13,9 @@ public struct LiveStatisticsCarry: Sendable {
     fileprivate let workout: UUID
     fileprivate let type: QuantityTypeIdentifier
     fileprivate let scope: ReadScope
-    /// The newest tombstone and the late associations counter: after a deletion anywhere, or a
-    /// sample stored earlier and associated since, the pieces are no longer those of the rows.
+    /// The latest deletion of the rows the scope sees of the type, and the workout's
+    /// late-associations counter: after such a deletion, or a sample stored earlier and
+    /// associated since, the pieces are no longer those of the rows.
     fileprivate let tombstone: Int64
     fileprivate let late: Int64
     /// The vault's change sequence when the pieces were read: rows associated since are stored
@@ -38,7 +39,8 @@ extension SampleStore {
     /// Given the carry of an earlier call, only the rows of the type stored since are read, and
     /// those associated with the workout added to each source's pieces, so that a reading costs what arrived since the last, not the whole
     /// workout. The carry is dropped, and every row read again, when anything that shaped it
-    /// changed: the scope, a deletion anywhere in the vault, or an older sample associated late.
+    /// changed: the scope, a deletion of a row of the type the scope sees, or an older sample
+    /// associated late with the workout.
     /// The owner's order of sources shapes the answer, never the pieces. A sum over two or more
     /// sources is merged by time over every row (docs/STATISTICS.md), so it is then computed
     /// whole.
@@ -51,8 +53,26 @@ extension SampleStore {
     ) throws -> (statistics: Statistics?, carry: LiveStatisticsCarry) {
         let options = StatisticsOptions.workout(for: type)
         let key = DatabaseValue.blob(workout.bytes)
-        let tombstone = try db.scalarInt("SELECT max(id) FROM tombstones") ?? 0
-        let late = try db.scalarInt("SELECT value FROM counters WHERE name = 'late_associations'") ?? 0
+        // Deletions that could have shaped the pieces: of the type, and of the app's own samples
+        // when it sees only those (another app's deletion costs this reading nothing).
+        let code = try typeCode(.quantity(type), db) ?? -1
+        let tombstone: Int64
+        if let own = scope.ownSource(of: .quantity(type)) {
+            tombstone =
+                try db.scalarInt(
+                    "SELECT max(seq) FROM tombstones INDEXED BY tombstones_by_type_source_seq WHERE type = ? AND source_id = ?",
+                    [code, try sourceID(own, db) ?? -1]
+                ) ?? 0
+        } else {
+            tombstone =
+                try db.scalarInt(
+                    "SELECT max(seq) FROM tombstones INDEXED BY tombstones_by_type_seq WHERE type = ?",
+                    [code]
+                )
+                ?? 0
+        }
+        let late =
+            try db.scalarInt("SELECT value FROM counters WHERE name = ?", [Self.lateAssociationsCounter(workout)]) ?? 0
         let sequence = try changeSequence(in: db)
         let kept = carry.flatMap { carry in
             carry.workout == workout && carry.type == type && carry.scope == scope
@@ -112,6 +132,12 @@ extension SampleStore {
         )
         guard let span, !sources.isEmpty else { return (nil, next) }
         let known = sources.sorted { $0.key < $1.key }.map { (id: $0.key, source: $0.value.source) }
+        guard known.count <= Self.maximumStatisticsSources else {
+            throw HealthError.invalidArgument(
+                "statistics over \(known.count) sources of one type are not supported; at most \(Self.maximumStatisticsSources): narrow the predicate to fewer sources",
+                field: "predicate"
+            )
+        }
         if type.aggregationStyle == .cumulative, known.count > 1 {
             return (try wholeWorkoutStatistics(type, workout, scope, db), next)
         }

@@ -177,9 +177,10 @@ extension SampleStore {
             fragment.arguments += members.arguments
         }
         if let predicate = query.predicate {
-            let compiler = PredicateCompiler(
+            var compiler = PredicateCompiler(
                 knownUnits: try db.rows("SELECT unit FROM units").compactMap { $0[0].string }
             )
+            if path == .byRow, case .all = access { compiler.workoutAsList = true }
             let condition = try compiler.compile(predicate, for: query.sampleType)
             fragment.sql += " AND " + condition.sql
             fragment.arguments += condition.arguments

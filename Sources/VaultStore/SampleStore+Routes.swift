@@ -108,7 +108,13 @@ extension SampleStore {
             """,
             [DatabaseValue.integer(sampleID), DatabaseValue.blob(id.bytes)]
         )
-        try associate([route.uuid], withWorkout: workout, storedAfter: sequence, in: db)
+        try associate(
+            [(route.uuid, .workoutRoute)],
+            ofSource: route.sourceRevision.source.bundleIdentifier,
+            withWorkout: workout,
+            storedAfter: sequence,
+            in: db
+        )
         try discardRoute(id, in: db)
     }
 

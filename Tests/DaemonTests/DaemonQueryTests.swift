@@ -124,7 +124,9 @@ extension DaemonEndToEnd {
                 let updates = Mutex<[ActivitySummaryQuery.Update]>([])
             }
             let received = Received()
-            let gather = Task { for await update in query.updates { received.updates.withLock { $0.append(update) } } }
+            let gather = Task {
+                for try await update in query.updates { received.updates.withLock { $0.append(update) } }
+            }
             func waitFor(_ count: Int) async throws {
                 let deadline = ContinuousClock.now + .seconds(10)
                 while received.updates.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
@@ -141,7 +143,7 @@ extension DaemonEndToEnd {
 
             // Stopped: the updates end, and the next change is not sent.
             try await query.stop()
-            await gather.value
+            try await gather.value
             try await watch.save(
                 try quantity(.activeEnergyBurned, 30, .kilocalorie, at: morning.addingTimeInterval(3600))
             )

@@ -40,16 +40,21 @@ import VaultEngine
     }
 
     /// Gathers a running query's updates as they come (an iteration cancelled midway would end
-    /// the stream, so nothing waits on it with a timeout).
+    /// the stream, so nothing waits on it with a timeout), and the error that ended them.
     final class Updates: @unchecked Sendable {
         private let lock = NSLock()
         private var received: [ActivitySummaryUpdate] = []
         private var ended = false
+        private(set) var failure: (any Error)?
         private var taken = 0
 
-        init(_ stream: AsyncStream<ActivitySummaryUpdate>) {
+        init(_ stream: AsyncThrowingStream<ActivitySummaryUpdate, any Error>) {
             Task {
-                for await update in stream { self.lock.withLock { self.received.append(update) } }
+                do {
+                    for try await update in stream { self.lock.withLock { self.received.append(update) } }
+                } catch {
+                    self.lock.withLock { self.failure = error }
+                }
                 self.lock.withLock { self.ended = true }
             }
         }
@@ -79,18 +84,28 @@ import VaultEngine
         }
     }
 
+    /// The answer a consumer holds after applying every update to the first answer.
+    static func applied(_ first: [ActivitySummary], _ updates: [ActivitySummaryUpdate]) -> [ActivitySummary] {
+        var byDay = Dictionary(first.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
+        for update in updates {
+            for summary in update.summaries { byDay[summary.day] = summary }
+            for day in update.removedDays { byDay[day] = nil }
+        }
+        return byDay.values.sorted { $0.day < $1.day }
+    }
+
     @Test func anUpdateCarriesTheDaysThatChangedAndOnlyWhenTheAnswerChanged() async throws {
         let test = try await Self.vault(grantSummaries: true)
         let engine = test.engine
         try await engine.save([try Self.energy(100, at: Self.day1)], as: .app(Self.other))
         let running = try await engine.observeActivitySummaries(matching: Self.query, as: .app(Self.app))
-        #expect(running.summaries.map(\.day) == ["2026-03-02"])
+        #expect(running.summaries.map { $0.day } == ["2026-03-02"])
         let updates = Updates(running.updates)
 
         // Another app's energy on the second day: a new day, as asking again would show.
         try await engine.save([try Self.energy(250, at: Self.day2)], as: .app(Self.other))
         let added = try #require(await updates.next())
-        #expect(added.summaries.map(\.day) == ["2026-03-03"])
+        #expect(added.summaries.map { $0.day } == ["2026-03-03"])
         #expect(added.summaries.first?.activeEnergyBurned == Quantity(250, .kilocalorie))
         #expect(added.removedDays.isEmpty)
         let asked = try await engine.activitySummaries(matching: Self.query, as: .app(Self.app))
@@ -163,5 +178,67 @@ import VaultEngine
         // Removing the app ends its query.
         try await engine.removeApp(Self.app)
         #expect(await updates.end())
+    }
+
+    @Test func changesWhileTheQueryStartsOrWhileNobodyReadsAreMergedNotLost() async throws {
+        let test = try await Self.vault(grantSummaries: true)
+        let engine = test.engine
+        // Saves racing the query's start: whatever its first answer holds, the updates bring it
+        // to what asking again says.
+        let saving = Task {
+            for minute in 0..<40 {
+                try await engine.save(
+                    [try Self.energy(1, at: Self.day1.addingTimeInterval(Double(minute) * 60))],
+                    as: .app(Self.other)
+                )
+            }
+        }
+        let running = try await engine.observeActivitySummaries(matching: Self.query, as: .app(Self.app))
+        try await saving.value
+        // Nobody reads while 30 more changes come: the next update is one merged difference.
+        for minute in 0..<30 {
+            try await engine.save(
+                [try Self.energy(2, at: Self.day2.addingTimeInterval(Double(minute) * 60))],
+                as: .app(Self.other)
+            )
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let updates = Updates(running.updates)
+        var received: [ActivitySummaryUpdate] = []
+        while let update = await updates.next(wait: .milliseconds(800)) { received.append(update) }
+        #expect(received.count <= 3, "\(received.count) updates")
+        let asked = try await engine.activitySummaries(matching: Self.query, as: .app(Self.app))
+        #expect(Self.applied(running.summaries, received) == asked)
+        #expect(asked.map { $0.activeEnergyBurned } == [Quantity(40, .kilocalorie), Quantity(60, .kilocalorie)])
+
+        // The owner's order of energy sources moves the merged energy: an update.
+        try await engine.save([try Self.energy(500, at: Self.day1)], as: .app(Self.app))
+        _ = await updates.next()
+        try await engine.setSourcePriority([Self.app, Self.other], for: .activeEnergyBurned)
+        let reordered = try #require(await updates.next())
+        #expect(reordered.summaries.map { $0.day } == ["2026-03-02"])
+        engine.stopObservingActivitySummaries(running.id, as: .app(Self.app))
+    }
+
+    @Test func aNewAnswerThatCannotBeComputedEndsTheQueryWithItsError() async throws {
+        let test = try await Self.vault(grantSummaries: true)
+        let engine = test.engine
+        // 64 sources of energy in the range: the most one answer merges.
+        let sources = (0..<64).map { "org.example.source\($0)" }
+        for (index, source) in sources.enumerated() {
+            try await test.enroll(source)
+            try await test.grant(.share, .quantity(.activeEnergyBurned), to: source)
+            try await engine.save(
+                [try Self.energy(1, at: Self.day1.addingTimeInterval(Double(index) * 60))],
+                as: .app(source)
+            )
+        }
+        let running = try await engine.observeActivitySummaries(matching: Self.query, as: .app(Self.app))
+        let updates = Updates(running.updates)
+        // A 65th: the query can no longer be answered, and says so rather than going quiet.
+        try await engine.save([try Self.energy(1, at: Self.day2)], as: .app(Self.other))
+        #expect(await updates.end())
+        #expect((updates.failure as? HealthError)?.code == .invalidArgument)
+        #expect(!engine.isObservingActivitySummaries(running.id, as: .app(Self.app)))
     }
 }

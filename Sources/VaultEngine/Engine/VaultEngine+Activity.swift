@@ -66,11 +66,25 @@ extension VaultEngine {
         as caller: Caller,
         requestID: String = ""
     ) async throws -> ActivitySummaryObservation {
-        let summaries = try await activitySummaries(matching: query, as: caller, requestID: requestID)
-        let observation = activityWatches.add(caller, query: query, answer: summaries)
+        // Registered before the first answer is read, so that a change committed meanwhile is
+        // answered right after it.
+        let id = activityWatches.register(caller, query: query)
+        let summaries: [ActivitySummary]
+        do {
+            summaries = try await activitySummaries(matching: query, as: caller, requestID: requestID)
+        } catch {
+            activityWatches.remove(id)
+            throw error
+        }
+        if activityWatches.started(id, answer: summaries) { answerActivitySummaries(id) }
         // Shut down meanwhile: end it now, as shutdown ended the others.
-        if isShutDown { activityWatches.remove(observation.id) }
-        return observation
+        if isShutDown { activityWatches.remove(id) }
+        let watches = activityWatches
+        return ActivitySummaryObservation(
+            id: id,
+            summaries: summaries,
+            updates: AsyncThrowingStream { try await watches.nextUpdate(id) }
+        )
     }
 
     /// Stops one of the caller's running activity summary queries (its updates end); another
@@ -122,18 +136,24 @@ extension VaultEngine {
     }
 
     /// Computes a running query's answer again, off the caller's path: one at a time per query,
-    /// later changes merged into the next. A new answer that cannot be computed (the audit log
-    /// cannot be written, say) is not sent; an app no longer enrolled ends its queries.
+    /// later changes merged into the next.
     private func answerActivitySummariesAgain(_ id: UUID) {
         guard activityWatches.note(id) else { return }
+        answerActivitySummaries(id)
+    }
+
+    /// Answers the query while changes are noted for it. A new answer that cannot be computed
+    /// (the audit log cannot be written, too many energy sources, the app removed) stops the
+    /// query with that error: an answer left behind silently would be wrong from then on.
+    private func answerActivitySummaries(_ id: UUID) {
         Task { [self] in
             while let (caller, query) = activityWatches.next(id) {
                 do {
                     activityWatches.answer(try await activitySummaries(matching: query, as: caller), for: id)
-                } catch let error as HealthError where error.code == .authorizationDenied {
-                    activityWatches.remove(id)
+                } catch let error as HealthError {
+                    activityWatches.fail(id, error)
                 } catch {
-                    continue
+                    activityWatches.fail(id, HealthError(.unknownError, "the activity summaries could not be computed"))
                 }
             }
         }

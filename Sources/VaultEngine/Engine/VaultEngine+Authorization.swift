@@ -265,17 +265,17 @@ extension VaultEngine {
     /// id naming the request (`request 7`).
     private func decideRequest(_ id: Int64, _ decision: Decision) async throws -> AuthorizationRequest? {
         let operation: AuditEntry.Operation = decision == .grant ? .authorizationGrant : .authorizationDeny
-        let waiting = try await perform { [self] in
+        let (waiting, appID) = try await perform { [self] in
             try audited(.owner, operation, types: [], requestID: "request \(id)") {
                 try decideRequest(id, decision)
             }
         }
-        await refreshActivitySummaries(nil)
+        await refreshActivitySummaries(nil, apps: [appID])
         return waiting
     }
 
-    private func decideRequest(_ id: Int64, _ decision: Decision) throws -> AuthorizationRequest? {
-        try database.write { db -> AuthorizationRequest? in
+    private func decideRequest(_ id: Int64, _ decision: Decision) throws -> (AuthorizationRequest?, String) {
+        try database.write { db -> (AuthorizationRequest?, String) in
             guard let appID = try GrantStore.appID(ofRequest: id, db),
                 let app = try GrantStore.registration(appID, db)
             else {
@@ -292,7 +292,7 @@ extension VaultEngine {
                     try decide(decision, access, of: types, for: app, policy: policy, in: db)
                 }
             }
-            return try GrantStore.pendingRequests(of: appID, id: id, db).first
+            return (try GrantStore.pendingRequests(of: appID, id: id, db).first, appID)
         }
     }
 

@@ -87,10 +87,13 @@ extension VaultEngine {
                     if let workout {
                         // Added to a live builder: associated whatever its data source collects,
                         // and its followers told once, with what it collected.
+                        // The app's own samples of these types, a sample it stored earlier too.
                         try store.associate(
-                            attributed.map(\.uuid),
+                            attributed.map { ($0.uuid, $0.sampleType) },
+                            ofSource: appID,
                             withWorkout: workout.workout,
                             storedAfter: sequence,
+                            acceptingEarlier: true,
                             in: db
                         )
                         collected[workout.session, default: []].formUnion(attributed.map(\.sampleType))

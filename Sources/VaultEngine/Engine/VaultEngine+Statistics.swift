@@ -78,6 +78,8 @@ extension VaultEngine {
                 }
             }
         }
+        // Activity summaries merge their energy by this order.
+        if Self.activityTypes.contains(.quantity(type)) { await refreshActivitySummaries(nil) }
     }
 
     /// The time zone statistics collections are counted in when a query names none.

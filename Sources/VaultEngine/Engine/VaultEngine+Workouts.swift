@@ -43,7 +43,7 @@ extension VaultEngine {
                     let previous = workoutSessions.session(of: appID)
                     if let previous {
                         try store.dissociate(workout: previous.builder.workoutUUID, in: db)
-                        try store.deleteWorkoutSession(previous.id, in: db)
+                        try store.deleteWorkoutSession(previous, in: db)
                         workoutSessions.change(previous.id, to: nil, in: db)
                         try append(entry(caller, .workoutDiscard, types: types, requestID: requestID), in: db)
                     }
@@ -371,7 +371,7 @@ extension VaultEngine {
                     let workout = try buildWorkout(session, start: start, end: end, app: app, scope: scope, db)
                     _ = try store.save([.workout(workout)], in: db)
                     try countBackgroundChanges([.workout: [appID]], db)
-                    try store.deleteWorkoutSession(session.id, in: db)
+                    try store.deleteWorkoutSession(session, in: db)
                     workoutSessions.change(session.id, to: nil, in: db)
                     let read = Set(workout.allStatistics.map { SampleType.quantity($0.quantityType) }).sortedIdentifiers
                     try append(
@@ -399,7 +399,7 @@ extension VaultEngine {
                 try database.write { db in
                     guard workoutSessions.session(session.id) != nil else { throw Self.noSuchSession }
                     try store.dissociate(workout: session.builder.workoutUUID, in: db)
-                    try store.deleteWorkoutSession(session.id, in: db)
+                    try store.deleteWorkoutSession(session, in: db)
                     workoutSessions.change(session.id, to: nil, in: db)
                     try append(entry(caller, .workoutDiscard, requestID: requestID), in: db)
                 }
@@ -438,13 +438,16 @@ extension VaultEngine {
                     && (session.app == appID || readable.contains(sample.sampleType))
             }
             guard !chosen.isEmpty else { continue }
-            try store.associate(
-                chosen.map(\.uuid),
+            // Only the rows this save stored: a sample it passed over (an older sync version, one
+            // superseded within the batch) is not collected, whatever row bears its UUID.
+            let added = try store.associate(
+                chosen.map { ($0.uuid, $0.sampleType) },
+                ofSource: appID,
                 withWorkout: session.builder.workoutUUID,
                 storedAfter: sequence,
                 in: db
             )
-            collected[session.id] = Set(chosen.map(\.sampleType))
+            if added > 0 { collected[session.id] = Set(chosen.map(\.sampleType)) }
         }
         return collected
     }
