@@ -87,6 +87,12 @@ public final class VaultEngine: Sendable {
             )
         case StoreError.locked: return HealthError(.databaseInaccessible, "the vault is locked")
         case is NIOThreadPoolError.ThreadPoolInactive: return engineShutDown
+        case let error as DatabaseError:
+            // SQLite's message, never the statement: a caller learns nothing of the vault's SQL.
+            return HealthError(
+                .unknownError,
+                "the vault could not complete the request: \(error.message) (\(error.resultCode))"
+            )
         default: return HealthError(.unknownError, "the vault could not complete the request: \(error)")
         }
     }

@@ -150,14 +150,24 @@ struct PredicateCompiler {
             for predicate in predicates {
                 parts.append(try compile(predicate, for: type))
             }
-            return SQLFragment(
-                "(" + parts.map(\.sql).joined(separator: isAnd ? " AND " : " OR ") + ")",
-                parts.flatMap(\.arguments)
-            )
+            return Self.balanced(parts[...], isAnd ? " AND " : " OR ")
         case .not(let inner):
             let part = try compile(inner, for: type)
             return SQLFragment("NOT (" + part.sql + ")", part.arguments)
         }
+    }
+
+    /// The parts joined by `op` as a balanced tree, `((a op b) op (c op d))`: SQLite nests a flat
+    /// chain one level per term and refuses an expression deeper than 1,000 levels, so 10,000
+    /// children (the most a predicate holds) would fail flat and nest 14 levels so.
+    private static func balanced(_ parts: ArraySlice<SQLFragment>, _ op: String) -> SQLFragment {
+        guard parts.count > 1 else {
+            return SQLFragment("(" + parts[parts.startIndex].sql + ")", parts[parts.startIndex].arguments)
+        }
+        let middle = parts.startIndex + parts.count / 2
+        let left = balanced(parts[..<middle], op)
+        let right = balanced(parts[middle...], op)
+        return SQLFragment("(" + left.sql + op + right.sql + ")", left.arguments + right.arguments)
     }
 
     /// A test on one metadata row `m`, true only for a value of the same kind.

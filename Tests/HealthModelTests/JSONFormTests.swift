@@ -286,10 +286,33 @@ struct JSONFormTests {
 }
 
 extension JSONFormTests {
+    @Test func aDateComesBackWithTheDigitsItWasSentWith() throws {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            // A second between 1900 and 2100 (and some near the reference date), with 0 to 6 digits.
+            let second = Int64.random(in: -3_155_760_000...3_155_760_000, using: &rng) / (Bool.random() ? 1 : 100_000)
+            let digits = Int.random(in: 0...6, using: &rng)
+            var fraction = ""
+            if digits > 0 {
+                fraction = "." + String((0..<digits).map { _ in "0123456789".randomElement(using: &rng)! })
+            }
+            let base = RFC3339.string(from: Date(timeIntervalSinceReferenceDate: Double(second)))
+            let sent = String(base.dropLast(5)) + fraction + "Z"
+            let date = try #require(RFC3339.date(from: sent))
+            let written = RFC3339.string(from: date)
+            #expect(RFC3339.date(from: written) == date)
+            // Written as sent, trailing zeros aside and with at least three digits.
+            var expected = fraction.isEmpty ? ".000" : fraction
+            while expected.count > 4 && expected.hasSuffix("0") { expected.removeLast() }
+            while expected.count < 4 { expected += "0" }
+            #expect(written == String(base.dropLast(5)) + expected + "Z", "\(sent)")
+        }
+    }
+
     @Test func datesOutsideTheYears0000To9999AreRefusedAndNeverTrap() throws {
         #expect(RFC3339.string(from: RFC3339.representableRange.lowerBound) == "0000-01-01T00:00:00.000Z")
-        #expect(RFC3339.string(from: RFC3339.representableRange.upperBound) == "9999-12-31T23:59:59.999969482Z")
-        #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: 1e300)) == "9999-12-31T23:59:59.999969482Z")
+        #expect(RFC3339.string(from: RFC3339.representableRange.upperBound) == "9999-12-31T23:59:59.99997Z")
+        #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: 1e300)) == "9999-12-31T23:59:59.99997Z")
         #expect(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: .nan)).hasPrefix("0000-"))
         let far = Date(timeIntervalSinceReferenceDate: 1e12)
         let error = healthError { _ = try Fixtures.quantity(start: Fixtures.start, end: far) }

@@ -83,6 +83,28 @@ import Testing
         }
     }
 
+    @Test func theLatestDatesAJSONDateCanHoldWorkLikeAnyOther() throws {
+        // Past Foundation's distantFuture (4001-01-01), up to the last instant of 9999.
+        let late = RFC3339.representableRange.upperBound.addingTimeInterval(-3600)
+        var session = WorkoutSessionSnapshot(
+            app: "org.example.app",
+            configuration: try WorkoutConfiguration(activityType: .running)
+        )
+        _ = try session.take(.startActivity, at: late)
+        try session.builder.beginCollection(at: late)
+        try session.builder.collect([.quantity(.heartRate)])
+        try session.builder.beginActivity(
+            try WorkoutConfiguration(activityType: .cycling),
+            at: late.addingTimeInterval(1)
+        )
+        try session.builder.add([WorkoutEvent(type: .lap, start: late.addingTimeInterval(2))])
+        #expect(session.collects(.quantity(.heartRate), startingAt: late.addingTimeInterval(3)))
+        try session.builder.endActivity(at: late.addingTimeInterval(10))
+        try session.builder.endCollection(at: late.addingTimeInterval(20))
+        #expect(session.elapsedTime(at: late.addingTimeInterval(20)) == 20)
+        _ = try WorkoutActivity(configuration: try WorkoutConfiguration(activityType: .walking), start: late)
+    }
+
     @Test func aSnapshotRoundTripsThroughItsJSON() throws {
         var session = WorkoutSessionSnapshot(
             app: "org.example.app",

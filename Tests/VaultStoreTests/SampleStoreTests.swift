@@ -286,6 +286,16 @@ struct SampleStoreTests {
         #expect(try store.samples(matching: both, scope: .owner).count == 2)
     }
 
+    @Test func aPredicateOfTenThousandNodesRunsWhateverItsShape() throws {
+        try store.save([try steps(5), try steps(500, hour: 1), try steps(50, hour: 2)])
+        let values = (0..<4999).map { SamplePredicate.quantity(.equalTo, Quantity(Double($0 + 1000), .count)) }
+        // Wide: one `or` of 5,000; deep in negations: an `and` of 4,999 `not`s and one more.
+        let wide = SamplePredicate.or(values + [.quantity(.equalTo, Quantity(500, .count))])
+        #expect(try all(.quantity(.stepCount), predicate: wide).count == 1)
+        let negated = SamplePredicate.and(values.map { .not($0) } + [.quantity(.lessThan, Quantity(100, .count))])
+        #expect(try all(.quantity(.stepCount), predicate: negated).count == 2)
+    }
+
     @Test func resultsAreSortedAndLimitedInSQL() throws {
         let values: [Double] = [30, 10, 50, 20, 40]
         try store.save(try values.enumerated().map { try steps($0.element, hour: Double($0.offset)) })

@@ -2,8 +2,8 @@ public import Foundation
 
 /// Reads and writes dates as RFC 3339 timestamps with fractional seconds, the wire form of every date.
 ///
-/// Written in UTC with up to nine fractional digits (at least three), enough that every `Date`
-/// reads back as exactly the same `Date`. Read with `Z` or a numeric offset, with or without a
+/// Written in UTC with the fewest fractional digits (at least three; nine at most, except within
+/// about 97 days of 2001-01-01) with which it reads back as exactly the same `Date`. Read with `Z` or a numeric offset, with or without a
 /// fraction. Implemented with integer arithmetic, not a formatter, so it is exact and `Sendable`.
 public enum RFC3339 {
     /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
@@ -30,12 +30,21 @@ public enum RFC3339 {
         if fraction == 0 {
             return format(whole: whole, fraction: 0, digits: 3)
         }
-        // Nine digits reproduce every date after April 2001; nearer Foundation's reference date a
-        // Double is finer than a nanosecond, so more digits are written until the date reads back.
-        for digits in [9, 10, 11, 12, 13, 14, 15, 16, 17] {
-            let text = format(whole: whole, fraction: fraction, digits: digits)
-            if digits == 17 || Self.date(from: text) == date {
-                return text
+        // The fewest digits (at least three) that read back as this very date: a date sent with
+        // milliseconds comes back as it was sent. Nine reproduce every date after April 2001;
+        // nearer Foundation's reference date a Double is finer than a nanosecond, so up to 17.
+        // Each candidate is read back as ``date(from:)`` reads it, without making its string: the
+        // whole seconds plus the correctly rounded value of the digits (units / 10^digits).
+        for digits in 3...17 {
+            let scale = pow(10, Double(digits))
+            var seconds = whole
+            var units = (fraction * scale).rounded()
+            if units >= scale {
+                units = 0
+                seconds += 1
+            }
+            if digits == 17 || seconds + units / scale == reference {
+                return format(whole: whole, fraction: fraction, digits: digits)
             }
         }
         return format(whole: whole, fraction: fraction, digits: 9)

@@ -31,7 +31,7 @@ public struct WorkoutActivity: Hashable, Sendable, Codable {
         if let end, end < start {
             throw .invalidArgument("the activity ends before it starts", field: "endDate")
         }
-        let span = start...(end ?? .distantFuture)
+        let span = start...(end ?? RFC3339.representableRange.upperBound)
         for (index, event) in events.enumerated() {
             do {
                 try event.validate(within: span)

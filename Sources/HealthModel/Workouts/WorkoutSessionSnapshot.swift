@@ -140,7 +140,9 @@ public struct WorkoutSessionSnapshot: Hashable, Sendable, Codable {
         guard builder.collectedTypes.contains(type), builder.startDate != nil, builder.endDate == nil,
             state == .running, start >= builder.startDate!
         else { return false }
-        return runningIntervals(until: .distantFuture).contains { $0.start <= start && start < $0.end }
+        return runningIntervals(until: RFC3339.representableRange.upperBound).contains {
+            $0.start <= start && start < $0.end
+        }
     }
 }
 
@@ -238,7 +240,7 @@ public struct WorkoutBuilderSnapshot: Hashable, Sendable, Codable {
                 )
             }
             do {
-                try event.validate(within: startDate...(endDate ?? .distantFuture))
+                try event.validate(within: startDate...(endDate ?? RFC3339.representableRange.upperBound))
             } catch {
                 throw error.nested(in: "events[\(index)]")
             }
