@@ -90,7 +90,7 @@ extension Session {
                 as: caller,
                 requestID: requestID
             )
-            return RouteQueryResult(locations: locations, next: next)
+            return RouteQueryResult(locations: locations, next: next, offset: p.offset ?? 0)
         case Method.queryObject:
             let p = try params(ObjectParams.self, from: data)
             return ObjectResult(

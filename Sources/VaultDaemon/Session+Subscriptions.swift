@@ -59,6 +59,15 @@ extension Session {
         requestID: String
     ) async throws -> ActivitySummariesResult {
         guard let caller else { throw RPCError(code: RPCError.notAuthenticated, message: "authenticate first") }
+        // Stopped with observer.stop, an app's method: the owner asks again instead.
+        guard case .app = caller else {
+            throw RPCError.from(
+                HealthError.invalidArgument(
+                    "a running activity summary query is an app's; the owner asks again",
+                    field: "updates"
+                )
+            )
+        }
         guard state.withLock({ $0.subscriptions.count + $0.activityQueries.count }) < Self.maximumSubscriptions else {
             throw RPCError.from(
                 HealthError(

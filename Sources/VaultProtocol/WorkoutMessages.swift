@@ -298,13 +298,37 @@ public struct RouteQueryParams: Sendable, Codable {
     }
 }
 
-public struct RouteQueryResult: Sendable, Codable {
+public struct RouteQueryResult: BatchedResult, Codable {
     public var locations: [WorkoutRouteLocation]
     /// The offset to ask from next; absent when these were the last.
     public var next: Int?
+    /// The position of the first location, not sent.
+    public var offset: Int
 
-    public init(locations: [WorkoutRouteLocation], next: Int?) {
+    public init(locations: [WorkoutRouteLocation], next: Int?, offset: Int = 0) {
         self.locations = locations
         self.next = next
+        self.offset = offset
+    }
+
+    /// The first half of the locations, with `next` after them: an answer too large for a frame
+    /// is sent so rather than refused.
+    public func halved() -> (any BatchedResult)? {
+        guard locations.count > 1 else { return nil }
+        var half = self
+        half.locations = Array(locations.prefix(locations.count / 2))
+        half.next = offset + locations.count / 2
+        return half
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case locations, next
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        locations = try container.decode([WorkoutRouteLocation].self, forKey: .locations)
+        next = try container.decodeIfPresent(Int.self, forKey: .next)
+        offset = 0
     }
 }

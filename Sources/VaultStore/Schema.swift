@@ -391,16 +391,9 @@ public enum Schema {
                 """
                 CREATE TABLE quantity_series (
                     sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
-                    type INTEGER NOT NULL,
-                    source_id INTEGER NOT NULL,
                     quantity_count INTEGER NOT NULL,
                     minimum REAL, maximum REAL, minimum_base REAL, maximum_base REAL,
                     most_recent REAL, most_recent_start REAL, most_recent_end REAL)
-                """,
-                // Whether a scope sees a discrete series of a type, in one probe (statistics).
-                """
-                CREATE INDEX quantity_series_extremes ON quantity_series(type, source_id)
-                    WHERE minimum_base IS NOT NULL
                 """,
                 """
                 CREATE TABLE quantity_series_chunks (
@@ -408,6 +401,24 @@ public enum Schema {
                     first INTEGER NOT NULL,
                     points BLOB NOT NULL,
                     PRIMARY KEY (sample_id, first))
+                """,
+            ]
+        ),
+        // A quantity series' type and source beside it, so that statistics ask in one probe
+        // whether the sources a reader sees hold a discrete series of a type.
+        Migration(
+            version: 12,
+            statements: [
+                "ALTER TABLE quantity_series ADD COLUMN type INTEGER NOT NULL DEFAULT -1",
+                "ALTER TABLE quantity_series ADD COLUMN source_id INTEGER NOT NULL DEFAULT -1",
+                """
+                UPDATE quantity_series SET
+                    type = (SELECT s.type FROM samples s WHERE s.id = quantity_series.sample_id),
+                    source_id = (SELECT s.source_id FROM samples s WHERE s.id = quantity_series.sample_id)
+                """,
+                """
+                CREATE INDEX quantity_series_extremes ON quantity_series(type, source_id)
+                    WHERE minimum_base IS NOT NULL
                 """,
             ]
         ),

@@ -338,5 +338,63 @@ extension DaemonEndToEnd {
             #expect(try result(hidden) == #"{"locations":[]}"#)
             #expect(try result(hidden) == result(nothing))
         }
+
+        @Test func aRouteBatchTooLargeForAFrameComesInSmallerBatches() async throws {
+            let daemon = try TestDaemon(["--max-frame-bytes", "65536"])
+            let route = SampleType.workoutRoute
+            try await daemon.enroll("org.example.mapper", read: [ObjectType(route)], share: [route, .workout])
+            try await daemon.decide("grant", ["share", "read"], [ObjectType(route)], for: "org.example.mapper")
+            try await daemon.decide("grant", ["share"], [.workout], for: "org.example.mapper")
+            let store = try await daemon.store("org.example.mapper")
+            defer { Task { await store.close() } }
+            let start = Date(timeIntervalSinceReferenceDate: 800_000_000)
+            let workout = try Workout(
+                activityType: .running,
+                start: start,
+                end: start.addingTimeInterval(900),
+                sourceRevision: SourceRevision(source: Source(bundleIdentifier: "org.example.mapper", name: "m"))
+            )
+            try await store.save([.workout(workout)])
+            let builder = try await WorkoutRouteBuilder(healthStore: store)
+            let locations = try (0..<800).map { second in
+                try WorkoutRouteLocation(
+                    timestamp: start.addingTimeInterval(Double(second) + 0.125),
+                    latitude: 52.52 + Double(second) * 1e-5,
+                    longitude: 13.405,
+                    altitude: 34,
+                    horizontalAccuracy: 5,
+                    verticalAccuracy: 3,
+                    speed: 3,
+                    course: 90,
+                    speedAccuracy: 0.5,
+                    courseAccuracy: 10
+                )
+            }
+            for first in stride(from: 0, to: 800, by: 200) {
+                try await builder.insertRouteData(Array(locations[first..<(first + 200)]))
+            }
+            let saved = try await builder.finishRoute(with: workout)
+            // 800 locations do not fit in 64 KiB: the default batch comes halved, with its next.
+            var batches: [[WorkoutRouteLocation]] = []
+            for try await batch in store.routeLocations(of: saved) { batches.append(batch) }
+            #expect(batches.count > 1)
+            #expect(batches.flatMap { $0 } == locations)
+            // The owner may not keep an activity summary query running; it asks again.
+            let owner = try await daemon.owner()
+            defer { owner.close() }
+            do {
+                _ = try await owner.call(
+                    Method.queryActivitySummaries,
+                    ActivitySummaryQueryParams(
+                        query: ActivitySummaryQueryDescriptor(start: "2026-03-02", end: "2026-03-02"),
+                        updates: true
+                    ),
+                    as: ActivitySummariesResult.self
+                )
+                Issue.record("the owner's running query was answered")
+            } catch let error as RPCError {
+                #expect(error.data?.field == "updates")
+            }
+        }
     }
 }

@@ -77,6 +77,13 @@ import Testing
         #expect(throws: HealthError.self) { try builder.endActivity(at: t0.addingTimeInterval(61)) }
         #expect(throws: HealthError.self) { try builder.endCollection(at: t0.addingTimeInterval(30)) }
         try builder.endCollection(at: t0.addingTimeInterval(90))
+        // Metadata refused naming its key once.
+        do {
+            try builder.add([.indoorWorkout: .string("x")])
+            Issue.record("a text HKIndoorWorkout was accepted")
+        } catch {
+            #expect(error.field == "metadata.HKIndoorWorkout")
+        }
         // A lap length is for pool swimming only.
         #expect(throws: HealthError.self) {
             _ = try WorkoutConfiguration(activityType: .running, lapLength: Quantity(25, .meter))

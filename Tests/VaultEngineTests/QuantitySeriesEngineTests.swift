@@ -251,6 +251,8 @@ import VaultStore
         let over = refusal([.init(quantity: Quantity(60, Self.bpm), at: Self.at(60_000))])
         #expect(over?.code == .dataSizeExceeded)
         #expect(over?.field == "quantities")
+        // An insert of nothing says so, as a route's does.
+        #expect(refusal([])?.field == "quantities")
         // Discarded: nothing saved, and the builder is gone.
         try engine.discardQuantitySeries(builder, as: app)
         #expect(refusal([])?.field == "builder")

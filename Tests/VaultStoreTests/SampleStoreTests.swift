@@ -540,6 +540,42 @@ struct SchemaTests {
         #expect(try database.read { try $0.scalarInt("SELECT count(*) FROM samples") } == 2)
     }
 
+    @Test func versionTwelveGivesEveryQuantitySeriesItsTypeAndSource() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try Database(
+            path: directory.appendingPathComponent("vault.db").path,
+            key: .random(count: 32),
+            create: true
+        )
+        defer { database.close() }
+        try Schema.migrate(database, upTo: 11)
+        try database.write { db in
+            try db.execute("INSERT INTO types (code, identifier) VALUES (7, 'HKQuantityTypeIdentifierHeartRate')")
+            try db.execute("INSERT INTO sources (id, bundle_id) VALUES (3, 'org.example.strap')")
+            try db.execute("INSERT INTO revisions (id, source_id, identity, name) VALUES (1, 3, 'r', 'Strap')")
+            try db.execute(
+                """
+                INSERT INTO samples (id, uuid, type, source_id, revision_id, start_date, end_date, value, seq)
+                VALUES (42, x'00112233445566778899AABBCCDDEEFF', 7, 3, 1, 0, 60, 1.2, 1)
+                """
+            )
+            try db.execute(
+                "INSERT INTO quantity_series (sample_id, quantity_count, minimum_base, maximum_base) VALUES (42, 3, 1, 1.5)"
+            )
+        }
+        try Schema.migrate(database)
+        let row = try database.read { try $0.rows("SELECT type, source_id FROM quantity_series WHERE sample_id = 42") }
+        #expect(row.first?[0].int64 == 7 && row.first?[1].int64 == 3)
+        let probe = try database.read {
+            try $0.scalarInt(
+                "SELECT count(*) FROM quantity_series INDEXED BY quantity_series_extremes WHERE type = 7 AND source_id = 3 AND minimum_base IS NOT NULL"
+            )
+        }
+        #expect(probe == 1)
+    }
+
     @Test func aDatabaseFromANewerHealthVaultIsRefused() throws {
         let test = try TestVault()
         try test.vault!.db().withWriter { try $0.execute("PRAGMA user_version = \(Schema.latestVersion + 1)") }

@@ -252,11 +252,8 @@ public struct WorkoutBuilderSnapshot: Hashable, Sendable, Codable {
     public mutating func add(_ added: Metadata) throws(HealthError) {
         var merged = metadata
         for (key, value) in added { merged[key] = value }
-        do {
-            try merged.validate()
-        } catch {
-            throw error.nested(in: "metadata")
-        }
+        // Its fields already say `metadata.<key>`.
+        try merged.validate()
         guard ((try? HealthJSON.encode(merged))?.count ?? 0) <= Self.maximumMetadataBytes else {
             throw HealthError(
                 .dataSizeExceeded,

@@ -61,6 +61,9 @@ extension VaultEngine {
         }
         return try quantitySeriesBuilders.update(builder, appID: appID, connection: connection) {
             (state) throws(HealthError) -> Int in
+            guard !quantities.isEmpty else {
+                throw .invalidArgument("there are no quantities to insert", field: "quantities")
+            }
             for (index, entry) in quantities.enumerated() {
                 let field = "quantities[\(index)]"
                 try state.type.validate(entry.quantity, field: field + ".quantity")
