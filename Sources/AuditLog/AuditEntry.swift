@@ -146,6 +146,8 @@ public struct AuditEntry: Hashable, Sendable {
         public static let workoutRoute = Operation(rawValue: "workout.route")
         /// A route's locations read (the count: how many were returned).
         public static let queryRoute = Operation(rawValue: "query.route")
+        /// The owner's summary of what the vault holds, per type and source (counts and dates).
+        public static let querySummary = Operation(rawValue: "query.summary")
 
         /// Every operation this version names (docs/AUDIT_LOG.md).
         public static let known: [Operation] = [
@@ -158,7 +160,7 @@ public struct AuditEntry: Hashable, Sendable {
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
-            .workoutRoute, .queryRoute,
+            .workoutRoute, .queryRoute, .querySummary,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

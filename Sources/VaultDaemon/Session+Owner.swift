@@ -175,6 +175,20 @@ extension Session {
                 }
             }
             return ProfileResult(values: values)
+        case Method.samplesSummary:
+            return SamplesSummaryResult(
+                types: try await daemon.engine().typeSummaries(requestID: requestID).map { summary in
+                    SamplesSummaryResult.TypeInfo(
+                        type: summary.type,
+                        count: summary.count,
+                        firstStart: summary.firstStart,
+                        lastStart: summary.lastStart,
+                        sources: summary.sources.map {
+                            .init(bundleIdentifier: $0.bundleIdentifier, name: $0.name, count: $0.count)
+                        }
+                    )
+                }
+            )
         case Method.sourcesPriority:
             let p = try params(SourcePriorityParams.self, from: data)
             let engine = try daemon.engine()

@@ -56,6 +56,7 @@ public enum Method {
     public static let settingsSetTimeZone = "settings.setTimeZone"
     public static let settingsSetActivityGoals = "settings.setActivityGoals"
     public static let settingsSetPreferredUnit = "settings.setPreferredUnit"
+    public static let samplesSummary = "samples.summary"
 }
 
 // MARK: Handshake

@@ -431,3 +431,41 @@ public struct TimeZoneParams: Hashable, Sendable, Codable {
         self.timeZone = timeZone
     }
 }
+
+/// `samples.summary`: what the vault holds, per type (identifier order).
+public struct SamplesSummaryResult: Hashable, Sendable, Codable {
+    public struct TypeInfo: Hashable, Sendable, Codable {
+        public struct SourceInfo: Hashable, Sendable, Codable {
+            public var bundleIdentifier: String
+            public var name: String
+            public var count: Int
+
+            public init(bundleIdentifier: String, name: String, count: Int) {
+                self.bundleIdentifier = bundleIdentifier
+                self.name = name
+                self.count = count
+            }
+        }
+
+        public var type: SampleType
+        public var count: Int
+        public var firstStart: Date
+        public var lastStart: Date
+        /// The most samples first.
+        public var sources: [SourceInfo]
+
+        public init(type: SampleType, count: Int, firstStart: Date, lastStart: Date, sources: [SourceInfo]) {
+            self.type = type
+            self.count = count
+            self.firstStart = firstStart
+            self.lastStart = lastStart
+            self.sources = sources
+        }
+    }
+
+    public var types: [TypeInfo]
+
+    public init(types: [TypeInfo]) {
+        self.types = types
+    }
+}

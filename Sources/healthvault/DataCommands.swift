@@ -87,8 +87,8 @@ struct Profile: AsyncParsableCommand {
 
 struct Samples: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Delete samples (you may delete any app's).",
-        subcommands: [Delete.self]
+        abstract: "The samples of a type: list them, delete them (any app's).",
+        subcommands: [List.self, Delete.self]
     )
 
     struct Delete: AsyncParsableCommand {

@@ -139,8 +139,12 @@ struct WorkoutView {
     let units: [QuantityTypeIdentifier: HealthUnit]
 
     /// The owner's time zone and preferred units of every type these workouts show.
-    static func load(for workouts: [Workout], on connection: VaultConnection) async throws -> WorkoutView {
-        var types: Set<QuantityTypeIdentifier> = [.activeEnergyBurned, .heartRate]
+    static func load(
+        for workouts: [Workout],
+        on connection: VaultConnection,
+        types more: Set<QuantityTypeIdentifier> = []
+    ) async throws -> WorkoutView {
+        var types: Set<QuantityTypeIdentifier> = more.union([.activeEnergyBurned, .heartRate])
         for workout in workouts {
             if let distance = workout.workoutActivityType.distanceType { types.insert(distance) }
             types.formUnion(workout.allStatistics.map(\.quantityType))

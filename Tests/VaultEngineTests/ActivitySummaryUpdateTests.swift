@@ -60,7 +60,7 @@ import VaultEngine
         }
 
         /// The next update, or nil when none comes within `wait`.
-        func next(wait: Duration = .seconds(3)) async -> ActivitySummaryUpdate? {
+        func next(wait: Duration = .seconds(15)) async -> ActivitySummaryUpdate? {
             let deadline = ContinuousClock.now + wait
             while ContinuousClock.now < deadline {
                 let update = lock.withLock { () -> ActivitySummaryUpdate? in
@@ -76,7 +76,7 @@ import VaultEngine
 
         /// Whether the stream ended (within a few seconds).
         func end() async -> Bool {
-            for _ in 0..<300 {
+            for _ in 0..<1500 {
                 if lock.withLock({ ended }) { return true }
                 try? await Task.sleep(for: .milliseconds(10))
             }

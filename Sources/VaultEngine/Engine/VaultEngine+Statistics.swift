@@ -1,7 +1,7 @@
 public import AuditLog
 public import Foundation
 public import HealthModel
-import VaultStore
+public import VaultStore
 
 extension VaultEngine {
     // MARK: Statistics
@@ -106,5 +106,19 @@ extension VaultEngine {
             }
         }
         await refreshActivitySummaries(nil)
+    }
+}
+
+extension VaultEngine {
+    /// The owner's view of what the vault holds (`healthvault data`): per type, how many samples,
+    /// the first and last start, and each source's count. Audited as `query.summary` (no types;
+    /// count: the types listed).
+    public func typeSummaries(requestID: String = "") async throws -> [TypeSummary] {
+        let scope: @Sendable (Connection) throws -> (ReadScope, AuditEntry.Outcome) = { _ in (.owner, .ok) }
+        return try await read(.querySummary, recording: [], as: .owner, requestID: requestID, scope: scope) {
+            [self] db, _ in
+            let summaries = try store.typeSummaries(in: db)
+            return (summaries, summaries.count)
+        }
     }
 }

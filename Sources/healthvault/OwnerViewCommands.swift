@@ -1,0 +1,176 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+/// The owner's view of what the vault holds (issue 20): per type at a glance, and the samples of
+/// one type, every app's (and every import's), read through the daemon as the other reads are.
+struct DataSummary: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "data",
+        abstract: "What the vault holds: per type, how many samples, from when to when, and from which sources.",
+        discussion: """
+            Dates in your time zone (see `timezone`). Counts include a correlation's members under \
+            their own types. `samples list TYPE` shows the samples of one type.
+            """
+    )
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let (summary, view) = try await vault.withOwner { connection in
+            let summary = try await connection.call(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
+            return (summary, try await WorkoutView.load(for: [], on: connection))
+        }
+        if output.json {
+            for type in summary.types { try printJSON(type) }
+            return
+        }
+        guard !summary.types.isEmpty else { return print("The vault holds no samples.") }
+        var rows = [["TYPE", "SAMPLES", "FIRST (\(view.zoneName))", "LAST", "SOURCES"]]
+        for type in summary.types {
+            rows.append([
+                shortName(type.type),
+                String(type.count),
+                view.date(type.firstStart, seconds: false),
+                view.date(type.lastStart, seconds: false),
+                type.sources.map { "\($0.name) (\($0.count))" }.joined(separator: ", "),
+            ])
+        }
+        print(table(rows))
+    }
+}
+
+extension Samples {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The samples of one type, newest first: dates, value in your unit, source, UUID."
+        )
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The type: a short name (stepCount, heartRate, sleepAnalysis, bloodPressure) or an identifier.")
+        var type: String
+
+        @Option(help: "Samples ending at or after this date (2026-11-23 or RFC 3339).")
+        var from: String?
+
+        @Option(help: "Samples starting before this date.")
+        var to: String?
+
+        @Option(help: "Only this source's samples (its bundle identifier, as `data` lists them).")
+        var source: String?
+
+        @Option(help: "At most this many (the newest); 0 for all.")
+        var limit: Int = 100
+
+        func run() async throws {
+            guard limit >= 0 else { throw ToolError("--limit must be 0 (all) or more, not \(limit)") }
+            let sampleType = try parseSampleType(type)
+            var conditions: [SamplePredicate] = []
+            if from != nil || to != nil {
+                conditions.append(.date(start: try from.map(parseDate), end: try to.map(parseDate), options: []))
+            }
+            if let source { conditions.append(.sources([source])) }
+            let query = SampleQueryDescriptor(
+                predicates: [
+                    SampleTypePredicate(sampleType, predicate: conditions.isEmpty ? nil : .and(conditions))
+                ],
+                sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)],
+                limit: limit
+            )
+            let (samples, view) = try await vault.withOwner { connection in
+                let samples = try await connection.call(
+                    Method.querySamples,
+                    SampleQueryParams(query: query),
+                    as: SamplesResult.self
+                ).samples
+                return (samples, try await WorkoutView.load(for: [], on: connection, types: quantityTypes(of: samples)))
+            }
+            if output.json {
+                for sample in samples { try printJSON(sample) }
+                return
+            }
+            guard !samples.isEmpty else { return print("No \(shortName(sampleType)) samples.") }
+            var rows = [["START (\(view.zoneName))", "END", "VALUE", "SOURCE", "UUID"]]
+            for sample in samples {
+                rows.append([
+                    view.date(sample.startDate),
+                    view.date(sample.endDate),
+                    value(of: sample, view),
+                    sample.sourceRevision.source.name,
+                    sample.uuid.uuidString,
+                ])
+            }
+            print(table(rows))
+        }
+
+        /// A sample's value as a person reads it: a quantity in the owner's unit (to six figures), a
+        /// category's value, a correlation's members, a workout's type and duration.
+        func value(of sample: Sample, _ view: WorkoutView) -> String {
+            switch sample {
+            case .quantity(let quantity):
+                let unit = view.units[quantity.quantityType] ?? quantity.quantityType.canonicalUnit
+                guard let value = try? quantity.quantity.doubleValue(for: unit) else { return "\(quantity.quantity)" }
+                return Self.number(value) + " \(unit)"
+            case .category(let category):
+                return "value \(category.value)"
+            case .correlation(let correlation):
+                return correlation.objects.compactMap { member -> String? in
+                    guard case .quantity(let quantity) = member else { return nil }
+                    return value(of: .quantity(quantity), view)
+                }
+                .joined(separator: " / ")
+            case .workout(let workout):
+                return "\(workout.workoutActivityType.name), \(WorkoutView.duration(workout.duration))"
+            default:
+                return sample.sampleType.identifier
+            }
+        }
+
+        /// To six significant figures, without trailing zeros.
+        static func number(_ value: Double) -> String {
+            guard value.isFinite, value != 0 else { return "0" }
+            let digits = max(0, 5 - Int(floor(log10(abs(value)))))
+            var text = String(format: "%.\(min(digits, 12))f", value)
+            if text.contains(".") {
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+            }
+            return text
+        }
+    }
+}
+
+/// `stepCount` for `HKQuantityTypeIdentifierStepCount`, as the commands take it.
+func shortName(_ type: SampleType) -> String {
+    let identifier = type.identifier
+    for prefix in [
+        "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
+        "HKDataTypeIdentifier", "HKDataType", "HKScoredAssessmentTypeIdentifier",
+    ] where identifier.hasPrefix(prefix) {
+        let rest = identifier.dropFirst(prefix.count)
+        return rest.prefix(1).lowercased() + rest.dropFirst()
+    }
+    if identifier.hasPrefix("HK"), identifier.hasSuffix("TypeIdentifier") {
+        let rest = identifier.dropFirst(2).dropLast("TypeIdentifier".count)
+        return rest.prefix(1).lowercased() + rest.dropFirst()
+    }
+    return identifier
+}
+
+/// The quantity types among samples (correlation members included).
+func quantityTypes(of samples: [Sample]) -> Set<QuantityTypeIdentifier> {
+    var types: Set<QuantityTypeIdentifier> = []
+    for sample in samples {
+        switch sample {
+        case .quantity(let quantity): types.insert(quantity.quantityType)
+        case .correlation(let correlation):
+            for case .quantity(let member) in correlation.objects { types.insert(member.quantityType) }
+        default: break
+        }
+    }
+    return types
+}
