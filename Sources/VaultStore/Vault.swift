@@ -28,6 +28,7 @@ public final class Vault: @unchecked Sendable {
     // Set once in init; cleared under the lock by lock().
     private var signingKey: Ed25519.SigningKey?
     private var anchorSealer: TokenSealer?
+    private var contentIdentifier: ContentIdentifier?
     private var database: Database?
     private let lockState = NSLock()
     /// How many audit entries the log held when this vault was opened, and how many of them
@@ -41,9 +42,11 @@ public final class Vault: @unchecked Sendable {
         signingKey: Ed25519.SigningKey,
         ownerPublicKey: Ed25519.PublicKey,
         anchorSealer: TokenSealer,
+        contentIdentifier: ContentIdentifier,
         database: Database
     ) {
         self.anchorSealer = anchorSealer
+        self.contentIdentifier = contentIdentifier
         self.directory = directory
         self.vaultID = vaultID
         self.auditPublicKey = signingKey.publicKey
@@ -135,6 +138,7 @@ public final class Vault: @unchecked Sendable {
             signingKey: signingKey,
             ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
             anchorSealer: try anchorSealer(databaseKey: databaseKey),
+            contentIdentifier: try contentIdentifier(databaseKey: databaseKey),
             database: database
         )
     }
@@ -227,6 +231,7 @@ public final class Vault: @unchecked Sendable {
             signingKey: signingKey,
             ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
             anchorSealer: try anchorSealer(databaseKey: databaseKey),
+            contentIdentifier: try contentIdentifier(databaseKey: databaseKey),
             database: database
         )
         // Before this open writes anything: what the note covers of the log as the last serving
@@ -334,6 +339,23 @@ public final class Vault: @unchecked Sendable {
         }
     }
 
+    /// The identifier of content that arrives without a UUID (an import's records: keyed by a
+    /// key derived from the database key, context `hvimport`), or `locked`.
+    public func importIdentifier() throws(StoreError) -> ContentIdentifier {
+        lockState.lock()
+        defer { lockState.unlock() }
+        guard let contentIdentifier else { throw .locked }
+        return contentIdentifier
+    }
+
+    static func contentIdentifier(databaseKey: SecureBytes) throws(StoreError) -> ContentIdentifier {
+        do {
+            return try ContentIdentifier(masterKey: databaseKey, context: "hvimport")
+        } catch {
+            throw .io("cannot derive the import identity key: \(error)")
+        }
+    }
+
     /// The database, or `locked`.
     public func db() throws(StoreError) -> Database {
         lockState.lock()
@@ -379,6 +401,8 @@ public final class Vault: @unchecked Sendable {
         signingKey = nil
         anchorSealer?.wipe()
         anchorSealer = nil
+        contentIdentifier?.wipe()
+        contentIdentifier = nil
         database?.close()
         database = nil
         return failure

@@ -122,6 +122,23 @@ struct VaultTests {
         #expect(storeError { _ = try database.read { _ in 1 } } == "locked")
     }
 
+    @Test func importIdentitiesAreTheVaultsOwnAndSurviveAReopen() throws {
+        let test = try TestVault()
+        let content = Array("HKQuantityTypeIdentifierBodyMass|Ana's iPhone|70.2|kg|2026-03-03".utf8)
+        let first = try test.vault!.importIdentifier().uuid(for: content)
+        #expect(first == (try test.vault!.importIdentifier().uuid(for: content)))
+        #expect(first != (try test.vault!.importIdentifier().uuid(for: content + [0x20])))
+        // Version 8 (custom), RFC variant.
+        #expect(first.uuid.6 >> 4 == 8 && first.uuid.8 >> 6 == 2)
+        try test.reopen()
+        #expect(first == (try test.vault!.importIdentifier().uuid(for: content)))
+        // Another vault names the same content otherwise: nobody without this vault's key can.
+        let other = try TestVault()
+        #expect(first != (try other.vault!.importIdentifier().uuid(for: content)))
+        test.vault!.lock()
+        #expect(storeError { _ = try test.vault!.importIdentifier() } == "locked")
+    }
+
     @Test func auditPublicKeyIsWrittenInTheClearAsAVerifierKey() throws {
         let test = try TestVault()
         let text = try String(
