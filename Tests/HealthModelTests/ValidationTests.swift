@@ -188,6 +188,19 @@ struct ValidationTests {
         }
         #expect(badDate?.code == .invalidArgument)
         #expect(badDate?.field == "startDate")
+        // A fraction where a whole number goes: said so, not "not valid JSON".
+        let fraction = healthError {
+            _ = try HealthJSON.decode(
+                SampleQueryDescriptor.self,
+                from: Data(#"{"predicates":[],"sortDescriptors":[],"limit":1.5}"#.utf8)
+            )
+        }
+        #expect(fraction?.code == .invalidArgument)
+        #expect(
+            fraction?.message.contains("whole number") == true,
+            "\(String(describing: fraction?.message)) \(String(describing: fraction?.field))"
+        )
+        #expect(garbage?.message.contains("whole number") == false)
     }
 
     // MARK: Metadata

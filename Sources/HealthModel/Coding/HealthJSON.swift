@@ -64,6 +64,15 @@ public enum HealthJSON {
                 field: codingPathString(context.codingPath)
             )
         } catch let DecodingError.dataCorrupted(context) {
+            // Foundation's decoder says "not valid JSON", with no path, of a well-formed document
+            // whose number does not fit the whole-number field it is read into: say that instead.
+            if context.codingPath.isEmpty,
+                (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+            {
+                throw .invalidArgument(
+                    "a number does not fit its field: a fraction, or a number too large, where a whole number is expected"
+                )
+            }
             throw .invalidArgument(
                 "malformed JSON: \(context.debugDescription)",
                 field: codingPathString(context.codingPath)
