@@ -1,0 +1,81 @@
+import AuditLog
+public import Foundation
+public import HealthModel
+import VaultCrypto
+public import VaultStore
+
+/// The owner's imports (docs/APPLE_HEALTH_IMPORT.md): samples that arrive without an app, from a
+/// file the owner brings in. They keep the source the file names (an Apple Watch, an iPhone), in
+/// the vault under a bundle identifier no app can have (``importSource(origin:name:)``), so apps
+/// may read them under their read grants and no app may delete them; the owner may.
+extension VaultEngine {
+    /// The prefix of every imported sample's bundle identifier: app ids are reverse-DNS names
+    /// without a colon, so no app can be enrolled as an import's source.
+    public static let importSourcePrefix = "import:"
+
+    /// The source of imported samples from `origin` (`apple-health`) that the file says came from
+    /// `name`: bundle identifier `import:<origin>:<name>`, named `name`.
+    public static func importSource(origin: String, name: String) -> Source {
+        Source(bundleIdentifier: importSourcePrefix + origin + ":" + name, name: name)
+    }
+
+    /// The UUID this vault gives a record that arrived without one, from its content's bytes
+    /// (keyed by the vault's own key: docs/VAULT_FORMAT.md, "Keys").
+    public func importUUID(for content: some Collection<UInt8>) throws -> UUID {
+        try vault.importIdentifier().uuid(for: content)
+    }
+
+    /// Stores one batch of an import in one transaction with its audit entry (`vault.import`: the
+    /// types stored and how many, never a value), passing over the samples the vault holds or
+    /// held (``SampleStore/importSamples(_:in:)``). Every sample, and every correlation member,
+    /// must carry an import source (`invalidArgument`, field `objects[i].sourceRevision`).
+    /// Observers and background delivery hear of it as of any save.
+    public func importSamples(_ samples: [Sample], requestID: String = "") async throws -> ImportSorting {
+        guard samples.count <= Self.maximumBatchSize else {
+            throw HealthError(
+                .dataSizeExceeded,
+                "an import batch holds at most \(Self.maximumBatchSize) objects",
+                field: "objects"
+            )
+        }
+        for (index, sample) in samples.enumerated() {
+            var sources = [sample.sourceRevision.source]
+            if case .correlation(let correlation) = sample {
+                sources += correlation.objects.map(\.sourceRevision.source)
+            }
+            guard sources.allSatisfy({ $0.bundleIdentifier.hasPrefix(Self.importSourcePrefix) }) else {
+                throw HealthError.invalidArgument(
+                    "an imported sample's source is an import's (\(Self.importSourcePrefix)…), never an app's",
+                    field: "objects[\(index)].sourceRevision"
+                )
+            }
+        }
+        let (sorting, changes) = try await perform { [self] () throws -> (ImportSorting, [SampleType: Set<String>]) in
+            let attempted = Self.types(of: samples).sortedIdentifiers
+            return try audited(.owner, .import, types: attempted, requestID: requestID) {
+                try database.write { db in
+                    let sorting = try store.importSamples(samples, in: db)
+                    let stored = Set(sorting.stored)
+                    var changes: [SampleType: Set<String>] = [:]
+                    for sample in samples where stored.contains(sample.uuid) {
+                        changes[sample.sampleType, default: []].insert(sample.sourceRevision.source.bundleIdentifier)
+                    }
+                    try countBackgroundChanges(changes, db)
+                    try append(
+                        entry(
+                            .owner,
+                            .import,
+                            types: Set(changes.keys).sortedIdentifiers,
+                            count: sorting.stored.count,
+                            requestID: requestID
+                        ),
+                        in: db
+                    )
+                    return (sorting, changes)
+                }
+            }
+        }
+        await notifyObservers(changes)
+        return sorting
+    }
+}

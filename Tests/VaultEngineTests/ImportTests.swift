@@ -1,0 +1,84 @@
+import AuditLog
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import Testing
+import VaultEngine
+import VaultStore
+
+/// The owner's import through the engine: samples that arrive without an app keep the file's
+/// sources under import bundle identifiers, get this vault's content UUIDs, come in once however
+/// often the file is imported, stay deleted once the owner deletes them, and are read by apps
+/// under their grants like any app's samples.
+@Suite struct ImportTests {
+    static let watch = VaultEngine.importSource(origin: "apple-health", name: "Ana’s Apple Watch")
+    static let phone = VaultEngine.importSource(origin: "apple-health", name: "Ana’s iPhone")
+
+    /// A step count the way an importer makes it: its UUID from its content.
+    static func steps(_ value: Double, minute: Int, from source: Source, _ engine: VaultEngine) throws -> Sample {
+        let start = Fixtures.start.addingTimeInterval(Double(minute) * 60)
+        let identity =
+            "HKQuantityTypeIdentifierStepCount|\(source.name)|\(value)|count|\(start.timeIntervalSinceReferenceDate)"
+        return .quantity(
+            try QuantitySample(
+                uuid: try engine.importUUID(for: Array(identity.utf8)),
+                type: .stepCount,
+                quantity: Quantity(value, .count),
+                start: start,
+                end: start.addingTimeInterval(60),
+                sourceRevision: SourceRevision(source: source, version: "9.1")
+            )
+        )
+    }
+
+    @Test func anImportComesInOnceStaysDeletedAndReadsAsItsSource() async throws {
+        let test = try TestEngine()
+        let engine = test.engine
+        let batch = [
+            try Self.steps(120, minute: 0, from: Self.watch, engine),
+            try Self.steps(80, minute: 1, from: Self.phone, engine),
+            try Self.steps(120, minute: 0, from: Self.watch, engine),  // the same record twice in the file
+        ]
+        let first = try await engine.importSamples(batch)
+        #expect(first.stored == [batch[0].uuid, batch[1].uuid])
+        #expect(first.repeated == [batch[2].uuid])
+        // The same file again: nothing new.
+        let again = try await engine.importSamples(batch)
+        #expect(again.stored.isEmpty && again.alreadyPresent.count == 2 && again.repeated.count == 1)
+        // The owner deletes one; importing the file again does not bring it back.
+        _ = try await engine.delete([batch[1].uuid], as: .owner)
+        let third = try await engine.importSamples(batch)
+        #expect(third.deletedBefore == [batch[1].uuid] && third.alreadyPresent == [batch[0].uuid])
+
+        // One entry per batch, with the types and the count stored, and no value.
+        let imports = try test.auditEntries().filter { $0.operation == .import }
+        #expect(imports.map(\.objectCount) == [2, 0, 0])
+        #expect(imports.first?.types == ["HKQuantityTypeIdentifierStepCount"])
+
+        // An app that reads steps sees the watch's steps under the watch's name; one that may
+        // not sees what an empty vault shows; no app may delete them.
+        try await test.enroll("org.example.reader")
+        try await test.grant(.read, .quantity(.stepCount), to: "org.example.reader")
+        let query = SampleQueryDescriptor(predicates: [.quantitySample(type: .stepCount)])
+        let read = try await engine.samples(matching: query, as: .app("org.example.reader"))
+        #expect(read.map(\.sourceRevision.source) == [Self.watch])
+        try await test.enroll("org.example.other")
+        #expect(try await engine.samples(matching: query, as: .app("org.example.other")).isEmpty)
+        #expect(try await engine.delete([batch[0].uuid], as: .app("org.example.reader")) == 0)
+        #expect(try await engine.samples(matching: query, as: .owner).count == 1)
+    }
+
+    @Test func anImportCarriesOnlyImportSourcesAndAnAppCannotBeOne() async throws {
+        let test = try TestEngine()
+        let appSample = Sample.quantity(try Fixtures.quantity(.stepCount, 10))
+        let refused = await healthError { _ = try await test.engine.importSamples([appSample]) }
+        #expect(refused?.field == "objects[0].sourceRevision")
+        // An app id never has a colon: no app can be enrolled as an import's source.
+        let enrol = await healthError { _ = try await test.enroll(Self.watch.bundleIdentifier) }
+        #expect(enrol?.code == .invalidArgument)
+        // Another vault names the same content otherwise.
+        let other = try TestEngine()
+        let content = Array("HKQuantityTypeIdentifierStepCount|Ana’s iPhone|80".utf8)
+        #expect(try test.engine.importUUID(for: content) != other.engine.importUUID(for: content))
+    }
+}
