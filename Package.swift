@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AuditLog", targets: ["AuditLog"]),
         .library(name: "VaultEngine", targets: ["VaultEngine"]),
         .library(name: "HealthVaultKit", targets: ["HealthVaultKit"]),
+        .library(name: "HealthInterchange", targets: ["HealthInterchange"]),
         .executable(name: "healthvaultd", targets: ["healthvaultd"]),
         .executable(name: "healthvault", targets: ["healthvault"]),
     ],
@@ -58,6 +59,9 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // Readers of other systems' files (Apple Health's export.xml) that stream HealthModel values:
+        // no vault, no I/O beyond the file handed in.
+        .target(name: "HealthInterchange", dependencies: ["HealthModel"]),
         // The app's client library, HealthKit's shape.
         .target(name: "HealthVaultKit", dependencies: ["HealthModel", "VaultClient", "VaultProtocol", "VaultCrypto"]),
         // healthvaultd's server: the socket, identities, limits, the engine behind it.
@@ -115,6 +119,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(
+            name: "HealthInterchangeTests",
+            dependencies: ["HealthInterchange", "HealthModel", "HealthModelTestSupport"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "VaultCrypto", "HealthModelTestSupport"]),
         .testTarget(
             name: "VaultStoreTests",
