@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "VaultEngine",
             dependencies: [
-                "HealthModel", "VaultCrypto", "VaultStore", "AuditLog",
+                "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "HealthInterchange",
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "VaultDaemon",
             dependencies: [
-                "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "VaultEngine", "VaultProtocol",
+                "HealthModel", "HealthInterchange", "VaultCrypto", "VaultStore", "AuditLog", "VaultEngine",
+                "VaultProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -92,7 +93,7 @@ let package = Package(
             name: "healthvault",
             dependencies: [
                 "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "VaultProtocol", "VaultClient",
-                "CommandSupport",
+                "CommandSupport", "HealthInterchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,7 +143,8 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "HealthModel", "HealthVaultKit", "VaultClient", "VaultProtocol", "VaultStore", "VaultCrypto",
+                "HealthModel", "HealthInterchange", "HealthVaultKit", "VaultClient", "VaultProtocol", "VaultStore",
+                "VaultCrypto",
                 "VaultDaemon",
                 "AuditLog", "CommandSupport", "HealthModelTestSupport",
             ]

@@ -51,6 +51,8 @@ public final class VaultConnection: Sendable {
         /// before theirs (the first may come before the answer that names the subscription).
         var activityStreams: [UUID: AsyncStream<ActivitySummariesUpdateParams>.Continuation] = [:]
         var earlyActivityUpdates: [UUID: [ActivitySummariesUpdateParams]] = [:]
+        /// The `import.progress` notifications of the import under way, when someone listens.
+        var importProgress: AsyncStream<ImportProgressParams>.Continuation?
         var closed: ConnectionError?
     }
 
@@ -337,6 +339,23 @@ public final class VaultConnection: Sendable {
         }?.finish()
     }
 
+    /// The `import.progress` notifications of an owner's import (the newest only, when they come
+    /// faster than they are read); one listener at a time.
+    public func importProgress() -> AsyncStream<ImportProgressParams> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ImportProgressParams.self,
+            bufferingPolicy: .bufferingNewest(1)
+        )
+        let closed = router.state.withLock { state -> Bool in
+            guard state.closed == nil else { return true }
+            state.importProgress?.finish()
+            state.importProgress = continuation
+            return false
+        }
+        if closed { continuation.finish() }
+        return stream
+    }
+
     // MARK: Routing
 
 }
@@ -359,6 +378,12 @@ final class Router: Sendable {
                     state.earlyWorkoutEvents[event.session, default: []].append(event)
                 }
             }
+            return
+        }
+        if let method = head.method, head.id == nil, method == Method.importProgress {
+            guard let progress = try? HealthJSON.decode(RPCParams<ImportProgressParams>.self, from: data).params
+            else { return }
+            _ = state.withLock { $0.importProgress?.yield(progress) }
             return
         }
         if let method = head.method, head.id == nil, method == Method.activitySummariesUpdate {
@@ -411,6 +436,8 @@ final class Router: Sendable {
                 state.subscriptions = [:]
                 state.workoutStreams = [:]
                 state.activityStreams = [:]
+                state.importProgress?.finish()
+                state.importProgress = nil
             }
             return (
                 Array(state.pending.values), Array(state.subscriptions.values), Array(state.workoutStreams.values),

@@ -1,5 +1,6 @@
 import AuditLog
 import Foundation
+import HealthInterchange
 import HealthModel
 import VaultCrypto
 import VaultEngine
@@ -175,6 +176,39 @@ extension Session {
                 }
             }
             return ProfileResult(values: values)
+        case Method.importAppleHealth:
+            let p = try params(ImportAppleHealthParams.self, from: data)
+            guard p.path.hasPrefix("/") else {
+                throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
+            }
+            guard FileManager.default.isReadableFile(atPath: p.path) else {
+                throw RPCError.from(
+                    HealthError.invalidArgument(
+                        "the daemon cannot read \(p.path) (no such file, or no permission)",
+                        field: "path"
+                    )
+                )
+            }
+            do {
+                return try await daemon.engine().importAppleHealth(
+                    at: URL(fileURLWithPath: p.path),
+                    acceptTruncated: p.acceptTruncated ?? false,
+                    requestID: requestID
+                ) { [self] progress in
+                    Task {
+                        await send(
+                            notification: Method.importProgress,
+                            ImportProgressParams(
+                                bytesRead: progress.bytesRead,
+                                totalBytes: progress.totalBytes,
+                                records: progress.records
+                            )
+                        )
+                    }
+                }
+            } catch let error as AppleHealthReadError {
+                throw RPCError.from(HealthError.invalidArgument(error.description, field: "path"))
+            }
         case Method.samplesSummary:
             return SamplesSummaryResult(
                 types: try await daemon.engine().typeSummaries(requestID: requestID).map { summary in

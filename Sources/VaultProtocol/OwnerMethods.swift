@@ -469,3 +469,29 @@ public struct SamplesSummaryResult: Hashable, Sendable, Codable {
         self.types = types
     }
 }
+
+/// `import.appleHealth`: an Apple Health `export.xml` the daemon reads from its own file system.
+public struct ImportAppleHealthParams: Hashable, Sendable, Codable {
+    /// An absolute path.
+    public var path: String
+    /// Import what precedes the cut of a file cut short (else it is refused, nothing imported).
+    public var acceptTruncated: Bool?
+
+    public init(path: String, acceptTruncated: Bool? = nil) {
+        self.path = path
+        self.acceptTruncated = acceptTruncated
+    }
+}
+
+/// An `import.progress` notification: how far an import has read its file.
+public struct ImportProgressParams: Hashable, Sendable, Codable {
+    public var bytesRead: Int
+    public var totalBytes: Int?
+    public var records: Int
+
+    public init(bytesRead: Int, totalBytes: Int?, records: Int) {
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.records = records
+    }
+}

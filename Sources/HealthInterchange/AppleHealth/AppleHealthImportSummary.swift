@@ -1,0 +1,63 @@
+public import Foundation
+
+/// What an Apple Health import did (docs/APPLE_HEALTH_IMPORT.md, "Into the vault"): per type and
+/// per source how many records were stored, were there already, had been deleted by the owner,
+/// came twice in the file, or were skipped; what HealthVault cannot store yet; and where a cut
+/// file stopped.
+public struct AppleHealthImportSummary: Hashable, Sendable, Codable {
+    public struct Counts: Hashable, Sendable, Codable {
+        public var imported = 0
+        public var alreadyPresent = 0
+        public var deletedBefore = 0
+        public var repeated = 0
+        public var skipped = 0
+
+        public init() {}
+    }
+
+    /// Where a truncated file stopped (imported with `acceptTruncated`).
+    public struct Truncation: Hashable, Sendable, Codable {
+        public var byteOffset: Int?
+        public var line: Int?
+        /// Top-level elements read whole before the cut.
+        public var completeItems: Int?
+
+        public init(byteOffset: Int?, line: Int?, completeItems: Int?) {
+            self.byteOffset = byteOffset
+            self.line = line
+            self.completeItems = completeItems
+        }
+    }
+
+    /// By type identifier (a correlation counts once, under its own type).
+    public var byType: [String: Counts] = [:]
+    /// By source name, as the file names it.
+    public var bySource: [String: Counts] = [:]
+    /// Why records were skipped, by type and reason (never a value), with how many.
+    public var skipped: [String: Int] = [:]
+    /// What HealthVault cannot store yet, by element and type, with how many.
+    public var unsupported: [String: Int] = [:]
+    /// Activity summaries read: HealthVault derives them from the samples, so they are not stored.
+    public var activitySummaries = 0
+    /// Characteristics set from `<Me>`.
+    public var characteristics = 0
+    /// Forbidden characters removed from values, and irregularities of the DTD passed over.
+    public var removedCharacters = 0
+    public var doctypeIrregularities = 0
+    /// Audit entries written: one per batch stored (`vault.import`).
+    public var batches = 0
+    public var truncated: Truncation?
+
+    public init() {}
+
+    /// Every type's counts added up.
+    public var total: Counts {
+        byType.values.reduce(into: Counts()) { total, counts in
+            total.imported += counts.imported
+            total.alreadyPresent += counts.alreadyPresent
+            total.deletedBefore += counts.deletedBefore
+            total.repeated += counts.repeated
+            total.skipped += counts.skipped
+        }
+    }
+}

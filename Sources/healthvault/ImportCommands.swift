@@ -1,0 +1,163 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import HealthInterchange
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+/// Bringing history in (docs/APPLE_HEALTH_IMPORT.md).
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Bring your history in: an Apple Health export.",
+        subcommands: [AppleHealth.self]
+    )
+
+    struct AppleHealth: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apple-health",
+            abstract: "Import an iPhone's \"Export All Health Data\": export.xml, or the apple_health_export folder.",
+            discussion: """
+                The daemon reads the file (give a path it can read) and stores it in batches, each \
+                audited as vault.import. Importing the same export again adds nothing; a newer \
+                export adds only what is new; a record you deleted is not brought back. A file cut \
+                short is refused, nothing imported, unless --accept-truncated.
+                """
+        )
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "export.xml (any name), or the folder holding it.")
+        var path: String
+
+        @Flag(help: "Import what precedes the cut of a file cut short.")
+        var acceptTruncated = false
+
+        func run() async throws {
+            let file = try Self.exportFile(at: path)
+            let terminal = isatty(2) == 1 && !output.json
+            let started = Date()
+            let summary = try await vault.withOwner { connection in
+                let watcher = Task {
+                    for await progress in connection.importProgress() where terminal {
+                        FileHandle.standardError.write(Data(Self.progressLine(progress, since: started).utf8))
+                    }
+                }
+                defer { watcher.cancel() }
+                return try await connection.call(
+                    Method.importAppleHealth,
+                    ImportAppleHealthParams(path: file.path, acceptTruncated: acceptTruncated ? true : nil),
+                    as: AppleHealthImportSummary.self
+                )
+            }
+            if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if output.json { return try printJSON(summary) }
+            print(Self.report(summary, file: file, seconds: Date().timeIntervalSince(started)))
+        }
+
+        /// The export's XML: the path itself, or in a folder `export.xml`, else its largest `.xml`
+        /// that is not the clinical `export_cda.xml` (phones name it in their language).
+        static func exportFile(at path: String) throws -> URL {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw ToolError("\(path): no such file or folder")
+            }
+            guard isDirectory.boolValue else { return url }
+            let named = url.appendingPathComponent("export.xml")
+            if FileManager.default.fileExists(atPath: named.path) { return named }
+            let candidates =
+                (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: [.fileSizeKey]))?
+                .filter { $0.pathExtension.lowercased() == "xml" && $0.lastPathComponent != "export_cda.xml" } ?? []
+            guard
+                let largest = candidates.max(by: {
+                    ((try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+                        < ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
+                })
+            else { throw ToolError("\(path) holds no export XML (export.xml)") }
+            return largest
+        }
+
+        static func progressLine(_ progress: ImportProgressParams, since start: Date) -> String {
+            let elapsed = max(Date().timeIntervalSince(start), 0.001)
+            let rate = Double(progress.records) / elapsed
+            var line = "\r\u{1B}[K\(progress.records) records, \(Int(rate)) records/s"
+            if let total = progress.totalBytes, total > 0 {
+                let fraction = Double(progress.bytesRead) / Double(total)
+                line += String(format: ", %.0f%%", fraction * 100)
+                if fraction > 0.01 { line += ", about \(Int(elapsed / fraction - elapsed)) s left" }
+            }
+            return line
+        }
+
+        static func report(_ summary: AppleHealthImportSummary, file: URL, seconds: Double) -> String {
+            let total = summary.total
+            var lines = [
+                "Imported \(total.imported) of \(file.lastPathComponent) in \(String(format: "%.1f", seconds)) s: "
+                    + "\(total.alreadyPresent) already there, \(total.deletedBefore) deleted by you before (not brought back), "
+                    + "\(total.repeated) repeated in the file, \(total.skipped) skipped."
+            ]
+            func rows(_ counts: [String: AppleHealthImportSummary.Counts], _ title: String) -> String {
+                var rows = [[title, "IMPORTED", "ALREADY", "DELETED", "REPEATED", "SKIPPED"]]
+                for (name, c) in counts.sorted(by: { $0.key < $1.key }) {
+                    rows.append([
+                        name, "\(c.imported)", "\(c.alreadyPresent)", "\(c.deletedBefore)", "\(c.repeated)",
+                        "\(c.skipped)",
+                    ])
+                }
+                return table(rows)
+            }
+            if !summary.byType.isEmpty {
+                lines.append("")
+                lines.append(
+                    rows(
+                        summary.byType.reduce(into: [:]) { result, entry in
+                            let name = (try? SampleType(identifier: entry.key)).map(shortName) ?? entry.key
+                            result[name] = entry.value
+                        },
+                        "TYPE"
+                    )
+                )
+                lines.append("")
+                lines.append(rows(summary.bySource, "SOURCE"))
+            }
+            if !summary.skipped.isEmpty {
+                lines.append("")
+                lines.append("Skipped:")
+                for (reason, count) in summary.skipped.sorted(by: { $0.key < $1.key }) {
+                    lines.append("  \(count)  \(reason)")
+                }
+            }
+            if !summary.unsupported.isEmpty {
+                lines.append("")
+                lines.append("Not stored (HealthVault cannot hold these yet):")
+                for (what, count) in summary.unsupported.sorted(by: { $0.key < $1.key }) {
+                    lines.append("  \(count)  \(what)")
+                }
+            }
+            if summary.activitySummaries > 0 {
+                lines.append("")
+                lines.append(
+                    "\(summary.activitySummaries) activity summaries read: HealthVault computes them from the samples."
+                )
+            }
+            if summary.characteristics > 0 {
+                lines.append("\(summary.characteristics) characteristics set (see `profile show`).")
+            }
+            if summary.removedCharacters > 0 {
+                lines.append(
+                    "\(summary.removedCharacters) characters XML forbids removed from names (the rest of each kept)."
+                )
+            }
+            if let cut = summary.truncated {
+                lines.append("")
+                lines.append(
+                    "The file was cut short at byte \(cut.byteOffset.map(String.init) ?? "?") (line \(cut.line.map(String.init) ?? "?")); "
+                        + "the \(cut.completeItems.map(String.init) ?? "?") whole elements before the cut were read, as --accept-truncated asked."
+                )
+            }
+            lines.append("\(summary.batches) audited batch\(summary.batches == 1 ? "" : "es") (vault.import).")
+            return lines.joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HealthInterchange
+import HealthModel
+import Testing
+
+extension DaemonEndToEnd {
+    /// `healthvault import apple-health`, the real binary against a real daemon, on an export
+    /// written here in Apple's form: sources kept, a blood pressure's members stored once, a
+    /// re-import adding nothing, a cut file refused unless the owner accepts the part before it.
+    @Suite struct AppleHealthImportCommandTests {
+        static let export = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
+            <!ATTLIST HealthData locale CDATA #REQUIRED>
+            ]>
+            <HealthData locale="en_US">
+             <ExportDate value="2026-03-05 10:00:00 +0100"/>
+             <Me HKCharacteristicTypeIdentifierDateOfBirth="1984-02-29" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Ana’s Apple Watch" sourceVersion="9.1" device="&lt;&lt;HKDevice: 0x283e8c0f0&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:9.1&gt;" unit="count" creationDate="2026-03-02 08:10:00 +0100" startDate="2026-03-02 08:00:00 +0100" endDate="2026-03-02 08:05:00 +0100" value="420"/>
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Ana’s iPhone" sourceVersion="16.2" unit="count" creationDate="2026-03-02 08:10:00 +0100" startDate="2026-03-02 08:00:00 +0100" endDate="2026-03-02 08:06:00 +0100" value="380"/>
+             <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" unit="mmHg" creationDate="2026-03-03 07:00:05 +0100" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100" value="121"/>
+             <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Omron" unit="mmHg" creationDate="2026-03-03 07:00:05 +0100" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100" value="79"/>
+             <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" creationDate="2026-03-03 07:00:05 +0100" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100">
+              <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" unit="mmHg" creationDate="2026-03-03 07:00:05 +0100" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100" value="121"/>
+              <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Omron" unit="mmHg" creationDate="2026-03-03 07:00:05 +0100" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100" value="79"/>
+             </Correlation>
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" totalDistance="5" totalDistanceUnit="km" totalEnergyBurned="300" totalEnergyBurnedUnit="kcal" sourceName="Ana’s Apple Watch" sourceVersion="9.1" creationDate="2026-03-04 18:31:00 +0100" startDate="2026-03-04 18:00:00 +0100" endDate="2026-03-04 18:30:00 +0100"/>
+             <ActivitySummary dateComponents="2026-03-02" activeEnergyBurned="400" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="kcal" appleExerciseTime="30" appleExerciseTimeGoal="30" appleStandHours="10" appleStandHoursGoal="12"/>
+             <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" sourceName="Clinic" sourceVersion="1" identifier="x" fhirVersion="4.0.1" receivedDate="2026-03-01 10:00:00 +0100" resourceFilePath="/clinical-records/x.json"/>
+            </HealthData>
+
+            """
+
+        static func write(_ text: String, in directory: URL, name: String = "export.xml") throws -> URL {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: file)
+            return file
+        }
+
+        static func summary(_ output: String) throws -> AppleHealthImportSummary {
+            try JSONDecoder().decode(AppleHealthImportSummary.self, from: Data(output.utf8))
+        }
+
+        @Test func anExportComesInWithItsSourcesOnceAndAgainAddsNothing() async throws {
+            let daemon = try TestDaemon()
+            let folder = daemon.directory.deletingLastPathComponent().appendingPathComponent("apple_health_export")
+            _ = try Self.write(Self.export, in: folder, name: "导出.xml")
+            let first = try CLITests.healthvault(["import", "apple-health", folder.path], daemon: daemon)
+            #expect(first.status == 0, "\(first)")
+            #expect(first.out.hasPrefix("Imported 4 of 导出.xml"), "\(first.out)")
+            #expect(first.out.contains("1  ClinicalRecord HKClinicalTypeIdentifierLabResultRecord"), "\(first.out)")
+            // Again: nothing new; the summary says why, per type.
+            let again = try CLITests.healthvault(["import", "apple-health", folder.path, "--json"], daemon: daemon)
+            let summary = try Self.summary(again.out)
+            #expect(summary.total.imported == 0 && summary.total.alreadyPresent == 4, "\(again.out)")
+            #expect(summary.byType["HKQuantityTypeIdentifierStepCount"]?.alreadyPresent == 2)
+            #expect(summary.byType["HKCorrelationTypeIdentifierBloodPressure"]?.alreadyPresent == 1)
+            #expect(summary.byType["HKQuantityTypeIdentifierBloodPressureSystolic"] == nil)
+            #expect(summary.bySource["Ana’s Apple Watch"]?.alreadyPresent == 2)
+            #expect(summary.characteristics == 2 && summary.activitySummaries == 1)
+
+            // The owner's view: the watch and the phone are two sources; a blood pressure's members
+            // are stored once, as its members.
+            let data = try CLITests.healthvault(["data"], daemon: daemon)
+            let steps = try #require(data.out.split(separator: "\n").first { $0.hasPrefix("stepCount") })
+            #expect(steps.contains("Ana’s Apple Watch (1)") && steps.contains("Ana’s iPhone (1)"), "\(data.out)")
+            let systolic = try #require(data.out.split(separator: "\n").first { $0.hasPrefix("bloodPressureSystolic") })
+            #expect(systolic.contains(" 1 "), "\(data.out)")
+            // Each import of this size is one batch: one audited owner action.
+            let imports = try await daemon.auditEntries(operation: "vault.import")
+            #expect(imports.count == 2)
+        }
+
+        @Test func aCutFileIsRefusedUnlessTheOwnerKeepsWhatPrecedesTheCut() async throws {
+            let daemon = try TestDaemon()
+            let text = Self.export
+            let cut = String(text[..<text.range(of: "<Workout ")!.upperBound]) + "workoutActivityType=\"HKWork"
+            let file = try Self.write(
+                cut,
+                in: daemon.directory.deletingLastPathComponent().appendingPathComponent("cut")
+            )
+            let refused = try CLITests.healthvault(["import", "apple-health", file.path], daemon: daemon)
+            #expect(refused.status != 0)
+            #expect(refused.err.contains("cut") || refused.err.contains("truncated"), "\(refused)")
+            #expect(try CLITests.healthvault(["data"], daemon: daemon).out == "The vault holds no samples.\n")
+            let kept = try CLITests.healthvault(
+                ["import", "apple-health", file.path, "--accept-truncated", "--json"],
+                daemon: daemon
+            )
+            #expect(kept.status == 0, "\(kept)")
+            let summary = try Self.summary(kept.out)
+            #expect(summary.total.imported == 3)
+            #expect(summary.truncated?.completeItems != nil)
+        }
+    }
+}
