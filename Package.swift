@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "VaultEngineTests",
             dependencies: [
-                "VaultEngine", "VaultStore", "AuditLog", "VaultCrypto", "HealthModelTestSupport",
+                "VaultEngine", "VaultStore", "AuditLog", "VaultCrypto", "HealthModelTestSupport", "HealthInterchange",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

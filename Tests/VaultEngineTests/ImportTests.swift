@@ -1,5 +1,6 @@
 import AuditLog
 import Foundation
+import HealthInterchange
 import HealthModel
 import HealthModelTestSupport
 import Testing
@@ -80,5 +81,31 @@ import VaultStore
         let other = try TestEngine()
         let content = Array("HKQuantityTypeIdentifierStepCount|Ana’s iPhone|80".utf8)
         #expect(try test.engine.importUUID(for: content) != other.engine.importUUID(for: content))
+    }
+}
+
+extension ImportTests {
+    @Test func unclaimedMemberRecordsAreStoredInBatchesOfTheirOwn() async throws {
+        let test = try TestEngine()
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2026-03-05 10:00:00 +0100"/>
+
+            """
+        for minute in 0..<5 {
+            text += """
+                 <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" unit="mmHg" startDate="2026-03-03 07:0\(minute):00 +0100" endDate="2026-03-03 07:0\(minute):00 +0100" value="12\(minute)"/>
+
+                """
+        }
+        text += "</HealthData>\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hv-import-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(text.utf8).write(to: file)
+        let summary = try await test.engine.importAppleHealth(at: file, batchSize: 2)
+        #expect(summary.byType["HKQuantityTypeIdentifierBloodPressureSystolic"]?.imported == 5)
+        #expect(summary.batches == 3)
+        #expect(try test.auditEntries().filter { $0.operation == .import }.map(\.objectCount) == [2, 2, 1])
     }
 }

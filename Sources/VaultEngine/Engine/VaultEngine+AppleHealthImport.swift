@@ -133,7 +133,10 @@ extension VaultEngine {
         }
         try await store(batch)
         // Member-type records no correlation claimed are records of their own.
-        try await store(Array(held.values))
+        let unclaimed = Array(held.values)
+        for first in stride(from: 0, to: unclaimed.count, by: batchSize) {
+            try await store(Array(unclaimed[first..<min(first + batchSize, unclaimed.count)]))
+        }
         let diagnostics = reader.diagnostics
         summary.removedCharacters = diagnostics.forbiddenCharactersRemoved
         summary.doctypeIrregularities = diagnostics.doctypeIrregularities
