@@ -37,9 +37,13 @@ extension VaultEngine {
         // Records of member types, by UUID, until the file's end: a correlation claims its own.
         var held: [UUID: (sample: Sample, source: String)] = [:]
 
-        func store(_ items: [(sample: Sample, source: String)]) async throws {
-            guard !items.isEmpty else { return }
-            let sorting = try await importSamples(items.map(\.sample), requestID: requestID)
+        // One batch is stored while the next is read: reading and converting on one core,
+        // storing on the other. Batches commit in order, one at a time.
+        var inFlight: (task: Task<ImportSorting, any Error>, items: [(sample: Sample, source: String)])?
+        func settle() async throws {
+            guard let (task, items) = inFlight else { return }
+            inFlight = nil
+            let sorting = try await task.value
             summary.batches += 1
             let byUUID = Dictionary(items.map { ($0.sample.uuid, $0) }, uniquingKeysWith: { first, _ in first })
             func tally(_ uuids: [UUID], _ field: WritableKeyPath<AppleHealthImportSummary.Counts, Int>) {
@@ -54,6 +58,12 @@ extension VaultEngine {
             tally(sorting.deletedBefore, \.deletedBefore)
             tally(sorting.repeated, \.repeated)
             progress(reader.progress)
+        }
+        func store(_ items: [(sample: Sample, source: String)]) async throws {
+            try await settle()
+            guard !items.isEmpty else { return }
+            let samples = items.map(\.sample)
+            inFlight = (Task { [self] in try await importSamples(samples, requestID: requestID) }, items)
         }
         func add(_ sample: Sample, source: String) async throws {
             batch.append((sample, source))
@@ -137,6 +147,7 @@ extension VaultEngine {
         for first in stride(from: 0, to: unclaimed.count, by: batchSize) {
             try await store(Array(unclaimed[first..<min(first + batchSize, unclaimed.count)]))
         }
+        try await settle()
         let diagnostics = reader.diagnostics
         summary.removedCharacters = diagnostics.forbiddenCharactersRemoved
         summary.doctypeIrregularities = diagnostics.doctypeIrregularities
