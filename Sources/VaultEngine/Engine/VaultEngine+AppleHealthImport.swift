@@ -120,7 +120,10 @@ extension VaultEngine {
                 case .activitySummary:
                     summary.activitySummaries += 1
                 case .me(let me):
-                    for value in me.characteristics() {
+                    // Only what the vault does not hold yet: a re-import never undoes the owner's
+                    // own correction of a characteristic.
+                    for value in me.characteristics()
+                    where try await characteristic(value.type, as: .owner, requestID: requestID) == nil {
                         try await setCharacteristic(value, requestID: requestID)
                         summary.characteristics += 1
                     }
