@@ -2,6 +2,8 @@ import Foundation
 import HealthInterchange
 import HealthModel
 import Testing
+import VaultClient
+import VaultProtocol
 
 extension DaemonEndToEnd {
     /// `healthvault import apple-health`, the real binary against a real daemon, on an export
@@ -72,6 +74,47 @@ extension DaemonEndToEnd {
             // Each import of this size is one batch: one audited owner action.
             let imports = try await daemon.auditEntries(operation: "vault.import")
             #expect(imports.count == 2)
+        }
+
+        @Test func anAppReadsImportedStepsUnderItsGrantAndWithoutOneAsAnEmptyVault() async throws {
+            let steps = SampleType.quantity(.stepCount)
+            func setUp(importing: Bool) async throws -> TestDaemon {
+                let daemon = try TestDaemon()
+                for app in ["org.example.reader", "org.example.denied"] {
+                    try await daemon.enroll(app, read: [ObjectType(steps)], share: [])
+                }
+                try await daemon.decide("grant", ["read"], [ObjectType(steps)], for: "org.example.reader")
+                if importing {
+                    let file = try Self.write(
+                        Self.export,
+                        in: daemon.directory.deletingLastPathComponent().appendingPathComponent("in")
+                    )
+                    #expect(
+                        try CLITests.healthvault(["import", "apple-health", file.path], daemon: daemon).status == 0
+                    )
+                }
+                return daemon
+            }
+            let query = SampleQueryParams(query: SampleQueryDescriptor(predicates: [.quantitySample(type: .stepCount)]))
+            func answer(_ daemon: TestDaemon, _ app: String) async throws -> Data {
+                let connection = try await daemon.connection(app)
+                defer { connection.close() }
+                let frame = try await connection.rawCall(Method.querySamples, query)
+                let object = try #require(try JSONSerialization.jsonObject(with: frame) as? [String: Any])
+                return try JSONSerialization.data(withJSONObject: try #require(object["result"]), options: .sortedKeys)
+            }
+            let imported = try await setUp(importing: true)
+            let empty = try await setUp(importing: false)
+            // Granted: the watch's and the phone's steps, under their own names.
+            let read = try HealthJSON.decode(
+                [String: [Sample]].self,
+                from: try await answer(imported, "org.example.reader")
+            )
+            #expect(
+                Set(read["samples"]?.map(\.sourceRevision.source.name) ?? []) == ["Ana’s Apple Watch", "Ana’s iPhone"]
+            )
+            // Denied: the very bytes an empty vault answers.
+            #expect(try await answer(imported, "org.example.denied") == answer(empty, "org.example.denied"))
         }
 
         @Test func aCutFileIsRefusedUnlessTheOwnerKeepsWhatPrecedesTheCut() async throws {
