@@ -25,9 +25,15 @@ public final class VaultEngine: Sendable {
     let threads: NIOThreadPool
     let observers = ObserverRegistry()
     let workoutSessions = WorkoutSessions()
-    let heartbeatSeriesBuilders = HeartbeatSeriesBuilders()
+    let heartbeatSeriesBuilders = SeriesBuilders<HeartbeatSeriesBuilder>(
+        kind: "heartbeat series",
+        limit: .perConnection(16)
+    )
     let activityWatches = ActivitySummaryWatches()
-    let quantitySeriesBuilders = QuantitySeriesBuilders()
+    let quantitySeriesBuilders = SeriesBuilders<QuantitySeriesBuilder>(
+        kind: "quantity series",
+        limit: .perApp(8)
+    )
     private let shutDown = Atomic<Bool>(false)
 
     /// The most objects one save or delete may name.

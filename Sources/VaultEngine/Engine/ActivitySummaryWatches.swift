@@ -122,6 +122,8 @@ final class ActivitySummaryWatches: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    var isEmpty: Bool { lock.withLock { watches.isEmpty } }
+
     /// Every running query's id and caller.
     var snapshot: [(id: UUID, caller: Caller)] { lock.withLock { watches.map { ($0.key, $0.value.caller) } } }
 

@@ -33,7 +33,7 @@ extension VaultEngine {
         }
         try await requireShareGrant(for: .heartbeatSeries, appID: appID, caller: caller, requestID: requestID)
         return try heartbeatSeriesBuilders.begin(
-            HeartbeatSeriesBuilders.Builder(appID: appID, connection: connection, start: start, device: device)
+            HeartbeatSeriesBuilder(appID: appID, connection: connection, start: start, device: device)
         )
     }
 

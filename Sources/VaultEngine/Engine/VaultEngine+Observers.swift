@@ -44,7 +44,8 @@ extension VaultEngine {
     /// Tells each observer about the changes it may see: `changes` maps each changed type to the
     /// apps whose samples of it changed.
     func notifyObservers(_ changes: [SampleType: Set<String>]) async {
-        await refreshActivitySummaries(changes)
+        // Off the saving caller's path: a running query's new answer is computed in its own task.
+        if !activityWatches.isEmpty { Task { await refreshActivitySummaries(changes) } }
         let observers = observers.snapshot
         guard !observers.isEmpty, !changes.isEmpty else { return }
         let apps = Set(

@@ -10,6 +10,9 @@ import VaultStore
 /// grant, the audit entry `save`, the observers). A builder not finished when its connection
 /// closes is dropped, as the heartbeat series builders are.
 extension VaultEngine {
+    /// The most quantities one insert carries.
+    static let maximumQuantitiesPerInsert = 10_000
+
     /// Begins a series of `type` starting at `start`, measured by `device`; returns the builder's
     /// id. The app needs its share grant for the type (else `authorizationDenied`, recorded as a
     /// denied `save`); an app holds at most 8 open builders (`dataSizeExceeded`).
@@ -30,7 +33,7 @@ extension VaultEngine {
         }
         try await requireShareGrant(for: .quantity(type), appID: appID, caller: caller, requestID: requestID)
         return try quantitySeriesBuilders.begin(
-            QuantitySeriesBuilders.Builder(
+            QuantitySeriesBuilder(
                 appID: appID,
                 connection: connection,
                 type: type,
@@ -52,10 +55,10 @@ extension VaultEngine {
         connection: UUID? = nil
     ) throws -> Int {
         let appID = try Self.builderApp(caller)
-        guard quantities.count <= QuantitySeriesBuilders.maximumPerInsert else {
+        guard quantities.count <= Self.maximumQuantitiesPerInsert else {
             throw HealthError(
                 .dataSizeExceeded,
-                "an insert carries at most \(QuantitySeriesBuilders.maximumPerInsert) quantities",
+                "an insert carries at most \(Self.maximumQuantitiesPerInsert) quantities",
                 field: "quantities"
             )
         }
