@@ -17,9 +17,25 @@ extension Method {
 /// A result the daemon may send smaller, with fewer points, when it does not fit a frame: the
 /// caller asks again from its `next`.
 public protocol BatchedResult: Encodable, Sendable {
+    associatedtype Point
+    /// The batch's points (nil: no such series the caller may see).
+    var batch: [Point]? { get set }
+    /// The offset to ask from next; nil when the batch reaches the end.
+    var next: Int? { get set }
+    /// The position of the batch's first point.
+    var offset: Int { get }
+}
+
+extension BatchedResult {
     /// The first half of the points, with `next` after them; nil when there is no smaller batch
     /// (one point or none).
-    func halved() -> (any BatchedResult)?
+    public func halved() -> (any BatchedResult)? {
+        guard let points = batch, points.count > 1 else { return nil }
+        var half = self
+        half.batch = Array(points.prefix(points.count / 2))
+        half.next = offset + points.count / 2
+        return half
+    }
 }
 
 /// `query.electrocardiogram` and `query.heartbeatSeries`: one batch of a series, from `offset`
@@ -52,12 +68,9 @@ public struct VoltageMeasurementsResult: BatchedResult, Decodable, Hashable {
         self.offset = offset
     }
 
-    public func halved() -> (any BatchedResult)? {
-        guard let points = voltageMeasurements, points.count > 1 else { return nil }
-        var half = self
-        half.voltageMeasurements = Array(points.prefix(points.count / 2))
-        half.next = offset + points.count / 2
-        return half
+    public var batch: [Electrocardiogram.VoltageMeasurement]? {
+        get { voltageMeasurements }
+        set { voltageMeasurements = newValue }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -96,12 +109,9 @@ public struct HeartbeatsResult: BatchedResult, Decodable, Hashable {
         self.offset = offset
     }
 
-    public func halved() -> (any BatchedResult)? {
-        guard let points = heartbeats, points.count > 1 else { return nil }
-        var half = self
-        half.heartbeats = Array(points.prefix(points.count / 2))
-        half.next = offset + points.count / 2
-        return half
+    public var batch: [HeartbeatSeriesSample.Heartbeat]? {
+        get { heartbeats }
+        set { heartbeats = newValue }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -231,12 +241,9 @@ public struct SeriesQuantitiesResult: BatchedResult, Decodable, Hashable {
         self.offset = offset
     }
 
-    public func halved() -> (any BatchedResult)? {
-        guard let points = quantities, points.count > 1 else { return nil }
-        var half = self
-        half.quantities = Array(points.prefix(points.count / 2))
-        half.next = offset + points.count / 2
-        return half
+    public var batch: [QuantitySample.SeriesQuantity]? {
+        get { quantities }
+        set { quantities = newValue }
     }
 
     private enum CodingKeys: String, CodingKey {

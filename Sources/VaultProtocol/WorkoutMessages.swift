@@ -311,14 +311,10 @@ public struct RouteQueryResult: BatchedResult, Codable {
         self.offset = offset
     }
 
-    /// The first half of the locations, with `next` after them: an answer too large for a frame
-    /// is sent so rather than refused.
-    public func halved() -> (any BatchedResult)? {
-        guard locations.count > 1 else { return nil }
-        var half = self
-        half.locations = Array(locations.prefix(locations.count / 2))
-        half.next = offset + locations.count / 2
-        return half
+    /// The locations, for halving an answer too large for a frame (sent so rather than refused).
+    public var batch: [WorkoutRouteLocation]? {
+        get { locations }
+        set { locations = newValue ?? [] }
     }
 
     private enum CodingKeys: String, CodingKey {
