@@ -74,6 +74,12 @@ extension DaemonEndToEnd {
             // Each import of this size is one batch: one audited owner action.
             let imports = try await daemon.auditEntries(operation: "vault.import")
             #expect(imports.count == 2)
+            // The audit log verifies offline after the imports.
+            let root = daemon.directory.deletingLastPathComponent().path
+            #expect(try CLITests.healthvault(["audit", "export", root + "/audit"], daemon: daemon).status == 0)
+            let key = daemon.directory.appendingPathComponent("audit-key.pub").path
+            let verified = try CLITests.healthvault(["audit", "verify", root + "/audit", "--key", key])
+            #expect(verified.status == 0 && verified.out.hasPrefix("verified:"), "\(verified)")
         }
 
         @Test func anAppReadsImportedStepsUnderItsGrantAndWithoutOneAsAnEmptyVault() async throws {
