@@ -18,42 +18,85 @@ public struct ImportSorting: Hashable, Sendable {
 
 extension SampleStore {
     /// Stores samples that arrived without an app (an import), inside the write transaction `db`,
-    /// passing over each one whose UUID, or one of whose members' UUIDs, the vault holds or
-    /// held, or the batch named before: an import of the same records again adds nothing, and a
-    /// record the owner deleted stays deleted. The rest is saved as ``save(_:in:)`` saves.
+    /// passing over each one whose UUID the vault holds or held or the batch named before, and
+    /// each correlation with a member the vault deleted or another correlation holds: an import
+    /// of the same records again adds nothing, and a record the owner deleted stays deleted.
+    ///
+    /// A correlation's member that is already stored as a sample of its own (Apple writes each
+    /// member again as a top-level record, usually before the correlation), in the vault or
+    /// earlier in the batch, becomes the correlation's member as it is stored: it is stored once,
+    /// and its row and sequence do not change. The rest is saved as ``save(_:in:)`` saves.
     public func importSamples(_ samples: [Sample], in db: Connection) throws -> ImportSorting {
         var sorting = ImportSorting()
-        var seen: Set<UUID> = []
-        var fresh: [(sample: Sample, uuids: [UUID])] = []
+        var own: Set<UUID> = []  // top-level samples of the batch, in order
+        var members: Set<UUID> = []  // members of the batch's correlations
+        var fresh: [Sample] = []
         for sample in samples {
-            var uuids = [sample.uuid]
-            if case .correlation(let correlation) = sample { uuids += correlation.objects.map(\.uuid) }
-            if uuids.contains(where: seen.contains) {
+            let memberUUIDs: [UUID]
+            if case .correlation(let correlation) = sample {
+                memberUUIDs = correlation.objects.map(\.uuid)
+            } else {
+                memberUUIDs = []
+            }
+            // A top-level copy after its correlation in the batch is the member already taken.
+            if own.contains(sample.uuid) || members.contains(sample.uuid)
+                || memberUUIDs.contains(where: { members.contains($0) || $0 == sample.uuid })
+            {
                 sorting.repeated.append(sample.uuid)
                 continue
             }
-            seen.formUnion(uuids)
-            fresh.append((sample, uuids))
+            own.insert(sample.uuid)
+            members.formUnion(memberUUIDs)
+            fresh.append(sample)
         }
         guard !fresh.isEmpty else { return sorting }
-        let list = DatabaseValue.jsonArray(seen.map { $0.uuidString.replacingOccurrences(of: "-", with: "") })
-        func held(_ sql: String) throws -> Set<UUID> {
-            Set(try db.rows(sql, [list]).compactMap { $0[0].bytes.flatMap(UUID.init(bytes:)) })
+        let all = own.union(members)
+        let list = DatabaseValue.jsonArray(all.map { $0.uuidString.replacingOccurrences(of: "-", with: "") })
+        // The vault's samples among them, and whether each is a sample of its own (no correlation's).
+        var present: [UUID: Bool] = [:]
+        for row in try db.rows(
+            "SELECT uuid, parent_id IS NULL FROM samples WHERE uuid IN (SELECT unhex(value) FROM json_each(?))",
+            [list]
+        ) {
+            if let uuid = row[0].bytes.flatMap(UUID.init(bytes:)) { present[uuid] = row[1].int64 == 1 }
         }
-        let present = try held("SELECT uuid FROM samples WHERE uuid IN (SELECT unhex(value) FROM json_each(?))")
-        let deleted = try held("SELECT uuid FROM tombstones WHERE uuid IN (SELECT unhex(value) FROM json_each(?))")
+        let deleted = Set(
+            try db.rows("SELECT uuid FROM tombstones WHERE uuid IN (SELECT unhex(value) FROM json_each(?))", [list])
+                .compactMap { $0[0].bytes.flatMap(UUID.init(bytes:)) }
+        )
         var stored: [Sample] = []
-        for (sample, uuids) in fresh {
-            if uuids.contains(where: deleted.contains) {
+        var storing: Set<UUID> = []
+        var adopted: Set<UUID> = []
+        for sample in fresh {
+            if deleted.contains(sample.uuid) {
                 sorting.deletedBefore.append(sample.uuid)
-            } else if uuids.contains(where: present.contains) {
-                sorting.alreadyPresent.append(sample.uuid)
-            } else {
-                stored.append(sample)
-                sorting.stored.append(sample.uuid)
+                continue
             }
+            if present[sample.uuid] != nil {
+                sorting.alreadyPresent.append(sample.uuid)
+                continue
+            }
+            if case .correlation(let correlation) = sample {
+                let memberUUIDs = correlation.objects.map(\.uuid)
+                if memberUUIDs.contains(where: deleted.contains) {
+                    sorting.deletedBefore.append(sample.uuid)
+                    continue
+                }
+                // A member another correlation holds: this correlation was stored before.
+                if memberUUIDs.contains(where: { present[$0] == false }) {
+                    sorting.alreadyPresent.append(sample.uuid)
+                    continue
+                }
+                adopted.formUnion(memberUUIDs.filter { present[$0] == true || storing.contains($0) })
+            }
+            stored.append(sample)
+            storing.insert(sample.uuid)
+            sorting.stored.append(sample.uuid)
         }
-        if !stored.isEmpty { try save(stored, in: db) }
+        guard !stored.isEmpty else { return sorting }
+        adoptedMembers = adopted
+        defer { adoptedMembers = [] }
+        try save(stored, in: db)
         return sorting
     }
 }

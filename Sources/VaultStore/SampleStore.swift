@@ -19,6 +19,9 @@ public final class SampleStore: @unchecked Sendable {
     private var lastRevision: (SourceRevision, Int64)?
     // The UUIDs the batch being saved has inserted so far (writer-side, like the caches).
     private var insertedUUIDs: [UUID] = []
+    // The members an import's correlations take from the vault instead of inserting
+    // (``importSamples(_:in:)``): set for one save, writer-side.
+    var adoptedMembers: Set<UUID> = []
 
     public init(database: Database) {
         self.database = database
@@ -239,6 +242,10 @@ public final class SampleStore: @unchecked Sendable {
         case .correlation(let correlation):
             if let id = try insert(correlation, row, in: db, sequence: &sequence, outcome: &outcome) {
                 for member in correlation.objects {
+                    if !adoptedMembers.isEmpty, adoptedMembers.contains(member.uuid) {
+                        try adopt(member.uuid, parent: id, in: db)
+                        continue
+                    }
                     try save(
                         member,
                         parent: id,
@@ -249,6 +256,16 @@ public final class SampleStore: @unchecked Sendable {
                     )
                 }
             }
+        }
+    }
+
+    /// Makes the stored sample `uuid`, which belongs to no correlation, a member of the correlation
+    /// row `parent`: its row, values and sequence stay as they are.
+    private func adopt(_ uuid: UUID, parent: Int64, in db: Connection) throws {
+        try db.statement("UPDATE samples SET parent_id = ? WHERE uuid = ? AND parent_id IS NULL")
+            .execute(values: [.integer(parent), .blob(uuid.bytes)])
+        guard db.changes == 1 else {
+            throw HealthError(.unknownError, "an adopted correlation member is not a sample of its own", field: "objects")
         }
     }
 

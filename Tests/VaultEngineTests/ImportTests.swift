@@ -109,3 +109,58 @@ extension ImportTests {
         #expect(try test.auditEntries().filter { $0.operation == .import }.map(\.objectCount) == [2, 2, 1])
     }
 }
+
+extension ImportTests {
+    /// Blood pressure the way Apple writes it: each member once at top level, then again inside
+    /// its correlation. Whatever the batches, each member is stored once, as the correlation's
+    /// member, and a re-import adds nothing.
+    @Test(arguments: [1, 2, 3, 100])
+    func correlationMembersStoredAtTopLevelBecomeMembers(batchSize: Int) async throws {
+        let test = try TestEngine()
+        func record(_ type: String, _ minute: Int, _ value: Int) -> String {
+            """
+            <Record type="HKQuantityTypeIdentifier\(type)" sourceName="Omron" unit="mmHg" \
+            startDate="2026-03-03 07:0\(minute):00 +0100" endDate="2026-03-03 07:0\(minute):00 +0100" value="\(value)"/>
+
+            """
+        }
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+        for minute in 0..<3 {
+            text += record("BloodPressureSystolic", minute, 120 + minute) + record("BloodPressureDiastolic", minute, 80)
+        }
+        // A systolic reading no correlation claims.
+        text += record("BloodPressureSystolic", 9, 150)
+        for minute in 0..<3 {
+            text += """
+                <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" \
+                startDate="2026-03-03 07:0\(minute):00 +0100" endDate="2026-03-03 07:0\(minute):00 +0100">
+
+                """
+            text += record("BloodPressureSystolic", minute, 120 + minute) + record("BloodPressureDiastolic", minute, 80)
+            text += "</Correlation>\n"
+        }
+        text += "</HealthData>\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hv-import-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(text.utf8).write(to: file)
+
+        let summary = try await test.engine.importAppleHealth(at: file, batchSize: batchSize)
+        #expect(summary.byType["HKQuantityTypeIdentifierBloodPressureSystolic"]?.imported == 4)
+        #expect(summary.byType["HKQuantityTypeIdentifierBloodPressureDiastolic"]?.imported == 3)
+        #expect(summary.byType["HKCorrelationTypeIdentifierBloodPressure"]?.imported == 3)
+
+        let systolic = SampleQueryDescriptor(predicates: [.quantitySample(type: .bloodPressureSystolic)])
+        #expect(try await test.engine.samples(matching: systolic, as: .owner).count == 4)
+        let pressure = CorrelationQueryDescriptor(type: .bloodPressure)
+        let correlations = try await test.engine.correlations(matching: pressure, as: .owner)
+        #expect(correlations.count == 3)
+        #expect(correlations.allSatisfy { $0.objects.count == 2 })
+        let summaryRows = try await test.engine.typeSummaries()
+        #expect(summaryRows.first { $0.type == .quantity(.bloodPressureDiastolic) }?.count == 3)
+
+        let again = try await test.engine.importAppleHealth(at: file, batchSize: batchSize)
+        #expect(again.byType.values.allSatisfy { $0.imported == 0 })
+        #expect(again.byType["HKCorrelationTypeIdentifierBloodPressure"]?.alreadyPresent == 3)
+        #expect(try await test.engine.samples(matching: systolic, as: .owner).count == 4)
+    }
+}

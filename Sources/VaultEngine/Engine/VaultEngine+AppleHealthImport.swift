@@ -4,15 +4,6 @@ public import HealthModel
 import VaultStore
 
 extension VaultEngine {
-    /// The record types Apple also writes inside correlations (blood pressure, food): held back
-    /// until the end of the file, so that a record a correlation claims is stored once, as its
-    /// member.
-    static func isCorrelationMember(_ type: String) -> Bool {
-        type == "HKQuantityTypeIdentifierBloodPressureSystolic"
-            || type == "HKQuantityTypeIdentifierBloodPressureDiastolic"
-            || type.hasPrefix("HKQuantityTypeIdentifierDietary")
-    }
-
     /// Imports an Apple Health `export.xml` into the vault as the owner (docs/APPLE_HEALTH_IMPORT.md):
     /// read as a stream, stored in batches of `batchSize` (each a transaction with its
     /// `vault.import` entry), every record under its source's import identity and this vault's
@@ -34,8 +25,6 @@ extension VaultEngine {
         var summary = AppleHealthImportSummary()
         let reader = try AppleHealthReader(contentsOf: url)
         var batch: [(sample: Sample, source: String)] = []
-        // Records of member types, by UUID, until the file's end: a correlation claims its own.
-        var held: [UUID: (sample: Sample, source: String)] = [:]
 
         // One batch is stored while the next is read: reading and converting on one core,
         // storing on the other. Batches commit in order, one at a time.
@@ -86,18 +75,13 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: record.identity.bytes)
                         let sample = try record.sample(uuid: uuid, source: source(record.sourceName))
-                        if Self.isCorrelationMember(record.type) {
-                            held[uuid] = held[uuid] ?? (sample, record.sourceName)
-                        } else {
-                            try await add(sample, source: record.sourceName)
-                        }
+                        try await add(sample, source: record.sourceName)
                     } catch let error as HealthError {
                         skip(record.type, record.sourceName, error.message)
                     }
                 case .correlation(let correlation):
                     do {
                         let members = try correlation.records.map { try importUUID(for: $0.identity.bytes) }
-                        for member in members { held[member] = nil }
                         let sample = try correlation.sample(
                             uuid: try importUUID(for: correlation.identity.bytes),
                             memberUUIDs: members,
@@ -145,11 +129,6 @@ extension VaultEngine {
             )
         }
         try await store(batch)
-        // Member-type records no correlation claimed are records of their own.
-        let unclaimed = Array(held.values)
-        for first in stride(from: 0, to: unclaimed.count, by: batchSize) {
-            try await store(Array(unclaimed[first..<min(first + batchSize, unclaimed.count)]))
-        }
         try await settle()
         let diagnostics = reader.diagnostics
         summary.removedCharacters = diagnostics.forbiddenCharactersRemoved
