@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         .target(name: "HealthModel"),
@@ -59,9 +60,12 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
-        // Readers of other systems' files (Apple Health's export.xml) that stream HealthModel values:
-        // no vault, no I/O beyond the file handed in.
-        .target(name: "HealthInterchange", dependencies: ["HealthModel"]),
+        // Readers of other systems' files (Apple Health's export.zip, its folder or export.xml, and
+        // its GPX routes) that stream HealthModel values: no vault, no I/O beyond the files handed in.
+        .target(
+            name: "HealthInterchange",
+            dependencies: ["HealthModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         // The app's client library, HealthKit's shape.
         .target(name: "HealthVaultKit", dependencies: ["HealthModel", "VaultClient", "VaultProtocol", "VaultCrypto"]),
         // healthvaultd's server: the socket, identities, limits, the engine behind it.
@@ -138,6 +142,7 @@ let package = Package(
             dependencies: [
                 "VaultEngine", "VaultStore", "AuditLog", "VaultCrypto", "HealthModelTestSupport", "HealthInterchange",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what HealthVault builds and tests with: libsodium-dev and libsqlcipher-dev 4.x (>= 4.5),
-# pkg-config, python3 (the protocol's non-Swift test client and the demo), and Debian's sqlcipher shell (the tests use it to prove the database is a standard
+# zlib1g-dev (ZIPFoundation inflates export.zip with zlib), pkg-config, python3 (the protocol's non-Swift test client and the demo), and Debian's sqlcipher shell (the tests use it to prove the database is a standard
 # SQLCipher 4 file). Idempotent: does nothing when they are already there.
 #
 # On Debian 12 (bookworm) the default libsqlcipher-dev is 3.4.1; 4.x comes from bookworm-backports,
@@ -21,6 +21,7 @@ have_everything() {
   command -v pkg-config >/dev/null 2>&1 || return 1
   command -v python3 >/dev/null 2>&1 || return 1
   pkg-config --exists libsodium || return 1
+  pkg-config --exists zlib || return 1
   pkg-config --exists sqlcipher || return 1
   # sqlcipher.pc carries the SQLite version; SQLCipher 4.5 is SQLite 3.37 or newer.
   version_at_least "$(pkg-config --modversion sqlcipher)" "3.37" || return 1
@@ -80,8 +81,8 @@ fi
 
 say "apt-get update"
 "${SUDO[@]}" apt-get update -qq || fail "apt-get update failed"
-say "apt-get install pkg-config python3 libsodium-dev libsqlcipher-dev sqlcipher ${install_args[*]}"
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends pkg-config python3 libsodium-dev >/dev/null ||
+say "apt-get install pkg-config python3 libsodium-dev zlib1g-dev libsqlcipher-dev sqlcipher ${install_args[*]}"
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends pkg-config python3 libsodium-dev zlib1g-dev >/dev/null ||
   fail "apt-get install libsodium-dev failed"
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${install_args[@]}" libsqlcipher-dev sqlcipher >/dev/null ||
   fail "apt-get install libsqlcipher-dev sqlcipher failed"

@@ -1,6 +1,20 @@
 public import Foundation
 public import HealthModel
 
+/// A workout's route that arrives whole with its locations (an import of an export's GPX file).
+public struct ImportedRoute: Sendable {
+    public let route: WorkoutRoute
+    public let locations: [WorkoutRouteLocation]
+    /// The workout it belongs to: in the same batch, or in the vault already.
+    public let workout: UUID
+
+    public init(route: WorkoutRoute, locations: [WorkoutRouteLocation], workout: UUID) {
+        self.route = route
+        self.locations = locations
+        self.workout = workout
+    }
+}
+
 /// How an import sorted a batch of samples: each sample (by its UUID) stored, already in the
 /// vault, deleted from it before, or repeated within the batch.
 public struct ImportSorting: Hashable, Sendable {
@@ -26,7 +40,15 @@ extension SampleStore {
     /// member again as a top-level record, usually before the correlation), in the vault or
     /// earlier in the batch, becomes the correlation's member as it is stored: it is stored once,
     /// and its row and sequence do not change. The rest is saved as ``save(_:in:)`` saves.
-    public func importSamples(_ samples: [Sample], in db: Connection) throws -> ImportSorting {
+    ///
+    /// Each of `routes` is stored with its locations and associated with its workout when the
+    /// workout is in the vault once the samples are stored (sorted as a sample is: a route the
+    /// vault holds or held, or whose workout the owner deleted, is passed over).
+    public func importSamples(
+        _ samples: [Sample],
+        routes: [ImportedRoute] = [],
+        in db: Connection
+    ) throws -> ImportSorting {
         var sorting = ImportSorting()
         var own: Set<UUID> = []  // top-level samples of the batch, in order
         var members: Set<UUID> = []  // members of the batch's correlations
@@ -49,8 +71,8 @@ extension SampleStore {
             members.formUnion(memberUUIDs)
             fresh.append(sample)
         }
-        guard !fresh.isEmpty else { return sorting }
-        let all = own.union(members)
+        guard !fresh.isEmpty || !routes.isEmpty else { return sorting }
+        let all = own.union(members).union(routes.map(\.route.uuid)).union(routes.map(\.workout))
         let list = DatabaseValue.jsonArray(all.map { $0.uuidString.replacingOccurrences(of: "-", with: "") })
         // The vault's samples among them, and whether each is a sample of its own (no correlation's).
         var present: [UUID: Bool] = [:]
@@ -93,10 +115,27 @@ extension SampleStore {
             storing.insert(sample.uuid)
             sorting.stored.append(sample.uuid)
         }
-        guard !stored.isEmpty else { return sorting }
-        adoptedMembers = adopted
-        defer { adoptedMembers = [] }
-        try save(stored, in: db)
+        if !stored.isEmpty {
+            adoptedMembers = adopted
+            defer { adoptedMembers = [] }
+            try save(stored, in: db)
+        }
+        for imported in routes {
+            let uuid = imported.route.uuid
+            if sorting.stored.contains(uuid) || sorting.repeated.contains(uuid) {
+                sorting.repeated.append(uuid)
+            } else if deleted.contains(uuid) || deleted.contains(imported.workout) {
+                sorting.deletedBefore.append(uuid)
+            } else if present[uuid] != nil {
+                sorting.alreadyPresent.append(uuid)
+            } else if present[imported.workout] != nil || storing.contains(imported.workout) {
+                try saveRoute(imported.route, locations: imported.locations, workout: imported.workout, in: db)
+                sorting.stored.append(uuid)
+            } else {
+                // Its workout was passed over (repeated in the batch, or not stored): so is the route.
+                sorting.repeated.append(uuid)
+            }
+        }
         return sorting
     }
 }

@@ -118,6 +118,45 @@ extension SampleStore {
         try discardRoute(id, in: db)
     }
 
+    /// Saves a route that arrives whole (an import): its row, as any sample, its locations in
+    /// chunks of ``maximumRouteChunk``, and its association with the workout `workout`; inside `db`.
+    public func saveRoute(
+        _ route: WorkoutRoute,
+        locations: [WorkoutRouteLocation],
+        workout: UUID,
+        in db: Connection
+    ) throws {
+        guard locations.count == route.count, locations.count <= Self.maximumRouteLocations else {
+            throw HealthError.invalidArgument(
+                "a route holds 1 to \(Self.maximumRouteLocations) locations, as many as its count",
+                field: "count"
+            )
+        }
+        let sequence = try changeSequence(in: db)
+        try save([.workoutRoute(route)], in: db)
+        guard
+            let sampleID = try db.scalarInt(
+                "SELECT id FROM samples WHERE uuid = ? AND parent_id IS NULL",
+                [DatabaseValue.blob(route.uuid.bytes)]
+            )
+        else { throw StoreError.damagedDatabase("a route just saved is missing") }
+        let insert = try db.statement("INSERT INTO route_locations (sample_id, chunk, count, data) VALUES (?, ?, ?, ?)")
+        for (chunk, first) in stride(from: 0, to: locations.count, by: Self.maximumRouteChunk).enumerated() {
+            let part = Array(locations[first..<min(first + Self.maximumRouteChunk, locations.count)])
+            try insert.execute([
+                DatabaseValue.integer(sampleID), DatabaseValue.integer(Int64(chunk)),
+                DatabaseValue.integer(Int64(part.count)), DatabaseValue.blob(Self.pack(part)),
+            ])
+        }
+        try associate(
+            [(route.uuid, .workoutRoute)],
+            ofSource: route.sourceRevision.source.bundleIdentifier,
+            withWorkout: workout,
+            storedAfter: sequence,
+            in: db
+        )
+    }
+
     /// Removes a builder and its locations, inside `db`.
     public func discardRoute(_ id: UUID, in db: Connection) throws {
         try db.execute("DELETE FROM route_builders WHERE id = ?", [DatabaseValue.blob(id.bytes)])

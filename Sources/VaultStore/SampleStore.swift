@@ -265,7 +265,11 @@ public final class SampleStore: @unchecked Sendable {
         try db.statement("UPDATE samples SET parent_id = ? WHERE uuid = ? AND parent_id IS NULL")
             .execute(values: [.integer(parent), .blob(uuid.bytes)])
         guard db.changes == 1 else {
-            throw HealthError(.unknownError, "an adopted correlation member is not a sample of its own", field: "objects")
+            throw HealthError(
+                .unknownError,
+                "an adopted correlation member is not a sample of its own",
+                field: "objects"
+            )
         }
     }
 

@@ -16,9 +16,11 @@ struct Import: AsyncParsableCommand {
     struct AppleHealth: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "apple-health",
-            abstract: "Import an iPhone's \"Export All Health Data\": export.xml, or the apple_health_export folder.",
+            abstract:
+                "Import an iPhone's \"Export All Health Data\": export.zip, the apple_health_export folder, or export.xml.",
             discussion: """
-                The daemon reads the file (give a path it can read) and stores it in batches, each \
+                The daemon reads the export (give a path it can read; a zip is read as it is, \
+                never unpacked to disk) with its workout routes, and stores it in batches, each \
                 audited as vault.import. Importing the same export again adds nothing; a newer \
                 export adds only what is new; a record you deleted is not brought back. A file cut \
                 short is refused, nothing imported, unless --accept-truncated.
@@ -27,14 +29,17 @@ struct Import: AsyncParsableCommand {
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "export.xml (any name), or the folder holding it.")
+        @Argument(help: "export.zip, the apple_health_export folder, or export.xml (any name).")
         var path: String
 
         @Flag(help: "Import what precedes the cut of a file cut short.")
         var acceptTruncated = false
 
         func run() async throws {
-            let file = try Self.exportFile(at: path)
+            let file = URL(fileURLWithPath: path).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw ToolError("\(path): no such file or folder")
+            }
             let terminal = isatty(2) == 1 && !output.json
             let started = Date()
             let summary = try await vault.withOwner { connection in
@@ -55,29 +60,6 @@ struct Import: AsyncParsableCommand {
             print(Self.report(summary, file: file, seconds: Date().timeIntervalSince(started)))
         }
 
-        /// The export's XML: the path itself, or in a folder `export.xml`, else its largest `.xml`
-        /// that is not the clinical `export_cda.xml` (phones name it in their language).
-        static func exportFile(at path: String) throws -> URL {
-            let url = URL(fileURLWithPath: path).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                throw ToolError("\(path): no such file or folder")
-            }
-            guard isDirectory.boolValue else { return url }
-            let named = url.appendingPathComponent("export.xml")
-            if FileManager.default.fileExists(atPath: named.path) { return named }
-            let candidates =
-                (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: [.fileSizeKey]))?
-                .filter { $0.pathExtension.lowercased() == "xml" && $0.lastPathComponent != "export_cda.xml" } ?? []
-            guard
-                let largest = candidates.max(by: {
-                    ((try? $0.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
-                        < ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
-                })
-            else { throw ToolError("\(path) holds no export XML (export.xml)") }
-            return largest
-        }
-
         static func progressLine(_ progress: ImportProgressParams, since start: Date) -> String {
             let elapsed = max(Date().timeIntervalSince(start), 0.001)
             let rate = Double(progress.records) / elapsed
@@ -93,7 +75,7 @@ struct Import: AsyncParsableCommand {
         static func report(_ summary: AppleHealthImportSummary, file: URL, seconds: Double) -> String {
             let total = summary.total
             var lines = [
-                "Imported \(total.imported) of \(file.lastPathComponent) in \(String(format: "%.1f", seconds)) s: "
+                "Imported \(total.imported) of \(summary.xml ?? file.lastPathComponent) in \(String(format: "%.1f", seconds)) s: "
                     + "\(total.alreadyPresent) already there, \(total.deletedBefore) deleted by you before (not brought back), "
                     + "\(total.repeated) repeated in the file, \(total.skipped) skipped."
             ]
@@ -138,11 +120,16 @@ struct Import: AsyncParsableCommand {
             if summary.activitySummaries > 0 {
                 lines.append("")
                 lines.append(
-                    "\(summary.activitySummaries) activity summaries read: HealthVault computes them from the samples."
+                    "\(summary.activitySummaries) activity summaries read: HealthVault computes them from the samples; "
+                        + "their goals gave \(summary.goalChanges) change\(summary.goalChanges == 1 ? "" : "s") of daily goals "
+                        + "(goals you set in HealthVault win)."
                 )
             }
             if summary.characteristics > 0 {
                 lines.append("\(summary.characteristics) characteristics set (see `profile show`).")
+            }
+            if summary.routeLocationsSkipped > 0 {
+                lines.append("\(summary.routeLocationsSkipped) unreadable GPX points left out of workout routes.")
             }
             if summary.removedCharacters > 0 {
                 lines.append(

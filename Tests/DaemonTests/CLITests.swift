@@ -45,9 +45,8 @@ extension DaemonEndToEnd {
                 "apps", "keygen", "--private-key", root + "/a.key", "--public-key", root + "/a.pub",
             ])
             #expect(keygen.status == 0)
-            var info = stat()
-            stat(root + "/a.key", &info)
-            #expect(info.st_mode & 0o777 == 0o600)
+            let mode = try FileManager.default.attributesOfItem(atPath: root + "/a.key")[.posixPermissions] as? Int
+            #expect(mode == 0o600)
             let again = try Self.healthvault([
                 "apps", "keygen", "--private-key", root + "/a.key", "--public-key", root + "/b.pub",
             ])

@@ -37,13 +37,20 @@ public struct AppleHealthImportSummary: Hashable, Sendable, Codable {
     public var skipped: [String: Int] = [:]
     /// What HealthVault cannot store yet, by element and type, with how many.
     public var unsupported: [String: Int] = [:]
-    /// Activity summaries read: HealthVault derives them from the samples, so they are not stored.
+    /// Activity summaries read: HealthVault derives them from the samples, so they are not stored;
+    /// their goals are (``goalChanges``).
     public var activitySummaries = 0
     /// Characteristics set from `<Me>`.
     public var characteristics = 0
     /// Forbidden characters removed from values, and irregularities of the DTD passed over.
     public var removedCharacters = 0
     public var doctypeIrregularities = 0
+    /// The export XML read: its file name, or its path inside the zip.
+    public var xml: String?
+    /// Changes of daily goals brought in from the activity summaries (the owner's own goals win).
+    public var goalChanges = 0
+    /// Route locations left out of imported routes (unreadable or invalid GPX points).
+    public var routeLocationsSkipped = 0
     /// Audit entries written: one per batch stored (`vault.import`).
     public var batches = 0
     public var truncated: Truncation?

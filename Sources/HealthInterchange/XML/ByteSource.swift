@@ -7,6 +7,7 @@ final class ByteSource {
     private enum Backing {
         case file(FileHandle)
         case memory([UInt8], position: Int)
+        case zipEntry(ZipEntryStream)
     }
 
     private var backing: Backing
@@ -35,6 +36,13 @@ final class ByteSource {
         totalBytes = bytes.count
     }
 
+    /// Reads one file of a zip archive, inflated as it is read (its uncompressed size is
+    /// `totalBytes`).
+    init(zipEntry stream: ZipEntryStream, totalBytes: Int?) {
+        backing = .zipEntry(stream)
+        self.totalBytes = totalBytes
+    }
+
     /// Fills up to `count` bytes at `destination`; returns how many were read, 0 at the end.
     func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(AppleHealthReadError) -> Int {
         switch backing {
@@ -56,12 +64,16 @@ final class ByteSource {
             }
             backing = .memory(bytes, position: position + taken)
             return taken
+        case .zipEntry(let stream):
+            return try stream.read(into: destination, count: count)
         }
     }
 
     func close() {
-        if case .file(let handle) = backing {
-            try? handle.close()
+        switch backing {
+        case .file(let handle): try? handle.close()
+        case .zipEntry(let stream): stream.cancel()
+        case .memory: break
         }
     }
 }

@@ -165,6 +165,8 @@ extension VaultEngine {
     struct GoalChange: Codable {
         let since: Double
         let goals: ActivityGoals
+        /// Read from an import (an export's activity summaries), not set by the owner here.
+        var imported: Bool? = nil
     }
 
     /// The owner's goals now (the standard ones until the owner sets some).
@@ -195,6 +197,52 @@ extension VaultEngine {
             }
         }
         await refreshActivitySummaries(nil)
+    }
+
+    /// Brings in the goals of the days an import read (`YYYY-MM-DD` in the owner's zone: an
+    /// export's activity summaries), as the changes of goals from one day to the next. The
+    /// owner's own goals win: nothing is taken for the days from the first goals the owner set
+    /// here on. A later import of the same days replaces what an earlier one brought for them.
+    /// Audited as `settings.set` naming the activity summary type when anything changed; returns
+    /// how many changes of goals the history gained or lost.
+    @discardableResult
+    public func importActivityGoals(_ byDay: [String: ActivityGoals], requestID: String = "") async throws -> Int {
+        let types = [ObjectType.activitySummaryTypeIdentifier]
+        let changed = try await perform { [self] () throws -> Int in
+            try audited(.owner, .settingsSet, types: types, requestID: requestID) {
+                try database.write { db -> Int in
+                    let zone = try VaultSettings.timeZone(db)
+                    let days = byDay.compactMap { day, goals -> (since: Double, goals: ActivityGoals)? in
+                        guard (try? goals.validate()) != nil, let midnight = CalendarDay.midnight(of: day, in: zone)
+                        else { return nil }
+                        return (midnight.timeIntervalSinceReferenceDate, goals)
+                    }.sorted { $0.since < $1.since }
+                    guard let first = days.first?.since, let last = days.last?.since else { return 0 }
+                    let history = try Self.goalHistory(db)
+                    let firstOwn = history.first { $0.imported != true }?.since ?? .infinity
+                    // Earlier imports' changes outside this import's days stay; the owner's all do.
+                    var merged = history.filter { $0.imported != true || $0.since < first || $0.since > last }
+                    for day in days where day.since < firstOwn {
+                        merged.append(GoalChange(since: day.since, goals: day.goals, imported: true))
+                    }
+                    merged.sort { $0.since < $1.since }
+                    // Only changes: a day with the goals of the day before adds nothing.
+                    var compact: [GoalChange] = []
+                    for change in merged where change.imported != true || compact.last?.goals != change.goals {
+                        compact.append(change)
+                    }
+                    let before = history.map { "\($0.since) \($0.goals) \($0.imported ?? false)" }
+                    let after = compact.map { "\($0.since) \($0.goals) \($0.imported ?? false)" }
+                    guard before != after else { return 0 }
+                    let json = String(decoding: try JSONEncoder().encode(compact), as: UTF8.self)
+                    try VaultSettings.setValue(json, for: "activityGoals", db)
+                    try append(entry(.owner, .settingsSet, types: types, requestID: requestID), in: db)
+                    return Set(after).symmetricDifference(Set(before)).count
+                }
+            }
+        }
+        if changed > 0 { await refreshActivitySummaries(nil) }
+        return changed
     }
 
     static func goalHistory(_ db: Connection) throws -> [GoalChange] {

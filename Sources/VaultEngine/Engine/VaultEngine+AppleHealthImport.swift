@@ -4,6 +4,11 @@ public import HealthModel
 import VaultStore
 
 extension VaultEngine {
+    /// The most route locations one import batch holds (about 20 MB in memory).
+    static let maximumBatchLocations = 200_000
+    /// The largest GPX file an import reads (a day-long route is a few megabytes).
+    static let maximumGPXFileSize = 256 << 20
+
     /// Imports an Apple Health `export.xml` into the vault as the owner (docs/APPLE_HEALTH_IMPORT.md):
     /// read as a stream, stored in batches of `batchSize` (each a transaction with its
     /// `vault.import` entry), every record under its source's import identity and this vault's
@@ -21,14 +26,27 @@ extension VaultEngine {
         guard (1...Self.maximumBatchSize).contains(batchSize) else {
             throw HealthError.invalidArgument("a batch holds 1 to \(Self.maximumBatchSize) records", field: "batchSize")
         }
-        if !acceptTruncated, let cut = try Self.truncation(of: url) { throw cut }
+        let export = try AppleHealthExport(at: url)
+        // A zip is inflated through once first, so a damaged one is refused before anything is
+        // stored; a file cut short is found before anything is stored too.
+        let whole = try export.endsWithEndTag()
+        if !acceptTruncated, !whole, let cut = try Self.truncation(of: export) { throw cut }
         var summary = AppleHealthImportSummary()
-        let reader = try AppleHealthReader(contentsOf: url)
-        var batch: [(sample: Sample, source: String)] = []
+        summary.xml = export.form == .zip ? export.xmlPath : URL(fileURLWithPath: export.xmlPath).lastPathComponent
+        for (kind, count) in export.unreadFiles { summary.unsupported[kind, default: 0] += count }
+        let reader = try export.reader()
+
+        typealias Item = (sample: Sample, source: String)
+        typealias RouteItem = (route: ImportedRoute, source: String)
+        var batch: [Item] = []
+        var batchRoutes: [RouteItem] = []
+        var batchLocations = 0
+        // The goals of each day the export's activity summaries give (a few thousand days).
+        var goalsByDay: [String: ActivityGoals] = [:]
 
         // One batch is stored while the next is read: reading and converting on one core,
         // storing on the other. Batches commit in order, one at a time.
-        var inFlight: (task: Task<ImportSorting, any Error>, items: [(sample: Sample, source: String)])?
+        var inFlight: (task: Task<ImportSorting, any Error>, items: [Item])?
         func settle() async throws {
             guard let (task, items) = inFlight else { return }
             inFlight = nil
@@ -48,18 +66,30 @@ extension VaultEngine {
             tally(sorting.repeated, \.repeated)
             progress(reader.progress)
         }
-        func store(_ items: [(sample: Sample, source: String)]) async throws {
+        func store() async throws {
             try await settle()
-            guard !items.isEmpty else { return }
-            let samples = items.map(\.sample)
-            inFlight = (Task { [self] in try await importSamples(samples, requestID: requestID) }, items)
+            guard !batch.isEmpty || !batchRoutes.isEmpty else { return }
+            let samples = batch.map(\.sample)
+            let routes = batchRoutes.map(\.route)
+            // Routes are tallied as samples (their row is one).
+            let items = batch + batchRoutes.map { (Sample.workoutRoute($0.route.route), $0.source) }
+            inFlight = (
+                Task { [self] in try await importSamples(samples, routes: routes, requestID: requestID) }, items
+            )
+            batch.removeAll(keepingCapacity: true)
+            batchRoutes.removeAll(keepingCapacity: true)
+            batchLocations = 0
+        }
+        /// A batch is full at `batchSize` objects, or at `maximumBatchLocations` route locations
+        /// (a run of long workouts' routes would otherwise fill memory).
+        func storeIfFull() async throws {
+            if batch.count + batchRoutes.count >= batchSize || batchLocations >= Self.maximumBatchLocations {
+                try await store()
+            }
         }
         func add(_ sample: Sample, source: String) async throws {
             batch.append((sample, source))
-            if batch.count >= batchSize {
-                try await store(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
+            try await storeIfFull()
         }
         func skip(_ type: String, _ source: String?, _ reason: String) {
             summary.byType[type, default: .init()].skipped += 1
@@ -67,6 +97,47 @@ extension VaultEngine {
             summary.skipped["\(type): \(reason)", default: 0] += 1
         }
         func source(_ name: String) -> Source { Self.importSource(origin: "apple-health", name: name) }
+        /// A workout's routes, each from its GPX files, in the workout's batch.
+        func addRoutes(of workout: AppleHealthWorkout, uuid workoutUUID: UUID) async throws {
+            for route in workout.routes {
+                let name = route.sourceName ?? workout.sourceName
+                do {
+                    var track = GPXTrack([])
+                    for reference in route.fileReferences {
+                        guard let bytes = try export.contents(of: reference, maximumSize: Self.maximumGPXFileSize)
+                        else {
+                            throw HealthError.invalidArgument(
+                                "its GPX file is not in the export",
+                                field: "fileReferences"
+                            )
+                        }
+                        let part = GPXTrack(bytes)
+                        track.locations += part.locations
+                        track.skipped += part.skipped
+                    }
+                    track.locations.sort { $0.timestamp < $1.timestamp }
+                    summary.routeLocationsSkipped += track.skipped
+                    guard track.locations.count <= SampleStore.maximumRouteLocations else {
+                        throw HealthError.invalidArgument(
+                            "more than \(SampleStore.maximumRouteLocations) locations",
+                            field: "fileReferences"
+                        )
+                    }
+                    let routeSource = source(name)
+                    let uuid = try importUUID(for: route.identity(in: workout).bytes)
+                    let sample = try route.route(uuid: uuid, source: routeSource, track: track, in: workout)
+                    batchRoutes.append(
+                        (ImportedRoute(route: sample, locations: track.locations, workout: workoutUUID), name)
+                    )
+                    batchLocations += track.locations.count
+                } catch let error as HealthError {
+                    skip(ObjectType.workoutRouteTypeIdentifier, name, error.message)
+                } catch let error as AppleHealthReadError {
+                    skip(ObjectType.workoutRouteTypeIdentifier, name, error.message)
+                }
+            }
+            try await storeIfFull()
+        }
 
         do {
             while let item = try reader.next() {
@@ -78,6 +149,17 @@ extension VaultEngine {
                         try await add(sample, source: record.sourceName)
                     } catch let error as HealthError {
                         skip(record.type, record.sourceName, error.message)
+                        continue
+                    }
+                    // A heart rate variability reading's beat-to-beat list: a heartbeat series.
+                    guard !record.instantaneousBeatsPerMinute.isEmpty else { continue }
+                    do {
+                        let uuid = try importUUID(for: record.heartbeatSeriesIdentity.bytes)
+                        if let series = try record.heartbeatSeries(uuid: uuid, source: source(record.sourceName)) {
+                            try await add(.heartbeatSeries(series), source: record.sourceName)
+                        }
+                    } catch let error as HealthError {
+                        skip(ObjectType.heartbeatSeriesTypeIdentifier, record.sourceName, error.message)
                     }
                 case .correlation(let correlation):
                     do {
@@ -93,16 +175,21 @@ extension VaultEngine {
                     }
                 case .workout(let workout):
                     do {
-                        let sample = try workout.sample(
-                            uuid: try importUUID(for: workout.identity.bytes),
-                            source: source(workout.sourceName)
-                        )
-                        try await add(sample, source: workout.sourceName)
+                        let uuid = try importUUID(for: workout.identity.bytes)
+                        let sample = try workout.sample(uuid: uuid, source: source(workout.sourceName))
+                        batch.append((sample, workout.sourceName))
+                        try await addRoutes(of: workout, uuid: uuid)
                     } catch let error as HealthError {
                         skip(ObjectType.workoutTypeIdentifier, workout.sourceName, error.message)
+                        for _ in workout.routes {
+                            skip(ObjectType.workoutRouteTypeIdentifier, workout.sourceName, "its workout was skipped")
+                        }
                     }
-                case .activitySummary:
+                case .activitySummary(let activity):
                     summary.activitySummaries += 1
+                    if let day = activity.dateComponents, let goals = try? activity.goals() {
+                        goalsByDay[day] = goals
+                    }
                 case .me(let me):
                     // Only what the vault does not hold yet: a re-import never undoes the owner's
                     // own correction of a characteristic.
@@ -128,20 +215,19 @@ extension VaultEngine {
                 completeItems: error.completeItems
             )
         }
-        try await store(batch)
+        try await store()
         try await settle()
+        summary.goalChanges = try await importActivityGoals(goalsByDay, requestID: requestID)
         let diagnostics = reader.diagnostics
         summary.removedCharacters = diagnostics.forbiddenCharactersRemoved
         summary.doctypeIrregularities = diagnostics.doctypeIrregularities
         return summary
     }
 
-    /// The truncation error of a file cut short, found by reading it through without storing
-    /// (only when its end lacks `</HealthData>`, so a whole file is read once); nil for a whole
-    /// file.
-    static func truncation(of url: URL) throws -> AppleHealthReadError? {
-        guard !hasEndTag(url) else { return nil }
-        let reader = try AppleHealthReader(contentsOf: url, options: .init(validates: false))
+    /// The truncation error of an export whose end lacks `</HealthData>`, found by reading it
+    /// through without storing; nil when it reads to its end after all.
+    static func truncation(of export: AppleHealthExport) throws -> AppleHealthReadError? {
+        let reader = try export.reader(options: .init(validates: false))
         while true {
             let next = Result { () throws(AppleHealthReadError) -> AppleHealthItem? in try reader.next() }
             switch next {
@@ -150,15 +236,5 @@ extension VaultEngine {
             case .failure(let error): return error.code == .truncated ? error : nil
             }
         }
-    }
-
-    /// Whether the file's last 64 KiB hold `</HealthData>`.
-    private static func hasEndTag(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return true }
-        let size = (try? handle.seekToEnd()) ?? 0
-        try? handle.seek(toOffset: size > 65_536 ? size - 65_536 : 0)
-        let tail = (try? handle.readToEnd()) ?? Data()
-        try? handle.close()
-        return tail.range(of: Data("</HealthData>".utf8)) != nil
     }
 }

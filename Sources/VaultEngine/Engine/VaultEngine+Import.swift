@@ -29,16 +29,23 @@ extension VaultEngine {
     /// types stored and how many, never a value), passing over the samples the vault holds or
     /// held (``SampleStore/importSamples(_:in:)``). Every sample, and every correlation member,
     /// must carry an import source (`invalidArgument`, field `objects[i].sourceRevision`).
-    /// Observers and background delivery hear of it as of any save.
-    public func importSamples(_ samples: [Sample], requestID: String = "") async throws -> ImportSorting {
-        guard samples.count <= Self.maximumBatchSize else {
+    /// Observers and background delivery hear of it as of any save. `routes` are stored with their
+    /// locations and associated with their workouts (``SampleStore/importSamples(_:routes:in:)``),
+    /// in the same transaction: never a workout without the route the file gives it.
+    public func importSamples(
+        _ samples: [Sample],
+        routes: [ImportedRoute] = [],
+        requestID: String = ""
+    ) async throws -> ImportSorting {
+        guard samples.count + routes.count <= Self.maximumBatchSize else {
             throw HealthError(
                 .dataSizeExceeded,
                 "an import batch holds at most \(Self.maximumBatchSize) objects",
                 field: "objects"
             )
         }
-        for (index, sample) in samples.enumerated() {
+        let all = samples + routes.map { Sample.workoutRoute($0.route) }
+        for (index, sample) in all.enumerated() {
             var sources = [sample.sourceRevision.source]
             if case .correlation(let correlation) = sample {
                 sources += correlation.objects.map(\.sourceRevision.source)
@@ -51,13 +58,13 @@ extension VaultEngine {
             }
         }
         let (sorting, changes) = try await perform { [self] () throws -> (ImportSorting, [SampleType: Set<String>]) in
-            let attempted = Self.types(of: samples).sortedIdentifiers
+            let attempted = Self.types(of: all).sortedIdentifiers
             return try audited(.owner, .import, types: attempted, requestID: requestID) {
                 try database.write { db in
-                    let sorting = try store.importSamples(samples, in: db)
+                    let sorting = try store.importSamples(samples, routes: routes, in: db)
                     let stored = Set(sorting.stored)
                     var changes: [SampleType: Set<String>] = [:]
-                    for sample in samples where stored.contains(sample.uuid) {
+                    for sample in all where stored.contains(sample.uuid) {
                         changes[sample.sampleType, default: []].insert(sample.sourceRevision.source.bundleIdentifier)
                     }
                     try countBackgroundChanges(changes, db)

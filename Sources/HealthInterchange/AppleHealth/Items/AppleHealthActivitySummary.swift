@@ -55,42 +55,56 @@ public struct AppleHealthActivitySummary: Hashable, Sendable {
         AppleHealthIdentity(element: "ActivitySummary", fields: [dateComponents])
     }
 
-    /// The day's figures and goals as HealthModel's activity summary: energy in kilocalories,
-    /// exercise in minutes, stand hours as a whole number. A missing figure counts 0 and a
-    /// missing goal takes the standard goal's value; move time is left out (HealthModel has no
-    /// place for it). Throws `invalidArgument` for a day that is not `YYYY-MM-DD`, a unit that
-    /// is not an energy, or a figure that is not a number.
-    public func activitySummary() throws(HealthError) -> ActivitySummary {
-        guard let day = dateComponents, CalendarDay.midnight(of: day, in: .gmt) != nil else {
-            throw .invalidArgument("the day is not written YYYY-MM-DD", field: "dateComponents")
-        }
+    /// The day's goals: energy in kilocalories, exercise in minutes, stand hours; a missing goal
+    /// takes the standard goal's value. (A goal of 0, which phones write for days without a
+    /// watch, is kept: HealthModel's goals refuse it, so such a day gives no goals.) Throws
+    /// `invalidArgument` for a unit that is not an energy or a goal that is not a number.
+    public func goals() throws(HealthError) -> ActivityGoals {
+        let unit = try energyUnit()
+        let standard = ActivityGoals.standard
+        return ActivityGoals(
+            activeEnergyBurned: try Self.number(activeEnergyBurnedGoal, "activeEnergyBurnedGoal").map {
+                value throws(HealthError) in try unit.convert(value, to: .kilocalorie)
+            } ?? standard.activeEnergyBurned,
+            exerciseMinutes: try Self.number(appleExerciseTimeGoal, "appleExerciseTimeGoal")
+                ?? standard.exerciseMinutes,
+            standHours: try Self.number(appleStandHoursGoal, "appleStandHoursGoal") ?? standard.standHours
+        )
+    }
+
+    private func energyUnit() throws(HealthError) -> HealthUnit {
         let unit = try UnitCache.unit(activeEnergyBurnedUnit ?? "kcal")
         guard unit.isCompatible(with: .kilocalorie) else {
             throw .invalidArgument("unit \(unit) is not an energy", field: "activeEnergyBurnedUnit")
         }
-        func number(_ text: String?, _ field: String) throws(HealthError) -> Double? {
-            guard let text else { return nil }
-            guard let value = ExportValues.number(text), value >= 0 else {
-                throw .invalidArgument("not a number of at least 0", field: field)
-            }
-            return value
+        return unit
+    }
+
+    private static func number(_ text: String?, _ field: String) throws(HealthError) -> Double? {
+        guard let text else { return nil }
+        guard let value = ExportValues.number(text), value >= 0 else {
+            throw .invalidArgument("not a number of at least 0", field: field)
         }
-        let energy = try number(activeEnergyBurned, "activeEnergyBurned") ?? 0
-        let energyGoal = try number(activeEnergyBurnedGoal, "activeEnergyBurnedGoal")
-        let standard = ActivityGoals.standard
-        let goals = ActivityGoals(
-            activeEnergyBurned: try energyGoal.map { value throws(HealthError) in
-                try unit.convert(value, to: .kilocalorie)
-            } ?? standard.activeEnergyBurned,
-            exerciseMinutes: try number(appleExerciseTimeGoal, "appleExerciseTimeGoal") ?? standard.exerciseMinutes,
-            standHours: try number(appleStandHoursGoal, "appleStandHoursGoal") ?? standard.standHours
-        )
+        return value
+    }
+
+    /// The day's figures and goals as HealthModel's activity summary: energy in kilocalories,
+    /// exercise in minutes, stand hours as a whole number. A missing figure counts 0 and a
+    /// missing goal takes the standard goal's value (``goals()``); move time is left out
+    /// (HealthModel has no place for it). Throws `invalidArgument` for a day that is not
+    /// `YYYY-MM-DD`, a unit that is not an energy, or a figure that is not a number.
+    public func activitySummary() throws(HealthError) -> ActivitySummary {
+        guard let day = dateComponents, CalendarDay.midnight(of: day, in: .gmt) != nil else {
+            throw .invalidArgument("the day is not written YYYY-MM-DD", field: "dateComponents")
+        }
+        let unit = try energyUnit()
+        let energy = try Self.number(activeEnergyBurned, "activeEnergyBurned") ?? 0
         return ActivitySummary(
             day: day,
             activeEnergyBurnedKilocalories: try unit.convert(energy, to: .kilocalorie),
-            exerciseMinutes: try number(appleExerciseTime, "appleExerciseTime") ?? 0,
-            standHours: Int(try number(appleStandHours, "appleStandHours") ?? 0),
-            goals: goals
+            exerciseMinutes: try Self.number(appleExerciseTime, "appleExerciseTime") ?? 0,
+            standHours: Int(try Self.number(appleStandHours, "appleStandHours") ?? 0),
+            goals: try goals()
         )
     }
 }
