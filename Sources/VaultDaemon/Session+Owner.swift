@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import HealthInterchange
 import HealthModel
+import NIOCore
 import VaultCrypto
 import VaultEngine
 import VaultProtocol
@@ -193,7 +194,9 @@ extension Session {
                 return try await daemon.engine().importAppleHealth(
                     at: URL(fileURLWithPath: p.path),
                     acceptTruncated: p.acceptTruncated ?? false,
-                    requestID: requestID
+                    requestID: requestID,
+                    // The owner gave up (Ctrl-C): stop after the batch under way.
+                    stopRequested: { [channel] in !channel.isActive }
                 ) { [self] progress in
                     Task {
                         await send(

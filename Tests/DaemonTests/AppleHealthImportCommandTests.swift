@@ -1,6 +1,7 @@
 import Foundation
 import HealthInterchange
 import HealthModel
+import HealthModelTestSupport
 import Testing
 import VaultClient
 import VaultProtocol
@@ -143,6 +144,88 @@ extension DaemonEndToEnd {
             let summary = try Self.summary(kept.out)
             #expect(summary.total.imported == 5)
             #expect(summary.truncated?.completeItems != nil)
+        }
+
+        /// Ctrl-C at the command, then a crash of the daemon (SIGKILL), each part-way through an
+        /// import: whole batches only, the audit log verifies, and a rerun finishes the job.
+        @Test func ctrlCOrACrashMidImportKeepsWholeBatchesAndARerunFinishesTheJob() async throws {
+            let daemon = try TestDaemon()
+            let days = 120  // 86,400 heart rates, 120 blood pressures, runs and routes: 9 batches
+            let folder = try ExportFolderFixture.write(days: days)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            func startImport() throws -> Process {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
+                process.arguments = [
+                    "import", "apple-health", folder.path, "--json", "--vault", daemon.directory.path,
+                    "--passphrase-file", daemon.passphraseFile,
+                ]
+                process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+                process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+                try process.run()
+                return process
+            }
+            /// The batches stored so far, asked on one owner connection (one unlock).
+            func batchesStored(_ connection: VaultConnection) async throws -> Int {
+                try await connection.call(
+                    Method.auditEntries,
+                    AuditEntriesParams(operation: "vault.import", limit: 10_000),
+                    as: AuditEntriesResult.self
+                ).entries.count
+            }
+            func waitFor(_ connection: VaultConnection, moreThan count: Int) async throws -> Int {
+                for _ in 0..<3_000 {
+                    let now = try await batchesStored(connection)
+                    if now > count { return now }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                throw DaemonTestError("no batch was stored")
+            }
+
+            // Ctrl-C once a batch is stored: the daemon stops after the batch under way.
+            var owner = try await daemon.owner()
+            let interrupted = try startImport()
+            _ = try await waitFor(owner, moreThan: 0)
+            kill(interrupted.processIdentifier, SIGINT)
+            interrupted.waitUntilExit()
+            #expect(interrupted.terminationReason == .uncaughtSignal)
+            var stopped = try await batchesStored(owner)
+            for _ in 0..<50 {
+                try await Task.sleep(for: .milliseconds(100))
+                let now = try await batchesStored(owner)
+                if now == stopped { break }
+                stopped = now
+            }
+            #expect(stopped < 9, "the import went on after Ctrl-C: \(stopped) batches")
+            owner.close()
+
+            // A crash of the daemon while a rerun stores its batches.
+            owner = try await daemon.owner()
+            let crashed = try startImport()
+            _ = try await waitFor(owner, moreThan: stopped)
+            owner.close()
+            #expect(daemon.stop(signal: SIGKILL) == SIGKILL)
+            crashed.waitUntilExit()
+            #expect(crashed.terminationStatus != 0)
+
+            // Restarted: the rerun adds what is missing, once.
+            try daemon.start()
+            let rerun = try CLITests.healthvault(["import", "apple-health", folder.path, "--json"], daemon: daemon)
+            #expect(rerun.status == 0, "\(rerun)")
+            let summary = try Self.summary(rerun.out)
+            #expect(summary.total.alreadyPresent > 0 && summary.total.imported > 0)
+            let counts = try await daemon.ownerCall(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
+                .types.reduce(into: [SampleType: Int]()) { $0[$1.type] = $1.count }
+            #expect(counts[.quantity(.heartRate)] == days * 720)
+            #expect(counts[.correlation(.bloodPressure)] == days)
+            #expect(counts[.quantity(.bloodPressureSystolic)] == days)
+            #expect(counts[.workout] == days && counts[.workoutRoute] == days)
+            // The log holds every batch that committed, and verifies.
+            let root = daemon.directory.deletingLastPathComponent().path
+            #expect(try CLITests.healthvault(["audit", "export", root + "/audit"], daemon: daemon).status == 0)
+            let key = daemon.directory.appendingPathComponent("audit-key.pub").path
+            let verified = try CLITests.healthvault(["audit", "verify", root + "/audit", "--key", key])
+            #expect(verified.status == 0, "\(verified)")
         }
     }
 }

@@ -16,11 +16,17 @@ extension VaultEngine {
     /// what is new. A file cut short is refused before anything is stored, saying where it stops,
     /// unless `acceptTruncated` (then what precedes the cut is imported and the summary says
     /// where it stopped). `progress` is called after each batch with the reader's progress.
+    ///
+    /// When `stopRequested` says so (the owner's connection ended: Ctrl-C), the import stops
+    /// after the batch being stored, throwing `userCanceled`: every batch is whole (a
+    /// correlation with its members, a workout with its routes), and importing the export again
+    /// adds what is missing.
     public func importAppleHealth(
         at url: URL,
         acceptTruncated: Bool = false,
         batchSize: Int = 10_000,
         requestID: String = "",
+        stopRequested: @Sendable () -> Bool = { false },
         progress: @Sendable (AppleHealthReader.Progress) -> Void = { _ in }
     ) async throws -> AppleHealthImportSummary {
         guard (1...Self.maximumBatchSize).contains(batchSize) else {
@@ -68,6 +74,12 @@ extension VaultEngine {
         }
         func store() async throws {
             try await settle()
+            if stopRequested() {
+                throw HealthError(
+                    .userCanceled,
+                    "the import stopped after \(summary.batches) whole batches; import the export again to add the rest"
+                )
+            }
             guard !batch.isEmpty || !batchRoutes.isEmpty else { return }
             let samples = batch.map(\.sample)
             let routes = batchRoutes.map(\.route)
