@@ -196,19 +196,20 @@ extension Session {
                     acceptTruncated: p.acceptTruncated ?? false,
                     requestID: requestID,
                     // The owner gave up (Ctrl-C): stop after the batch under way.
-                    stopRequested: { [channel] in !channel.isActive }
-                ) { [self] progress in
-                    Task {
-                        await send(
-                            notification: Method.importProgress,
-                            ImportProgressParams(
-                                bytesRead: progress.bytesRead,
-                                totalBytes: progress.totalBytes,
-                                records: progress.records
+                    stopRequested: { [channel] in !channel.isActive },
+                    progress: { [self] progress in
+                        Task {
+                            await send(
+                                notification: Method.importProgress,
+                                ImportProgressParams(
+                                    bytesRead: progress.bytesRead,
+                                    totalBytes: progress.totalBytes,
+                                    records: progress.records
+                                )
                             )
-                        )
+                        }
                     }
-                }
+                )
             } catch let error as AppleHealthReadError {
                 throw RPCError.from(HealthError.invalidArgument(error.description, field: "path"))
             }
