@@ -152,6 +152,7 @@ let package = Package(
                 "VaultCrypto",
                 "VaultDaemon",
                 "AuditLog", "CommandSupport", "HealthModelTestSupport",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         // Saves batches until killed: the crash-safety test runs it and kills it with SIGKILL.

@@ -5,6 +5,7 @@ import HealthModelTestSupport
 import Testing
 import VaultClient
 import VaultProtocol
+import ZIPFoundation
 
 extension DaemonEndToEnd {
     /// `healthvault import apple-health`, the real binary against a real daemon, on an export
@@ -226,6 +227,53 @@ extension DaemonEndToEnd {
             let key = daemon.directory.appendingPathComponent("audit-key.pub").path
             let verified = try CLITests.healthvault(["audit", "verify", root + "/audit", "--key", key])
             #expect(verified.status == 0, "\(verified)")
+        }
+
+        /// The phone's export.zip itself, read by the daemon without unpacking it: the XML inside
+        /// under its localized name, the workouts' routes from their GPX files, and the files
+        /// HealthVault does not read named in the report.
+        @Test func anExportZipComesInWithItsRoutes() async throws {
+            let daemon = try TestDaemon()
+            let folder = try ExportFolderFixture.write(days: 2)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let zip = daemon.directory.deletingLastPathComponent().appendingPathComponent("export.zip")
+            let archive = try Archive(url: zip, accessMode: .create)
+            let files = [
+                ("apple_health_export/导出.xml", folder.appendingPathComponent("export.xml")),
+                (
+                    "apple_health_export/workout-routes/route_0.gpx",
+                    folder.appendingPathComponent("workout-routes/route_0.gpx")
+                ),
+                (
+                    "apple_health_export/workout-routes/route_1.gpx",
+                    folder.appendingPathComponent("workout-routes/route_1.gpx")
+                ),
+            ]
+            for (path, file) in files {
+                let data = try Data(contentsOf: file)
+                try archive.addEntry(
+                    with: path,
+                    type: .file,
+                    uncompressedSize: Int64(data.count),
+                    compressionMethod: .deflate
+                ) { position, size in data.subdata(in: Int(position)..<Int(position) + size) }
+            }
+            let ecg = Data("Name,Ana\n".utf8)
+            try archive.addEntry(
+                with: "apple_health_export/electrocardiograms/ecg_2026-01-01.csv",
+                type: .file,
+                uncompressedSize: Int64(ecg.count)
+            ) { position, size in ecg.subdata(in: Int(position)..<Int(position) + size) }
+
+            let imported = try CLITests.healthvault(["import", "apple-health", zip.path], daemon: daemon)
+            #expect(imported.status == 0, "\(imported)")
+            #expect(imported.out.hasPrefix("Imported 1450 of apple_health_export/导出.xml"), "\(imported.out)")
+            #expect(imported.out.contains("1  electrocardiograms (CSV)"), "\(imported.out)")
+            let counts = try await daemon.ownerCall(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
+                .types.reduce(into: [SampleType: Int]()) { $0[$1.type] = $1.count }
+            #expect(counts[.workout] == 2 && counts[.workoutRoute] == 2 && counts[.correlation(.bloodPressure)] == 2)
+            let again = try CLITests.healthvault(["import", "apple-health", zip.path, "--json"], daemon: daemon)
+            #expect(try Self.summary(again.out).total.imported == 0)
         }
     }
 }
