@@ -209,6 +209,10 @@ extension Session {
             } catch let error as AppleHealthReadError {
                 throw RPCError.from(HealthError.invalidArgument(error.description, field: "path"))
             }
+        case Method.samplesAdd:
+            let p = try params(SaveParams.self, from: data)
+            let outcome = try await daemon.engine().saveOwnerEntries(p.objects, requestID: requestID)
+            return SaveResult(saved: outcome.saved)
         case Method.samplesSummary:
             return SamplesSummaryResult(
                 types: try await daemon.engine().typeSummaries(requestID: requestID).map { summary in
