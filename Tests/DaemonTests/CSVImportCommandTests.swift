@@ -80,13 +80,13 @@ extension DaemonEndToEnd {
             #expect(refused.err.hasPrefix("healthvault: bad.csv: 5 bad rows; nothing was imported"), "\(refused.err)")
             for place in [
                 "line 7, column 2 (start): not a date", "line 8, column 5 (unit): mmHg does not measure",
-                "line 9, column 1 (type): moodiness is not a type",
+                "line 9, column 1 (type): not a type HealthVault knows",
                 "line 10, column 4 (value): a quote inside an unquoted field",
                 "line 11, column 3 (end): the end comes before the start",
             ] {
                 #expect(refused.err.contains(place), "\(place) in \(refused.err)")
             }
-            #expect(!refused.err.contains("last tuesday"))
+            #expect(!refused.err.contains("last tuesday") && !refused.err.contains("moodiness"))
             #expect(try CLITests.healthvault(["data"], daemon: daemon).out == "The vault holds no samples.\n")
             #expect(try await daemon.auditEntries(operation: "vault.import").isEmpty)
         }

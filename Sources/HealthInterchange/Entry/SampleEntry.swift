@@ -25,7 +25,9 @@ public struct SampleEntry: Hashable, Sendable {
     public let metadata: Metadata
 
     /// Reads an entry from its parts as written, or throws `invalidArgument` naming the part that
-    /// is wrong (`type`, `value`, `unit`, `end`), in a message that never repeats a value.
+    /// is wrong (`type`, `value`, `unit`, `end`), in a message that never repeats what was
+    /// written there (a CSV file's columns may be shifted, putting a value where a type or unit
+    /// belongs).
     /// `unit` empty or nil takes `defaultUnit` of the quantity type (of the systolic type for a
     /// blood pressure); a nil default is an error.
     public init(
@@ -39,7 +41,7 @@ public struct SampleEntry: Hashable, Sendable {
     ) throws(HealthError) {
         guard let objectType = TypeNames.objectType(named: name) else {
             throw .invalidArgument(
-                "\(name) is not a type HealthVault knows (a HealthKit identifier, or a short name such as bodyMass)",
+                "not a type HealthVault knows (a HealthKit identifier, or a short name such as bodyMass)",
                 field: "type"
             )
         }
@@ -59,7 +61,7 @@ public struct SampleEntry: Hashable, Sendable {
                 do {
                     unit = try UnitCache.unit(unitText)
                 } catch {
-                    throw .invalidArgument("\(unitText) is not a unit HealthVault reads (docs/UNITS.md)", field: "unit")
+                    throw .invalidArgument("not a unit HealthVault reads (docs/UNITS.md)", field: "unit")
                 }
             }
             guard unit.isCompatible(with: quantityType.canonicalUnit) else {
