@@ -82,6 +82,11 @@ extension DaemonEndToEnd {
                 daemon: daemon
             )
             #expect(sleep.status == 0, "\(sleep)")
+            let nights = try CLITests.healthvault(["samples", "list", "sleepAnalysis"], daemon: daemon)
+            #expect(
+                nights.out.contains("2026-03-01 23:00:00  2026-03-02 06:30:00  asleepCore  HealthVault"),
+                "\(nights.out)"
+            )
             let night = try #require(
                 try Self.json(
                     try CLITests.healthvault(["samples", "list", "sleepAnalysis", "--json"], daemon: daemon).out
