@@ -213,6 +213,28 @@ extension Session {
             } catch let error as AppleHealthReadError {
                 throw RPCError.from(HealthError.invalidArgument(error.description, field: "path"))
             }
+        case Method.importCSV:
+            let p = try params(ImportCSVParams.self, from: data)
+            guard p.path.hasPrefix("/") else {
+                throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
+            }
+            guard FileManager.default.isReadableFile(atPath: p.path) else {
+                throw RPCError.from(
+                    HealthError.invalidArgument(
+                        "the daemon cannot read \(p.path) (no such file, or no permission)",
+                        field: "path"
+                    )
+                )
+            }
+            return try await daemon.engine().importCSV(
+                at: URL(fileURLWithPath: p.path),
+                defaultSource: p.source,
+                requestID: requestID
+            )
+        case Method.samplesAdd:
+            let p = try params(SaveParams.self, from: data)
+            let outcome = try await daemon.engine().saveOwnerEntries(p.objects, requestID: requestID)
+            return SaveResult(saved: outcome.saved)
         case Method.samplesSummary:
             return SamplesSummaryResult(
                 types: try await daemon.engine().typeSummaries(requestID: requestID).map { summary in

@@ -415,7 +415,9 @@ final class Session: Sendable {
             )
         }
         // An import takes as long as its file does; it shows its progress meanwhile.
-        let timeout = method == Method.importAppleHealth ? .seconds(7 * 86_400) : daemon.configuration.requestTimeout
+        let timeout =
+            method == Method.importAppleHealth || method == Method.importCSV
+            ? .seconds(7 * 86_400) : daemon.configuration.requestTimeout
         let first = await withCheckedContinuation { (continuation: CheckedContinuation<ByteBuffer?, Never>) in
             let resumed = Mutex(false)
             let resumeOnce = { @Sendable (value: ByteBuffer?) in

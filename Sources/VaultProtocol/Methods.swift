@@ -59,6 +59,8 @@ public enum Method {
     public static let samplesSummary = "samples.summary"
     public static let importAppleHealth = "import.appleHealth"
     public static let importProgress = "import.progress"  // a notification, daemon to owner
+    public static let importCSV = "import.csv"
+    public static let samplesAdd = "samples.add"
 }
 
 // MARK: Handshake

@@ -495,3 +495,17 @@ public struct ImportProgressParams: Hashable, Sendable, Codable {
         self.records = records
     }
 }
+
+/// `import.csv`: a CSV file of samples (docs/CSV_IMPORT.md) the daemon reads from its own file
+/// system.
+public struct ImportCSVParams: Hashable, Sendable, Codable {
+    /// An absolute path.
+    public var path: String
+    /// The source of rows that name none; absent or empty: the file's name.
+    public var source: String?
+
+    public init(path: String, source: String? = nil) {
+        self.path = path
+        self.source = source
+    }
+}

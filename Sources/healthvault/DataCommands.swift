@@ -87,8 +87,8 @@ struct Profile: AsyncParsableCommand {
 
 struct Samples: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The samples of a type: list them, delete them (any app's).",
-        subcommands: [List.self, Delete.self]
+        abstract: "The samples of a type: list them, add your own, delete them (any app's).",
+        subcommands: [List.self, Add.self, Delete.self]
     )
 
     struct Delete: AsyncParsableCommand {

@@ -108,7 +108,7 @@ extension Samples {
         }
 
         /// A sample's value as a person reads it: a quantity in the owner's unit (to six figures), a
-        /// category's value, a correlation's members, a workout's type and duration.
+        /// category's value by name, a correlation's members, a workout's type and duration.
         func value(of sample: Sample, _ view: WorkoutView) -> String {
             switch sample {
             case .quantity(let quantity):
@@ -116,7 +116,8 @@ extension Samples {
                 guard let value = try? quantity.quantity.doubleValue(for: unit) else { return "\(quantity.quantity)" }
                 return Self.number(value) + " \(unit)"
             case .category(let category):
-                return "value \(category.value)"
+                // By name, as `samples add` takes it (asleepCore); the number where the set has none.
+                return category.categoryType.valueSet.caseName(of: category.value) ?? "value \(category.value)"
             case .correlation(let correlation):
                 return correlation.objects.compactMap { member -> String? in
                     guard case .quantity(let quantity) = member else { return nil }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import HealthInterchange
 import HealthModel
 import VaultClient
 import VaultCrypto
@@ -78,23 +79,7 @@ struct OutputOptions: ParsableArguments {
 /// A type named by its HealthKit identifier, or by its short name (`stepCount`, `heartRate`,
 /// `sleepAnalysis`, `bloodPressure`, `biologicalSex`, `workout`, `activitySummary`).
 func parseObjectType(_ name: String) throws -> ObjectType {
-    if let type = try? ObjectType(identifier: name) { return type }
-    let capitalized = name.prefix(1).uppercased() + name.dropFirst()
-    for prefix in [
-        "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
-        "HKCorrelationTypeIdentifier",
-    ] {
-        if let type = try? ObjectType(identifier: prefix + capitalized) { return type }
-    }
-    // HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier, HKActivitySummaryTypeIdentifier.
-    if let type = try? ObjectType(identifier: "HK\(capitalized)TypeIdentifier") { return type }
-    // stateOfMind, gad7, phq9, electrocardiogram, audiogram, heartbeatSeries.
-    for candidate in [
-        "HKDataType" + capitalized, "HKDataTypeIdentifier" + capitalized,
-        "HKScoredAssessmentTypeIdentifier" + name.uppercased(),
-    ] {
-        if let type = try? ObjectType(identifier: candidate) { return type }
-    }
+    if let type = TypeNames.objectType(named: name) { return type }
     do {
         return try ObjectType(identifier: name)
     } catch {

@@ -453,6 +453,38 @@ class Run:
         raw, answer = owner.call_raw("query.samples", self.steps_query())
         self.check("the owner reads every app's samples",
                    len(answer.get("result", {}).get("samples", [])) == 4, raw[:120])
+        weight = {
+            "type": "HKQuantityTypeIdentifierBodyMass",
+            "uuid": str(uuid.uuid4()).upper(),
+            "startDate": "2026-11-23T08:00:00.000Z",
+            "endDate": "2026-11-23T08:00:00.000Z",
+            "quantity": {"value": 72.5, "unit": "kg"},
+            "sourceRevision": {"source": {"bundleIdentifier": "com.example.claimed", "name": "Claimed"}},
+        }
+        raw, answer = owner.call_raw("samples.add", {"objects": [weight]})
+        self.check("samples.add without HKWasUserEntered: -32000 invalidArgument, field objects[0].metadata",
+                   answer.get("error", {}).get("data", {}).get("field") == "objects[0].metadata", raw)
+        weight["metadata"] = {"HKWasUserEntered": 1}
+        raw, answer = owner.call_raw("samples.add", {"objects": [weight]})
+        self.check("samples.add: the owner's entry saved", answer.get("result") == {"saved": 1}, raw)
+        raw, answer = owner.call_raw("query.object", {"uuid": weight["uuid"]})
+        source = answer.get("result", {}).get("sample", {}).get("sourceRevision", {}).get("source")
+        self.check("an owner's entry is under owner:healthvault, named HealthVault",
+                   source == {"bundleIdentifier": "owner:healthvault", "name": "HealthVault"}, raw)
+        csv_path = os.path.join(os.path.dirname(os.path.abspath(self.passfile)), "weights.csv")
+        with open(csv_path, "w", encoding="utf-8") as csv_file:
+            csv_file.write('type,start,value,unit,source\r\nbodyMass,2026-11-22T08:00:00Z,72.1,kg,"Scale, bathroom"\r\n')
+        raw, answer = owner.call_raw("import.csv", {"path": csv_path})
+        result = answer.get("result", {})
+        self.check("import.csv: one row imported under its source, in one batch",
+                   result.get("rows") == 1 and result.get("batches") == 1
+                   and result.get("bySource", {}).get("Scale, bathroom", {}).get("imported") == 1, raw)
+        with open(csv_path, "w", encoding="utf-8") as csv_file:
+            csv_file.write("type,start,value,unit\nbodyMass,2026-11-22T09:00:00Z,72.1,kg\nbodyMass,noon,72,kg\n")
+        raw, answer = owner.call_raw("import.csv", {"path": csv_path})
+        message = answer.get("error", {}).get("data", {}).get("message", "")
+        self.check("import.csv of a file with a bad row: refused, the row named by line and column",
+                   message.startswith("weights.csv: 1 bad row; nothing was imported\nline 3, column 2 (start): "), raw)
         app_conn = self.app(STEPS_APP, steps_seed)
         raw, answer = owner.call_raw("vault.lock")
         self.check("vault.lock: {}", answer.get("result") == {}, raw)

@@ -1,0 +1,84 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import HealthInterchange
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+extension Import {
+    /// `import csv`: a CSV file of samples (docs/CSV_IMPORT.md), read and stored by the daemon.
+    struct CSV: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "csv",
+            abstract: "Import a CSV file of samples: type,start,end,value,unit,source (docs/CSV_IMPORT.md).",
+            discussion: """
+                The daemon reads the file (give a path it can read) and checks every row before it \
+                stores any: a file with bad rows is refused, each bad row named by line and column, \
+                and nothing is imported. Importing the same file again adds nothing. Rows without \
+                a source are stored under the file's name (or --source).
+                """
+        )
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The CSV file.")
+        var file: String
+
+        @Option(help: "The source of rows that name none (default: the file's name).")
+        var source: String?
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: file).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: url.path) else { throw ToolError("\(file): no such file") }
+            let started = Date()
+            let summary = try await vault.withOwner { connection in
+                do {
+                    return try await connection.call(
+                        Method.importCSV,
+                        ImportCSVParams(path: url.path, source: source),
+                        as: CSVImportSummary.self
+                    )
+                } catch let error as RPCError {
+                    // A refused file: its problems, a line each, as the daemon listed them.
+                    let refusal = error.healthError
+                    guard refusal.code == .invalidArgument, refusal.field == "path" else { throw error }
+                    throw ToolError(refusal.message)
+                }
+            }
+            if output.json { return try printJSON(summary) }
+            print(Self.report(summary, file: url, seconds: Date().timeIntervalSince(started)))
+        }
+
+        static func report(_ summary: CSVImportSummary, file: URL, seconds: Double) -> String {
+            let total = summary.total
+            var lines = [
+                "Imported \(total.imported) of \(summary.rows) rows of \(file.lastPathComponent) in "
+                    + "\(String(format: "%.1f", seconds)) s: \(total.alreadyPresent) already there, "
+                    + "\(total.deletedBefore) deleted by you before (not brought back), \(total.repeated) repeated in the file."
+            ]
+            func rows(_ counts: [String: CSVImportSummary.Counts], _ title: String) -> String {
+                var rows = [[title, "IMPORTED", "ALREADY", "DELETED", "REPEATED"]]
+                for (name, c) in counts.sorted(by: { $0.key < $1.key }) {
+                    rows.append([name, "\(c.imported)", "\(c.alreadyPresent)", "\(c.deletedBefore)", "\(c.repeated)"])
+                }
+                return table(rows)
+            }
+            if !summary.byType.isEmpty {
+                lines.append("")
+                lines.append(
+                    rows(
+                        summary.byType.reduce(into: [:]) { result, entry in
+                            result[(try? SampleType(identifier: entry.key)).map(shortName) ?? entry.key] = entry.value
+                        },
+                        "TYPE"
+                    )
+                )
+                lines.append("")
+                lines.append(rows(summary.bySource, "SOURCE"))
+            }
+            lines.append("\(summary.batches) audited batch\(summary.batches == 1 ? "" : "es") (vault.import).")
+            return lines.joined(separator: "\n")
+        }
+    }
+}

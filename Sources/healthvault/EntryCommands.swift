@@ -1,0 +1,114 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import HealthInterchange
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+extension Samples {
+    /// The owner's own entries (docs/ACCESS_RULES.md, "The owner's entries"), saved through the
+    /// daemon's `samples.add` under the source `owner:healthvault` ("HealthVault").
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enter a sample yourself: a weight, a blood pressure, a night's sleep, a workout.",
+            discussion: """
+                Examples: `samples add bodyMass 72.5 kg`, `samples add bodyMass 160` (in your unit, \
+                see `units`), `samples add bloodPressure 120/80 mmHg --at 2026-11-23T08:00:00Z`, \
+                `samples add sleepAnalysis asleepCore --from 2026-11-22T23:00:00Z --to \
+                2026-11-23T06:30:00Z`, `samples add workout running --from ... --to ...`. A category \
+                value is its name (asleepCore, asleepREM, awake, inBed, ...), HealthKit's constant, \
+                or its number. Dates: RFC 3339 or a day (2026-11-23, midnight UTC); without one, \
+                now. Each entry is marked HKWasUserEntered = 1, and stored under the source \
+                HealthVault (owner:healthvault), which apps that may read the type see.
+                """
+        )
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The type: a short name (bodyMass, bloodPressure, sleepAnalysis, workout) or an identifier.")
+        var type: String
+
+        @Argument(help: "The value: a number, systolic/diastolic, a category value's name, a workout's activity.")
+        var value: String
+
+        @Argument(help: "The unit (kg, lb, mmHg, count/min); without it, your preferred unit for the type.")
+        var unit: String?
+
+        @Option(help: "When it was measured (default: now).")
+        var at: String?
+
+        @Option(help: "When it began (with --to; --to defaults to now).")
+        var from: String?
+
+        @Option(help: "When it ended.")
+        var to: String?
+
+        @Option(parsing: .upToNextOption, help: "Metadata, KEY=VALUE (a number, or text), as many as you like.")
+        var metadata: [String] = []
+
+        func validate() throws {
+            if at != nil, from != nil || to != nil { throw ValidationError("give --at, or --from and --to, not both") }
+            if to != nil, from == nil { throw ValidationError("--to needs --from") }
+        }
+
+        func run() async throws {
+            let sampleType = try parseSampleType(type)
+            let now = Date()
+            let start = try at.map(parseDate) ?? from.map(parseDate) ?? now
+            let end = try at.map(parseDate) ?? to.map(parseDate) ?? now
+            if sampleType == .workout, from == nil {
+                throw ToolError("a workout needs --from and --to")
+            }
+            var entered: Metadata = [:]
+            for pair in metadata {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw ToolError("--metadata takes KEY=VALUE")
+                }
+                let text = String(pair[pair.index(after: equals)...])
+                entered[MetadataKey(String(pair[..<equals]))] = Double(text).map(MetadataValue.number) ?? .string(text)
+            }
+            entered[.wasUserEntered] = .bool(true)
+            // The unit the owner shows the type in, when none is given.
+            let unitType: QuantityTypeIdentifier? =
+                switch sampleType {
+                case .quantity(let quantityType): quantityType
+                case .correlation(.bloodPressure): .bloodPressureSystolic
+                default: nil
+                }
+            let metadata = entered
+            let sample = try await vault.withOwner { connection -> Sample in
+                var preferred: [String: HealthUnit] = [:]
+                if unit == nil, let unitType {
+                    preferred = try await connection.call(
+                        Method.preferredUnits,
+                        PreferredUnitsParams(types: [unitType]),
+                        as: PreferredUnitsResult.self
+                    ).units
+                }
+                let sample: Sample
+                do {
+                    let entry = try SampleEntry(
+                        type: type,
+                        value: value,
+                        unit: unit,
+                        start: start,
+                        end: end,
+                        metadata: metadata,
+                        defaultUnit: { preferred[$0.rawValue] }
+                    )
+                    sample = try entry.sample(
+                        uuids: (0..<entry.uuidCount).map { _ in UUID() },
+                        source: Source(bundleIdentifier: "owner:healthvault", name: "HealthVault")
+                    )
+                } catch {
+                    throw ToolError("\(shortName(sampleType)): \((error as? HealthError)?.message ?? "\(error)")")
+                }
+                _ = try await connection.call(Method.samplesAdd, SaveParams(objects: [sample]), as: SaveResult.self)
+                return sample
+            }
+            if output.json { return try printJSON(sample) }
+            print("Added \(shortName(sampleType)) \(sample.uuid.uuidString)")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import AuditLog
+import Foundation
+import HealthInterchange
+import HealthModel
+import Testing
+import VaultStore
+
+@testable import VaultEngine
+
+/// The engine's CSV import (docs/CSV_IMPORT.md): a file too long for one transaction is checked
+/// whole, then stored batch by batch; a rerun after a stop adds only what is missing.
+@Suite struct CSVImportTests {
+    static func file(rows: Int, in test: TestEngine) throws -> URL {
+        var text = "type,start,value,unit,source\n"
+        for minute in 0..<rows {
+            let start = RFC3339.string(from: Date(timeIntervalSince1970: 1_772_400_000 + Double(minute) * 60))
+            text += "heartRate,\(start),\(60 + minute % 40),count/min,Strap\n"
+        }
+        let url = test.directory.appendingPathComponent("beats.csv")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func aFileLongerThanOneTransactionIsStoredInBatchesAndAgainAddsNothing() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: 25, in: test)
+        let first = try await test.engine.importCSV(
+            at: url,
+            defaultSource: nil,
+            batchSize: 10,
+            wholeFileLimit: 10,
+            requestID: ""
+        )
+        #expect(first.rows == 25 && first.batches == 3 && first.total.imported == 25)
+        #expect(first.bySource["Strap"]?.imported == 25)
+        let imports = try test.auditEntries().filter { $0.operation == .import }
+        #expect(imports.map(\.objectCount) == [10, 10, 5])
+        #expect(imports.allSatisfy { $0.types == ["HKQuantityTypeIdentifierHeartRate"] })
+        // One transaction when the file fits: the same file again, nothing new.
+        let again = try await test.engine.importCSV(at: url)
+        #expect(again.batches == 1 && again.total.alreadyPresent == 25 && again.total.imported == 0)
+        #expect(try test.sampleCount() == 25)
+    }
+
+    @Test func aRowTheOwnerDeletedIsNotBroughtBack() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: 3, in: test)
+        _ = try await test.engine.importCSV(at: url)
+        let samples = try await test.engine.samples(
+            matching: SampleQueryDescriptor(predicates: [.quantitySample(type: .heartRate)]),
+            as: .owner
+        )
+        #expect(samples.allSatisfy { $0.sourceRevision.source.bundleIdentifier == "import:csv:Strap" })
+        _ = try await test.engine.delete([try #require(samples.first).uuid], as: .owner)
+        let again = try await test.engine.importCSV(at: url)
+        #expect(again.total.deletedBefore == 1 && again.total.alreadyPresent == 2)
+    }
+}
