@@ -5,17 +5,27 @@ SHELL := /bin/bash
 SWIFT_FORMAT ?= $(SWIFT) format
 FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Package.swift Benchmarks/StoreBenchmarks
 
-.PHONY: all deps build test bench demo fuzz format format-check clean
+.PHONY: all deps venv build test bench demo fuzz format format-check clean
 
 all: build
 
 deps:
 	@./scripts/install-deps.sh
 
+# Python test tools, in a virtual environment of the checkout's own: fhir.resources 6.1.0 (FHIR R4
+# 4.0.1; it needs pydantic 1) validates the FHIR export in the tests.
+VENV := .venv
+$(VENV)/.installed: scripts/test-requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r scripts/test-requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
 build: deps
 	$(SWIFT) build
 
-test: deps
+test: deps venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory format-check
@@ -47,4 +57,4 @@ format-check:
 	@$(SWIFT_FORMAT) lint --strict --recursive $(FORMAT_PATHS) && echo "format: clean"
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build Benchmarks/.build $(VENV)

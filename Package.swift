@@ -126,7 +126,10 @@ let package = Package(
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(
             name: "HealthInterchangeTests",
-            dependencies: ["HealthInterchange", "HealthModel", "HealthModelTestSupport"],
+            dependencies: [
+                "HealthInterchange", "HealthModel", "HealthModelTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "AuditLogTests", dependencies: ["AuditLog", "VaultCrypto", "HealthModelTestSupport"]),

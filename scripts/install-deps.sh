@@ -20,6 +20,8 @@ version_at_least() { # $1 >= $2 ?
 have_everything() {
   command -v pkg-config >/dev/null 2>&1 || return 1
   command -v python3 >/dev/null 2>&1 || return 1
+  # The Makefile makes a virtual environment for the Python test tools (fhir.resources).
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || return 1
   pkg-config --exists libsodium || return 1
   pkg-config --exists zlib || return 1
   pkg-config --exists sqlcipher || return 1
@@ -81,8 +83,8 @@ fi
 
 say "apt-get update"
 "${SUDO[@]}" apt-get update -qq || fail "apt-get update failed"
-say "apt-get install pkg-config python3 libsodium-dev zlib1g-dev libsqlcipher-dev sqlcipher ${install_args[*]}"
-"${SUDO[@]}" apt-get install -y -qq --no-install-recommends pkg-config python3 libsodium-dev zlib1g-dev >/dev/null ||
+say "apt-get install pkg-config python3 python3-venv libsodium-dev zlib1g-dev libsqlcipher-dev sqlcipher ${install_args[*]}"
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends pkg-config python3 python3-venv libsodium-dev zlib1g-dev >/dev/null ||
   fail "apt-get install libsodium-dev failed"
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${install_args[@]}" libsqlcipher-dev sqlcipher >/dev/null ||
   fail "apt-get install libsqlcipher-dev sqlcipher failed"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import HealthInterchange
 import HealthModel
 import VaultClient
 import VaultProtocol
@@ -146,21 +147,7 @@ extension Samples {
 }
 
 /// `stepCount` for `HKQuantityTypeIdentifierStepCount`, as the commands take it.
-func shortName(_ type: SampleType) -> String {
-    let identifier = type.identifier
-    for prefix in [
-        "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
-        "HKDataTypeIdentifier", "HKDataType", "HKScoredAssessmentTypeIdentifier",
-    ] where identifier.hasPrefix(prefix) {
-        let rest = identifier.dropFirst(prefix.count)
-        return rest.prefix(1).lowercased() + rest.dropFirst()
-    }
-    if identifier.hasPrefix("HK"), identifier.hasSuffix("TypeIdentifier") {
-        let rest = identifier.dropFirst(2).dropLast("TypeIdentifier".count)
-        return rest.prefix(1).lowercased() + rest.dropFirst()
-    }
-    return identifier
-}
+func shortName(_ type: SampleType) -> String { TypeNames.shortName(of: type) }
 
 /// The quantity types among samples (correlation members included).
 func quantityTypes(of samples: [Sample]) -> Set<QuantityTypeIdentifier> {

@@ -27,6 +27,24 @@ public enum TypeNames {
         return nil
     }
 
+    /// A sample type's short name: `stepCount` for `HKQuantityTypeIdentifierStepCount`,
+    /// `workout` for `HKWorkoutTypeIdentifier`, `gAD7`... as the commands take them.
+    public static func shortName(of type: SampleType) -> String {
+        let identifier = type.identifier
+        for prefix in [
+            "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
+            "HKDataTypeIdentifier", "HKDataType", "HKScoredAssessmentTypeIdentifier",
+        ] where identifier.hasPrefix(prefix) {
+            let rest = identifier.dropFirst(prefix.count)
+            return rest.prefix(1).lowercased() + rest.dropFirst()
+        }
+        if identifier.hasPrefix("HK"), identifier.hasSuffix("TypeIdentifier") {
+            let rest = identifier.dropFirst(2).dropLast("TypeIdentifier".count)
+            return rest.prefix(1).lowercased() + rest.dropFirst()
+        }
+        return identifier
+    }
+
     /// The raw value a category value's name names in `type`'s value set: its case name
     /// (`asleepCore`), HealthKit's constant (`HKCategoryValueSleepAnalysisAsleepCore`, or an
     /// older spelling exports wrote), or the raw value itself (`3`). Nil for anything else.

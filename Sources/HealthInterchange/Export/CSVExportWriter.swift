@@ -1,0 +1,219 @@
+public import Foundation
+public import HealthModel
+
+/// Writes samples as spreadsheet-ready CSV (RFC 4180, UTF-8, a header row), one file per type
+/// named by its short name (`stepCount.csv`, `sleepAnalysis.csv`, `bloodPressure.csv`,
+/// `workout.csv`) in a folder the caller made owner-only. docs/EXPORT_CSV.md gives each file's
+/// columns.
+///
+/// Times are the owner's local times (`2026-03-02 08:00:00`) with the UTC offset in a column of
+/// its own; quantities in the owner's units (a percentage as a percent: 97, not 0.97); a
+/// category value by its name. A correlation's members are rows of their own types' files too;
+/// a blood pressure is also a row of `bloodPressure.csv` pairing them. Text a spreadsheet would
+/// run as a formula (a source name beginning with `=`, `+`, `-` or `@`) is written with a `'`
+/// in front.
+public final class CSVExportWriter {
+    private let directory: URL
+    private let context: ExportContext
+    private var files: [String: ExportFile] = [:]
+    private let formatter: DateFormatter
+
+    public init(directory: URL, context: ExportContext) throws {
+        self.directory = directory
+        self.context = context
+        formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = context.timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    }
+
+    public func write(_ samples: [Sample]) throws {
+        for sample in samples { try write(sample) }
+    }
+
+    /// Closes the files; returns each file's name with its rows.
+    public func finish() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (name, file) in files {
+            try file.close()
+            counts[name] = file.lines - 1
+        }
+        files = [:]
+        return counts
+    }
+
+    // MARK: Rows
+
+    private func write(_ sample: Sample) throws {
+        let common = [source(sample), device(sample), sample.uuid.uuidString]
+        switch sample {
+        case .quantity(let quantity):
+            let (value, unit) = try owners(quantity.quantity, of: quantity.quantityType)
+            try row(
+                sample.sampleType,
+                header: ["start", "end", "value", "unit", "source", "device", "uuid", "utc_offset"],
+                [local(sample.startDate), local(sample.endDate), number(value), unit] + common + [
+                    offset(sample.startDate)
+                ]
+            )
+        case .category(let category):
+            let name = category.categoryType.valueSet.caseName(of: category.value) ?? String(category.value)
+            try row(
+                sample.sampleType,
+                header: ["start", "end", "value", "source", "device", "uuid", "utc_offset"],
+                [local(sample.startDate), local(sample.endDate), name] + common + [offset(sample.startDate)]
+            )
+        case .correlation(let correlation):
+            for member in correlation.objects { try write(member) }
+            if correlation.correlationType == .bloodPressure {
+                let unit = try HealthUnit(from: "mmHg")
+                let preferred = context.preferredUnits[.bloodPressureSystolic] ?? unit
+                func value(_ type: QuantityTypeIdentifier) throws -> String {
+                    guard case .quantity(let member) = correlation.objects(for: .quantity(type)).first else {
+                        return ""
+                    }
+                    return number(try member.quantity.doubleValue(for: preferred))
+                }
+                try row(
+                    sample.sampleType,
+                    header: [
+                        "start", "end", "systolic", "diastolic", "unit", "source", "device", "uuid", "utc_offset",
+                    ],
+                    [
+                        local(sample.startDate), local(sample.endDate), try value(.bloodPressureSystolic),
+                        try value(.bloodPressureDiastolic), preferred.unitString,
+                    ] + common + [offset(sample.startDate)]
+                )
+            } else {
+                try row(
+                    sample.sampleType,
+                    header: ["start", "end", "items", "source", "device", "uuid", "utc_offset"],
+                    [local(sample.startDate), local(sample.endDate), String(correlation.objects.count)] + common
+                        + [offset(sample.startDate)]
+                )
+            }
+        case .workout(let workout):
+            let energy = try workout.totalEnergyBurned.map { try owners($0, of: .activeEnergyBurned) }
+            let distanceType = workout.workoutActivityType.distanceType ?? .distanceWalkingRunning
+            let distance = try workout.totalDistance.map { try owners($0, of: distanceType) }
+            try row(
+                sample.sampleType,
+                header: [
+                    "start", "end", "activity", "duration_min", "energy", "energy_unit", "distance", "distance_unit",
+                    "source", "device", "uuid", "utc_offset",
+                ],
+                [
+                    local(sample.startDate), local(sample.endDate), "\(workout.workoutActivityType)",
+                    number(workout.duration / 60), energy.map { number($0.value) } ?? "", energy?.unit ?? "",
+                    distance.map { number($0.value) } ?? "", distance?.unit ?? "",
+                ] + common + [offset(sample.startDate)]
+            )
+        case .gad7Assessment(let assessment):
+            try row(
+                sample.sampleType,
+                header: ["date", "score", "risk", "source", "device", "uuid", "utc_offset"],
+                [local(sample.startDate), String(assessment.score), "\(assessment.risk)"] + common
+                    + [offset(sample.startDate)]
+            )
+        case .phq9Assessment(let assessment):
+            try row(
+                sample.sampleType,
+                header: ["date", "score", "risk", "source", "device", "uuid", "utc_offset"],
+                [local(sample.startDate), String(assessment.score), "\(assessment.risk)"] + common
+                    + [offset(sample.startDate)]
+            )
+        case .stateOfMind(let mind):
+            try row(
+                sample.sampleType,
+                header: [
+                    "date", "kind", "valence", "labels", "associations", "source", "device", "uuid", "utc_offset",
+                ],
+                [
+                    local(sample.startDate), "\(mind.kind)", number(mind.valence),
+                    mind.labels.map { "\($0)" }.joined(separator: ";"),
+                    mind.associations.map { "\($0)" }.joined(separator: ";"),
+                ] + common + [offset(sample.startDate)]
+            )
+        case .electrocardiogram(let ecg):
+            let rate = try ecg.averageHeartRate.map { try owners($0, of: .heartRate) }
+            try row(
+                sample.sampleType,
+                header: [
+                    "start", "end", "classification", "average_heart_rate", "unit", "voltage_measurements", "source",
+                    "device", "uuid", "utc_offset",
+                ],
+                [
+                    local(sample.startDate), local(sample.endDate), "\(ecg.classification)",
+                    rate.map { number($0.value) } ?? "", rate?.unit ?? "", String(ecg.numberOfVoltageMeasurements),
+                ] + common + [offset(sample.startDate)]
+            )
+        case .workoutRoute, .heartbeatSeries, .audiogram:
+            let points: Int =
+                switch sample {
+                case .workoutRoute(let route): route.count
+                case .heartbeatSeries(let series): series.count
+                case .audiogram(let audiogram): audiogram.sensitivityPoints.count
+                default: 0
+                }
+            try row(
+                sample.sampleType,
+                header: ["start", "end", "points", "source", "device", "uuid", "utc_offset"],
+                [local(sample.startDate), local(sample.endDate), String(points)] + common + [offset(sample.startDate)]
+            )
+        }
+    }
+
+    private func row(_ type: SampleType, header: [String], _ fields: [String]) throws {
+        let name = TypeNames.shortName(of: type) + ".csv"
+        let file: ExportFile
+        if let open = files[name] {
+            file = open
+        } else {
+            file = try ExportFile.create(directory.appendingPathComponent(name))
+            try file.write(line: header.joined(separator: ","))
+            files[name] = file
+        }
+        try file.write(line: fields.map(Self.escaped).joined(separator: ","))
+    }
+
+    // MARK: Values
+
+    /// A quantity in the owner's unit for its type (a percentage as a percent). Without one, the
+    /// type's canonical unit, but rates per second (heart rate's `count/s`) per minute, as people
+    /// read them.
+    private func owners(_ quantity: Quantity, of type: QuantityTypeIdentifier) throws -> (value: Double, unit: String) {
+        let perMinute = type.canonicalUnit.unitString == "count/s" ? try HealthUnit(from: "count/min") : nil
+        let unit = context.preferredUnits[type] ?? perMinute ?? type.canonicalUnit
+        let value = try quantity.doubleValue(for: quantity.isCompatible(with: unit) ? unit : quantity.unit)
+        let used = quantity.isCompatible(with: unit) ? unit : quantity.unit
+        return used.unitString == "%" ? (value * 100, "%") : (value, used.unitString)
+    }
+
+    private func local(_ date: Date) -> String { formatter.string(from: date) }
+
+    private func offset(_ date: Date) -> String {
+        let seconds = context.timeZone.secondsFromGMT(for: date)
+        let sign = seconds < 0 ? "-" : "+"
+        return String(format: "%@%02d:%02d", sign, abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+    }
+
+    private func number(_ value: Double) -> String { JSONText.number(value) }
+
+    private func source(_ sample: Sample) -> String { Self.defused(sample.sourceRevision.source.name) }
+
+    private func device(_ sample: Sample) -> String {
+        Self.defused([sample.device?.name, sample.device?.model].compactMap { $0 }.joined(separator: " "))
+    }
+
+    /// Text a spreadsheet would take for a formula, made plain text.
+    static func defused(_ text: String) -> String {
+        guard let first = text.first, "=+-@".contains(first) else { return text }
+        return "'" + text
+    }
+
+    /// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+    static func escaped(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
