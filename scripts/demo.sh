@@ -4,7 +4,8 @@
 # Creates a vault in a temporary directory, starts healthvaultd, enrols the example apps (their
 # key pairs generated inside the throwaway vault), and walks through authorization, saving,
 # reading, a denied read, a refused delete, a revocation under a live observer, a run with live
-# statistics and the owner's view of it, and the audit log: export, verify, tamper, verify again.
+# statistics and the owner's view of it, an Apple Health export.zip brought in (and again, adding
+# nothing) with an entry of the owner's own, and the audit log: export, verify, tamper, verify again.
 # Each step says what it shows and checks it; the script exits 0 only if every step behaved as
 # promised, and removes everything it made.
 set -euo pipefail
@@ -155,6 +156,43 @@ for operation in workout.session workout.collect workout.finish; do
   grep -q "\"operation\":\"$operation\",\"outcome\":\"ok\"" "$WORK/run-audit.jsonl" || fail "no $operation entry in the audit log"
 done
 note "audit log, the run tracker's entries: $(grep -o '"operation":"[a-z.]*"' "$WORK/run-audit.jsonl" | cut -d'"' -f4 | sort | uniq -c | awk '{printf "%s%s %s", sep, $1, $2; sep=", "}')"
+
+say "The owner brings in history: the export.zip an iPhone's \"Export All Health Data\" gives (a small one made here: a watch's and a phone's steps, a blood pressure, a run with its GPX route)."
+python3 - "$WORK/export.zip" <<'PY'
+import sys, zipfile
+steps = "".join(
+    f'<Record type="HKQuantityTypeIdentifierStepCount" sourceName="{src}" unit="count" '
+    f'startDate="2026-03-02 {h:02d}:00:00 +0100" endDate="2026-03-02 {h:02d}:30:00 +0100" value="{n}"/>\n'
+    for h in range(8, 20) for src, n in (("Ana\u2019s Apple Watch", 900 + h), ("Ana\u2019s iPhone", 700 + h)))
+pressure = ('<Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" unit="mmHg" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100" value="121"/>\n'
+            '<Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Omron" unit="mmHg" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100" value="79"/>\n')
+xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n<ExportDate value="2026-03-05 10:00:00 +0100"/>\n'
+       + steps + pressure + '<Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" startDate="2026-03-03 07:00:00 +0100" endDate="2026-03-03 07:00:00 +0100">\n'
+       + pressure + '</Correlation>\n'
+       '<Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="10" durationUnit="min" sourceName="Ana\u2019s Apple Watch" startDate="2026-03-04 18:00:00 +0100" endDate="2026-03-04 18:10:00 +0100">\n'
+       '<WorkoutRoute sourceName="Ana\u2019s Apple Watch"><FileReference path="/workout-routes/route_2026-03-04_6.00pm.gpx"/></WorkoutRoute>\n</Workout>\n</HealthData>\n')
+gpx = "<gpx><trk><trkseg>\n" + "".join(
+    f'<trkpt lat="48.85{i:02d}" lon="2.35{i:02d}"><ele>35</ele><time>2026-03-04T17:{i // 6:02d}:{i % 6 * 10:02d}Z</time>'
+    f'<extensions><speed>2.9</speed><hAcc>4</hAcc></extensions></trkpt>\n' for i in range(60)) + "</trkseg></trk></gpx>\n"
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as archive:
+    archive.writestr("apple_health_export/export.xml", xml)
+    archive.writestr("apple_health_export/workout-routes/route_2026-03-04_6.00pm.gpx", gpx)
+    archive.writestr("apple_health_export/electrocardiograms/ecg_2026-03-01.csv", "Name,Ana\n")
+PY
+owner import apple-health "$WORK/export.zip" > "$WORK/import.txt" || { cat "$WORK/import.txt"; fail "the import"; }
+sed 's/^/   /' "$WORK/import.txt"
+grep -q '^Imported 29 of apple_health_export/export.xml' "$WORK/import.txt" || fail "the import did not bring in its 29 records"
+grep -q '1  electrocardiograms (CSV)' "$WORK/import.txt" || fail "the ECG file the vault cannot hold yet is not named"
+owner import apple-health "$WORK/export.zip" --json > "$WORK/again.json"
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["byType"].values(); sys.exit(not (sum(x["imported"] for x in c) == 0 and sum(x["alreadyPresent"] for x in c) == 29))' \
+  "$WORK/again.json" || fail "a second import added something"
+note "imported again: nothing new (29 already there)"
+owner samples add bodyMass 72.5 kg --at 2026-03-05T08:00:00+01:00 | sed 's/^/   /'
+owner data > "$WORK/data.txt"
+sed 's/^/   /' "$WORK/data.txt"
+grep -q 'Ana’s Apple Watch (12)' "$WORK/data.txt" || fail "the watch's steps are not a source of their own"
+grep -q '^workoutRoute ' "$WORK/data.txt" || fail "the run's route was not imported"
+grep -q 'HealthVault (1)' "$WORK/data.txt" || fail "the owner's own entry"
 
 say "The owner exports the audit log; an auditor verifies it offline with the vault's public key."
 owner audit export "$WORK/export" | sed 's/^/   /'
