@@ -110,9 +110,120 @@ extension JSONWriter {
     }
 }
 
-/// One sample's JSON as HealthJSON writes it.
+/// One sample's JSON, byte for byte as ``HealthJSON`` writes it. Quantity and category samples,
+/// nearly all of a vault, are written by hand (``JSONWriter``: the generic encoder cost most of
+/// an export's time); their metadata, and every other kind, through the encoder.
+/// `Tests/HealthInterchangeTests/JSONExportTests.swift` compares both on random samples.
 enum SampleLine {
     static func json(of sample: Sample, encoder: JSONEncoder) throws -> [UInt8] {
-        Array(try encoder.encode(sample))
+        switch sample {
+        case .quantity(let quantity):
+            var writer = JSONWriter(capacity: 512)
+            var first = true
+            writer.raw("{")
+            if quantity.count != 1 {
+                writer.key("count", first: &first)
+                writer.number(quantity.count)
+            }
+            try common(quantity, &writer, &first, encoder: encoder) { writer, first in
+                if let summary = quantity.discreteSummary {
+                    writer.key("maximumQuantity", first: &first)
+                    try summary.maximum.write(to: &writer)
+                }
+            } middle: { writer, first in
+                if let summary = quantity.discreteSummary {
+                    writer.key("minimumQuantity", first: &first)
+                    try summary.minimum.write(to: &writer)
+                    writer.key("mostRecentQuantity", first: &first)
+                    try summary.mostRecent.write(to: &writer)
+                    writer.key("mostRecentQuantityEndDate", first: &first)
+                    try writer.date(summary.mostRecentDateInterval.end)
+                    writer.key("mostRecentQuantityStartDate", first: &first)
+                    try writer.date(summary.mostRecentDateInterval.start)
+                }
+                writer.key("quantity", first: &first)
+                try quantity.quantity.write(to: &writer)
+            } last: { _, _ in
+            }
+            return writer.bytes
+        case .category(let category):
+            var writer = JSONWriter(capacity: 512)
+            var first = true
+            writer.raw("{")
+            try common(category, &writer, &first, encoder: encoder) { _, _ in
+            } middle: { _, _ in
+            } last: { writer, first in
+                writer.key("value", first: &first)
+                writer.number(category.value)
+            }
+            return writer.bytes
+        default:
+            return Array(try encoder.encode(sample))
+        }
+    }
+
+    /// The members every sample has, in the order of their names, with the kind's own members
+    /// where their names fall: `beforeMetadata` (after `endDate`), `middle` (after `metadata`),
+    /// `last` (after `uuid`); the object's `{` is the caller's, its `}` written here.
+    private static func common(
+        _ sample: some HealthSample,
+        _ writer: inout JSONWriter,
+        _ first: inout Bool,
+        encoder: JSONEncoder,
+        beforeMetadata: (inout JSONWriter, inout Bool) throws -> Void,
+        middle: (inout JSONWriter, inout Bool) throws -> Void,
+        last: (inout JSONWriter, inout Bool) throws -> Void
+    ) throws {
+        if let device = sample.device {
+            writer.key("device", first: &first)
+            writer.raw("{")
+            var inner = true
+            for (name, value) in [
+                ("firmwareVersion", device.firmwareVersion), ("hardwareVersion", device.hardwareVersion),
+                ("localIdentifier", device.localIdentifier), ("manufacturer", device.manufacturer),
+                ("model", device.model), ("name", device.name), ("softwareVersion", device.softwareVersion),
+                ("udiDeviceIdentifier", device.udiDeviceIdentifier),
+            ] as [(StaticString, String?)] {
+                guard let value else { continue }
+                writer.key(name, first: &inner)
+                writer.string(value)
+            }
+            writer.raw("}")
+        }
+        writer.key("endDate", first: &first)
+        try writer.date(sample.endDate)
+        try beforeMetadata(&writer, &first)
+        if !sample.metadata.isEmpty {
+            writer.key("metadata", first: &first)
+            writer.raw(Array(try encoder.encode(sample.metadata)))
+        }
+        try middle(&writer, &first)
+        writer.key("sourceRevision", first: &first)
+        let revision = sample.sourceRevision
+        writer.raw("{")
+        var inner = true
+        if let version = revision.operatingSystemVersion {
+            writer.key("operatingSystemVersion", first: &inner)
+            writer.string(version)
+        }
+        if let productType = revision.productType {
+            writer.key("productType", first: &inner)
+            writer.string(productType)
+        }
+        writer.key("source", first: &inner)
+        try revision.source.write(to: &writer)
+        if let version = revision.version {
+            writer.key("version", first: &inner)
+            writer.string(version)
+        }
+        writer.raw("}")
+        writer.key("startDate", first: &first)
+        try writer.date(sample.startDate)
+        writer.key("type", first: &first)
+        writer.string(sample.sampleType.identifier)
+        writer.key("uuid", first: &first)
+        writer.string(sample.uuid.uuidString)
+        try last(&writer, &first)
+        writer.raw("}")
     }
 }
