@@ -447,6 +447,8 @@ extension Session {
             }
         }
         let filter = ExportFilter(types: types, from: p.from, to: p.to, sources: p.sources)
+        // A filter refused before a directory is made for it.
+        try filter.validate()
         let engine = try daemon.engine()
         let started = ContinuousClock.now
         let url = URL(fileURLWithPath: p.path).standardizedFileURL
