@@ -7,7 +7,8 @@ import Testing
 
 /// The JSON export's writer (docs/EXPORT_JSON.md): each line of samples.jsonl is the sample's
 /// JSON exactly as HealthJSON writes it (quantity and category samples are written by hand, so
-/// this holds the hand to the encoder, byte for byte), and the reader gives back what was written.
+/// this holds the hand to the encoder, byte for byte), and the reader gives back what was written
+/// (plain quantity and category lines read by hand, the rest by the decoder: both are checked).
 @Suite struct JSONExportTests {
     static func directory() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("hv-json-export-\(UUID().uuidString)")

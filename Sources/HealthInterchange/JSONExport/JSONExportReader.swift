@@ -11,7 +11,7 @@ public final class JSONExportReader {
     public let manifest: ExportManifest
     private let samples: LineReader
     private var routeLocations: LineReader?
-    private let decoder = HealthJSON.decoder()
+    private var lines = SampleLineReader()
 
     public init(directory: URL) throws(HealthError) {
         self.directory = directory
@@ -67,6 +67,7 @@ public final class JSONExportReader {
             }
             return nil
         }
+        if let sample = lines.sample(bytes) { return ExportedSample(sample: sample) }
         let file = JSONExportWriter.samplesFile
         let data = Data(bytes)
         var sample: Sample
