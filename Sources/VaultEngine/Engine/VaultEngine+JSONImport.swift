@@ -108,18 +108,14 @@ extension VaultEngine {
         var summary = JSONImportSummary()
         var batch: [ExportedSample] = []
         var locations = 0
-        func store() async throws {
-            guard !batch.isEmpty else { return }
-            if stopRequested() {
-                throw HealthError(
-                    .userCanceled,
-                    "the import stopped after \(summary.batches) whole batches; import the export again to add the rest"
-                )
-            }
-            let sorting = try await restoreSamples(batch, requestID: requestID)
+        // One batch is stored while the next is read (reading on one core, storing on the
+        // other); batches commit in order, one at a time.
+        var inFlight: (task: Task<ImportSorting, any Error>, types: [UUID: String], read: Int)?
+        func settle() async throws {
+            guard let (task, types, read) = inFlight else { return }
+            inFlight = nil
+            let sorting = try await task.value
             summary.batches += 1
-            let types = Dictionary(batch.map { ($0.sample.uuid, $0.sample.sampleType.identifier) }) { first, _ in first
-            }
             func tally(_ uuids: [UUID], _ field: WritableKeyPath<JSONImportSummary.Counts, Int>) {
                 for uuid in uuids {
                     if let type = types[uuid] { summary.byType[type, default: .init()][keyPath: field] += 1 }
@@ -129,17 +125,40 @@ extension VaultEngine {
             tally(sorting.alreadyPresent, \.alreadyPresent)
             tally(sorting.deletedBefore, \.deletedBefore)
             tally(sorting.repeated, \.repeated)
+            progress(read, total)
+        }
+        func store() async throws {
+            try await settle()
+            guard !batch.isEmpty else { return }
+            if stopRequested() {
+                throw HealthError(
+                    .userCanceled,
+                    "the import stopped after \(summary.batches) whole batches; import the export again to add the rest"
+                )
+            }
+            let items = batch
+            let types = Dictionary(items.map { ($0.sample.uuid, $0.sample.sampleType.identifier) }) { first, _ in first
+            }
+            inFlight = (
+                Task { [self] in try await restoreSamples(items, requestID: requestID) }, types, summary.samples
+            )
             batch.removeAll(keepingCapacity: true)
             locations = 0
-            progress(summary.samples, total)
         }
-        while let item = try reader.next() {
-            summary.samples += 1
-            batch.append(item)
-            locations += item.routeLocations?.count ?? 0
-            if batch.count >= batchSize || locations >= Self.maximumBatchLocations { try await store() }
+        do {
+            while let item = try reader.next() {
+                summary.samples += 1
+                batch.append(item)
+                locations += item.routeLocations?.count ?? 0
+                if batch.count >= batchSize || locations >= Self.maximumBatchLocations { try await store() }
+            }
+            try await store()
+            try await settle()
+        } catch {
+            // The batch under way commits or fails before the error is told: nothing goes on after.
+            _ = try? await inFlight?.task.value
+            throw error
         }
-        try await store()
         for value in try reader.characteristics()
         where try await characteristic(value.type, as: .owner, requestID: requestID) == nil {
             try await setCharacteristic(value, requestID: requestID)
