@@ -88,7 +88,7 @@ extension VaultEngine {
 
     /// Imports the JSON export in `directory` as the owner: its samples in batches of
     /// `batchSize` (each a transaction with its `vault.import` entry; a batch also ends at
-    /// ``maximumBatchLocations`` route locations), each keeping its UUID, source, device and
+    /// ``maximumBatchLocations`` route locations and series points), each keeping its UUID, source, device and
     /// metadata; then the characteristics and settings the vault does not hold yet (your current
     /// ones win). Importing it again adds nothing. A problem in a file is an `invalidArgument`
     /// naming the file and line; the batches before it stay stored. `progress` is called after
@@ -107,7 +107,7 @@ extension VaultEngine {
         let total = reader.manifest.sampleCount
         var summary = JSONImportSummary()
         var batch: [ExportedSample] = []
-        var locations = 0
+        var points = 0
         // One batch is stored while the next is read (reading on one core, storing on the
         // other); batches commit in order, one at a time.
         var inFlight: (task: Task<ImportSorting, any Error>, types: [UUID: String], read: Int)?
@@ -143,14 +143,14 @@ extension VaultEngine {
                 Task { [self] in try await restoreSamples(items, requestID: requestID) }, types, summary.samples
             )
             batch.removeAll(keepingCapacity: true)
-            locations = 0
+            points = 0
         }
         do {
             while let item = try reader.next() {
                 summary.samples += 1
                 batch.append(item)
-                locations += item.routeLocations?.count ?? 0
-                if batch.count >= batchSize || locations >= Self.maximumBatchLocations { try await store() }
+                points += Self.seriesPoints(of: item)
+                if batch.count >= batchSize || points >= Self.maximumBatchLocations { try await store() }
             }
             try await store()
             try await settle()
@@ -168,6 +168,18 @@ extension VaultEngine {
             summary.settings = try await restoreSettings(settings, requestID: requestID)
         }
         return summary
+    }
+
+    /// The points a sample carries beside itself (route locations, voltages, beats, a series'
+    /// quantities): a batch ends at ``maximumBatchLocations`` of them, so a run of long series
+    /// stays within memory.
+    static func seriesPoints(of item: ExportedSample) -> Int {
+        switch item.sample {
+        case .electrocardiogram(let ecg): ecg.voltageMeasurements?.count ?? 0
+        case .heartbeatSeries(let series): series.heartbeats?.count ?? 0
+        case .quantity(let quantity): quantity.seriesQuantities?.count ?? 0
+        default: item.routeLocations?.count ?? 0
+        }
     }
 
     /// Brings in an export's settings that the vault does not hold yet (a time zone, a type's
