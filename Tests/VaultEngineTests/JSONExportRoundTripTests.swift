@@ -249,4 +249,48 @@ import VaultStore
         #expect(error?.message.hasPrefix("samples.jsonl, line 7 (startDate):") == true, "\(String(describing: error))")
         #expect(error?.field == "path")
     }
+
+    @Test func aSampleTheOwnerDeletedIsNotBroughtBackAndTheRestIs() async throws {
+        let test = try TestEngine()
+        let stored = try await Self.fill(test, seed: (9, 9, 9, 9))
+        let (url, _) = try await Self.export(test.engine)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let lines = try Self.lines(url, JSONExportWriter.samplesFile)
+        let doomed = try (0..<3).map { try HealthJSON.decode(Sample.self, from: Data(lines[$0 * 7].utf8)).uuid }
+        #expect(try await test.engine.delete(doomed, as: .owner) == 3)
+        let summary = try await test.engine.importJSONExport(at: url)
+        #expect(summary.total.deletedBefore == 3)
+        #expect(summary.total.alreadyPresent == stored - 3)
+        #expect(summary.total.imported == 0)
+        #expect(try test.sampleCount() == stored - 3)
+    }
+
+    @Test func anEmptyVaultExportsAndImportsNothingButItsManifest() async throws {
+        let empty = try TestEngine()
+        let (url, manifest) = try await Self.export(empty.engine)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(manifest.sampleCount == 0 && manifest.samples.isEmpty && manifest.settings)
+        #expect(try Self.lines(url, JSONExportWriter.samplesFile).isEmpty)
+        let other = try TestEngine()
+        let summary = try await other.engine.importJSONExport(at: url)
+        #expect(summary.samples == 0 && summary.batches == 0 && summary.settings == 0)
+    }
+
+    @Test func anExportStoppedHasNoManifestAndItsEntriesSaySo() async throws {
+        let test = try TestEngine()
+        _ = try await Self.fill(test, seed: (2, 7, 1, 8))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hv-export-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try JSONExportWriter(directory: try ExportDirectory(url, overwrite: false))
+        let error = await #expect(throws: HealthError.self) {
+            try await test.engine.export(ExportFilter(), to: writer, stopRequested: { true })
+        }
+        #expect(error?.code == .userCanceled)
+        #expect(!FileManager.default.fileExists(atPath: url.appendingPathComponent(JSONExportWriter.manifestFile).path))
+        let entries = try test.auditEntries().filter { $0.operation == .export }
+        #expect(entries.map(\.outcome) == [.ok, .error])
+        // A reader refuses the directory: the export did not end.
+        let fresh = try TestEngine()
+        await #expect(throws: HealthError.self) { try await fresh.engine.importJSONExport(at: url) }
+    }
 }

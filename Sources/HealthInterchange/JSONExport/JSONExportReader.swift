@@ -94,6 +94,13 @@ public final class JSONExportReader {
         }
         var locations: [WorkoutRouteLocation]?
         if case .workoutRoute(let route) = sample {
+            guard extras.workouts?.isEmpty == false else {
+                throw Self.problem(
+                    file,
+                    line: samples.lineNumber,
+                    .invalidArgument("a route names its workout", field: "workouts")
+                )
+            }
             locations = try self.locations(of: route)
         }
         return ExportedSample(sample: sample, routeLocations: locations, workouts: extras.workouts ?? [])
