@@ -162,6 +162,25 @@ def denial_section(text):
     return ok
 
 
+EXPORT_TARGET = 100_000  # samples/s (issue 21)
+
+
+def export_section(figures):
+    """Prints the JSON export's figures (issue 21, docs/EXPORT_JSON.md); True when its target is met."""
+    names = ["Export 1M samples: JSON lines", "Export 1M samples: raw SQLCipher scan"]
+    missing = [n for n in names if n not in figures]
+    if missing:
+        print("bench: missing results for: " + ", ".join(missing), file=sys.stderr)
+        return False
+    export, scan = (figures[n] for n in names)
+    rate = 1_000_000 / export
+    met = rate >= EXPORT_TARGET
+    print(f"  export of 1,000,000 samples as JSON lines through the engine: {export:.2f} s, {rate:,.0f} samples/s "
+          f"(target >= {EXPORT_TARGET:,}){'' if met else ' MISSED'}; a raw SQLCipher scan of the same rows "
+          f"{scan * 1e3:.0f} ms ({export / scan:.0f}x)")
+    return met
+
+
 def main():
     text = sys.stdin.read()
     figures = medians(text)
@@ -239,6 +258,7 @@ def main():
     print(f"    four years / one year = {activity_four / activity_year:.2f} (target <= 5, linear is 4), "
           f"four years / collection = {activity_four / activity_collection:.2f}")
     ok = ok and activity_four / activity_year <= 5
+    ok = export_section(figures) and ok
     print("  targets: " + ("met" if ok else "MISSED"))
     return 0 if ok else 1
 

@@ -231,6 +231,26 @@ extension Session {
                 defaultSource: p.source,
                 requestID: requestID
             )
+        case Method.exportWrite:
+            return try await export(try params(ExportParams.self, from: data), requestID: requestID)
+        case Method.importJSON:
+            let p = try params(ImportJSONParams.self, from: data)
+            guard p.path.hasPrefix("/") else {
+                throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
+            }
+            return try await daemon.engine().importJSONExport(
+                at: URL(fileURLWithPath: p.path),
+                requestID: requestID,
+                stopRequested: { [channel] in !channel.isActive },
+                progress: { [self] read, total in
+                    Task {
+                        await send(
+                            notification: Method.importProgress,
+                            ImportProgressParams(bytesRead: 0, totalBytes: nil, records: read)
+                        )
+                    }
+                }
+            )
         case Method.samplesAdd:
             let p = try params(SaveParams.self, from: data)
             let outcome = try await daemon.engine().saveOwnerEntries(p.objects, requestID: requestID)
@@ -396,6 +416,67 @@ extension Session {
             requestedAt: request.requestedAt,
             read: request.read,
             share: request.share
+        )
+    }
+}
+
+extension Session {
+    /// `export.write`: the owner's export into a new (or empty) directory, owner-only, in the
+    /// format asked for; progress as `export.progress` notifications.
+    func export(_ p: ExportParams, requestID: String) async throws -> ExportSummary {
+        guard p.path.hasPrefix("/") else {
+            throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
+        }
+        guard let format = ExportFormat(rawValue: p.format) else {
+            throw RPCError.from(
+                HealthError.invalidArgument(
+                    "the format is one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))",
+                    field: "format"
+                )
+            )
+        }
+        var types: [SampleType]?
+        if let identifiers = p.types {
+            types = try identifiers.enumerated().map { index, identifier in
+                guard let type = try? SampleType(identifier: identifier) else {
+                    throw RPCError.from(
+                        HealthError.invalidArgument("not a sample type identifier", field: "types[\(index)]")
+                    )
+                }
+                return type
+            }
+        }
+        let filter = ExportFilter(types: types, from: p.from, to: p.to, sources: p.sources)
+        // A filter refused before a directory is made for it.
+        try filter.validate()
+        let engine = try daemon.engine()
+        let started = ContinuousClock.now
+        let url = URL(fileURLWithPath: p.path).standardizedFileURL
+        let writer: any ExportWriter
+        switch format {
+        case .json:
+            writer = try JSONExportWriter(directory: try ExportDirectory(url, overwrite: p.overwrite ?? false))
+        }
+        let manifest = try await engine.export(
+            filter,
+            to: writer,
+            requestID: requestID,
+            stopRequested: { [channel] in !channel.isActive },
+            progress: { [self] written, total in
+                Task {
+                    await send(
+                        notification: Method.exportProgress,
+                        ExportProgressParams(samples: written, totalSamples: total)
+                    )
+                }
+            }
+        )
+        let elapsed = ContinuousClock.now - started
+        return ExportSummary(
+            format: format,
+            path: url.path,
+            manifest: manifest,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         )
     }
 }

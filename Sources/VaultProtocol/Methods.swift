@@ -61,6 +61,9 @@ public enum Method {
     public static let importProgress = "import.progress"  // a notification, daemon to owner
     public static let importCSV = "import.csv"
     public static let samplesAdd = "samples.add"
+    public static let exportWrite = "export.write"
+    public static let exportProgress = "export.progress"  // a notification, daemon to owner
+    public static let importJSON = "import.json"
 }
 
 // MARK: Handshake

@@ -509,3 +509,62 @@ public struct ImportCSVParams: Hashable, Sendable, Codable {
         self.source = source
     }
 }
+
+/// `export.write`: the owner's export (docs/EXPORT_JSON.md), written by the daemon into a
+/// directory of its own file system, owner-only.
+public struct ExportParams: Hashable, Sendable, Codable {
+    /// An absolute path: a directory that does not exist yet, or an empty one.
+    public var path: String
+    /// `json` (the lossless JSON lines of docs/EXPORT_JSON.md).
+    public var format: String
+    /// Sample type identifiers; absent: every type.
+    public var types: [String]?
+    /// Samples starting at or after this instant.
+    public var from: Date?
+    /// Samples starting before this instant.
+    public var to: Date?
+    /// Sources, by bundle identifier or name; absent: every source.
+    public var sources: [String]?
+    /// Write into a directory that holds files already (the export's own files are replaced).
+    public var overwrite: Bool?
+
+    public init(
+        path: String,
+        format: String,
+        types: [String]? = nil,
+        from: Date? = nil,
+        to: Date? = nil,
+        sources: [String]? = nil,
+        overwrite: Bool? = nil
+    ) {
+        self.path = path
+        self.format = format
+        self.types = types
+        self.from = from
+        self.to = to
+        self.sources = sources
+        self.overwrite = overwrite
+    }
+}
+
+/// An `export.progress` notification: how many samples an export has written of how many.
+public struct ExportProgressParams: Hashable, Sendable, Codable {
+    public var samples: Int
+    public var totalSamples: Int
+
+    public init(samples: Int, totalSamples: Int) {
+        self.samples = samples
+        self.totalSamples = totalSamples
+    }
+}
+
+/// `import.json`: a HealthVault JSON export (docs/EXPORT_JSON.md), a directory the daemon reads
+/// from its own file system.
+public struct ImportJSONParams: Hashable, Sendable, Codable {
+    /// An absolute path.
+    public var path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+}

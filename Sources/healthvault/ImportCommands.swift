@@ -9,8 +9,8 @@ import VaultProtocol
 /// Bringing history in (docs/APPLE_HEALTH_IMPORT.md).
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Bring your history in: an Apple Health export, a CSV file.",
-        subcommands: [AppleHealth.self, CSV.self]
+        abstract: "Bring your history in: an Apple Health export, a CSV file, a HealthVault JSON export.",
+        subcommands: [AppleHealth.self, CSV.self, JSON.self]
     )
 
     struct AppleHealth: AsyncParsableCommand {

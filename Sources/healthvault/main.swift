@@ -18,7 +18,8 @@ struct HealthVaultCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Init.self, Status.self, Lock.self, Unlock.self, Passwd.self, Apps.self, Requests.self,
-            Grant.self, Deny.self, Revoke.self, Profile.self, DataSummary.self, Samples.self, Import.self, Stats.self,
+            Grant.self, Deny.self, Revoke.self, Profile.self, DataSummary.self, Samples.self, Import.self, Export.self,
+            Stats.self,
             Activity.self,
             Goals.self,
             Workouts.self,
