@@ -453,9 +453,14 @@ extension Session {
         let started = ContinuousClock.now
         let url = URL(fileURLWithPath: p.path).standardizedFileURL
         let writer: any ExportWriter
+        let directory = try ExportDirectory(url, overwrite: p.overwrite ?? false)
         switch format {
         case .json:
-            writer = try JSONExportWriter(directory: try ExportDirectory(url, overwrite: p.overwrite ?? false))
+            writer = try JSONExportWriter(directory: directory)
+        case .fhir:
+            writer = try FHIRExportWriter(directory: directory)
+        case .csv:
+            writer = try CSVExportWriter(directory: directory, context: try await engine.exportContext())
         }
         let manifest = try await engine.export(
             filter,

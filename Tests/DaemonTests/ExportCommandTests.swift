@@ -115,5 +115,55 @@ extension DaemonEndToEnd {
             #expect(second.total.imported == 0 && second.total.alreadyPresent == 9, "\(repeated)")
             #expect(try await other.auditEntries(operation: "vault.import").map(\.count) == [9, 0])
         }
+
+        /// `--format fhir` and `--format csv` through the real binaries: owner-only files, the FHIR
+        /// resources valid R4 for an independent library, the CSV in the owner's units and zone.
+        @Test func fhirAndCSVExportsAreWrittenOwnerOnlyInTheOwnersTerms() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.writer", read: [], share: [Self.heartRate])
+            try await daemon.decide("grant", ["share"], [ObjectType(Self.heartRate)], for: "org.example.writer")
+            let writer = try await daemon.store("org.example.writer")
+            let at = RFC3339.date(from: "2026-11-02T08:00:00.000Z")!
+            try await writer.save([try quantity(.heartRate, 72, .countPerMinute, at: at)])
+            #expect(try CLITests.healthvault(["timezone", "Europe/Paris"], daemon: daemon).status == 0)
+            let root = daemon.directory.deletingLastPathComponent()
+
+            let fhir = root.appendingPathComponent("fhir")
+            let written = try CLITests.healthvault(["export", "--format", "fhir", fhir.path], daemon: daemon)
+            #expect(written.status == 0, "\(written)")
+            #expect(written.err.contains("NOT encrypted"), "\(written)")
+            #expect(try Self.permissions(fhir) == 0o700)
+            #expect(try Self.permissions(fhir.appendingPathComponent("Observation.ndjson")) == 0o600)
+            let python = ExportWriterPaths.root.appendingPathComponent(".venv/bin/python")
+            try #require(FileManager.default.isExecutableFile(atPath: python.path), "run make venv (make test does)")
+            let process = Process()
+            process.executableURL = python
+            process.arguments = [
+                ExportWriterPaths.root.appendingPathComponent("scripts/validate-fhir.py").path, fhir.path,
+            ]
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let observation = try String(contentsOf: fhir.appendingPathComponent("Observation.ndjson"), encoding: .utf8)
+            #expect(observation.contains("\"code\":\"8867-4\"") && observation.contains("\"value\":72,"))
+
+            let csv = root.appendingPathComponent("csv")
+            #expect(try CLITests.healthvault(["export", "--format", "csv", csv.path], daemon: daemon).status == 0)
+            let rates = csv.appendingPathComponent("heartRate.csv")
+            #expect(try Self.permissions(rates) == 0o600)
+            #expect(
+                try String(contentsOf: rates, encoding: .utf8).hasSuffix(",+01:00\n")
+                    && String(contentsOf: rates, encoding: .utf8).contains(
+                        "2026-11-02 09:00:00,2026-11-02 09:01:00,72,count/min,"
+                    )
+            )
+        }
     }
+}
+
+/// The checkout's root, for its scripts and test tools.
+enum ExportWriterPaths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 }

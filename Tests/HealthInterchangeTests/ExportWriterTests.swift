@@ -12,13 +12,20 @@ import Testing
         .deletingLastPathComponent()
 
     static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hv-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: url,
-            withIntermediateDirectories: false,
-            attributes: [.posixPermissions: 0o700]
+        FileManager.default.temporaryDirectory.appendingPathComponent("hv-export-\(UUID().uuidString)")
+    }
+
+    static func manifest() -> ExportManifest {
+        ExportManifest(
+            vault: UUID(),
+            createdAt: Date(),
+            filters: ExportFilter(),
+            samples: [:],
+            routeLocations: 0,
+            characteristics: 0,
+            settings: false,
+            files: []
         )
-        return url
     }
 
     static let source = SourceRevision(source: Source(bundleIdentifier: "org.example.app", name: "=Ana, \"the\" app"))
@@ -62,16 +69,17 @@ import Testing
         for _ in 0..<300 { samples.append(RandomModel.sample(&rng)) }
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let writer = try FHIRExportWriter(
-            directory: folder,
-            context: ExportContext(characteristics: [
+        let writer = try FHIRExportWriter(directory: try ExportDirectory(folder, overwrite: false))
+        for sample in samples { try writer.write(ExportedSample(sample: sample)) }
+        try writer.write(
+            characteristics: [
                 .biologicalSex(.female), .dateOfBirth(try DateOfBirth(year: 1984, month: 2, day: 29)),
                 .bloodType(.oPositive), .wheelchairUse(.no),
-            ])
+            ],
+            settings: ExportedSettings()
         )
-        try writer.write(samples)
-        let files = try writer.finish()
-        #expect(files == ["Observation.ndjson": samples.count + 2, "Patient.ndjson": 1])
+        try writer.finish(Self.manifest())
+        #expect(writer.counts == ["Observation.ndjson": samples.count + 2, "Patient.ndjson": 1])
         let mode =
             try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("Observation.ndjson").path)[
                 .posixPermissions
@@ -150,7 +158,7 @@ import Testing
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = try CSVExportWriter(
-            directory: folder,
+            directory: try ExportDirectory(folder, overwrite: false),
             context: ExportContext(
                 timeZone: TimeZone(identifier: "Europe/Paris")!,
                 preferredUnits: [.bodyMass: try HealthUnit(from: "lb")]
@@ -168,8 +176,9 @@ import Testing
                 )
             )
         )
-        try writer.write(samples)
-        let files = try writer.finish()
+        for sample in samples { try writer.write(ExportedSample(sample: sample)) }
+        try writer.finish(Self.manifest())
+        let files = writer.counts
         #expect(
             files["heartRate.csv"] == 1 && files["bloodPressure.csv"] == 1 && files["bloodPressureSystolic.csv"] == 1
         )

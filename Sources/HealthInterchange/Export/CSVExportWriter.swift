@@ -12,13 +12,17 @@ public import HealthModel
 /// a blood pressure is also a row of `bloodPressure.csv` pairing them. Text a spreadsheet would
 /// run as a formula (a source name beginning with `=`, `+`, `-` or `@`) is written with a `'`
 /// in front.
-public final class CSVExportWriter {
-    private let directory: URL
+public final class CSVExportWriter: ExportWriter {
+    public static let manifestFile = "manifest.json"
+    private let directory: ExportDirectory
     private let context: ExportContext
-    private var files: [String: ExportFile] = [:]
+    private var open: [String: ExportFile] = [:]
+    public private(set) var files: [String] = []
+    /// Rows written, by file.
+    public private(set) var counts: [String: Int] = [:]
     private let formatter: DateFormatter
 
-    public init(directory: URL, context: ExportContext) throws {
+    public init(directory: ExportDirectory, context: ExportContext) throws {
         self.directory = directory
         self.context = context
         formatter = DateFormatter()
@@ -27,19 +31,35 @@ public final class CSVExportWriter {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
     }
 
-    public func write(_ samples: [Sample]) throws {
-        for sample in samples { try write(sample) }
+    public func write(_ exported: ExportedSample) throws {
+        try write(exported.sample)
     }
 
-    /// Closes the files; returns each file's name with its rows.
-    public func finish() throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for (name, file) in files {
-            try file.close()
-            counts[name] = file.lines - 1
+    /// The characteristics, one row each in `characteristics.csv` (`type,value`: HealthKit's
+    /// identifier and constant, a date of birth as `YYYY-MM-DD`).
+    public func write(characteristics: [CharacteristicValue], settings: ExportedSettings) throws {
+        guard !characteristics.isEmpty else { return }
+        for characteristic in characteristics {
+            let value: String =
+                switch characteristic {
+                case .activityMoveMode(let mode): mode.healthKitConstant
+                case .biologicalSex(let sex): sex.healthKitConstant
+                case .bloodType(let type): type.healthKitConstant
+                case .dateOfBirth(let birth): String(format: "%04d-%02d-%02d", birth.year, birth.month, birth.day)
+                case .fitzpatrickSkinType(let type): type.healthKitConstant
+                case .wheelchairUse(let use): use.healthKitConstant
+                }
+            try row(named: "characteristics.csv", header: ["type", "value"], [characteristic.type.rawValue, value])
         }
-        files = [:]
-        return counts
+    }
+
+    /// Closes the files and writes HealthVault's manifest.
+    public func finish(_ manifest: ExportManifest) throws {
+        for file in open.values { try file.close() }
+        open = [:]
+        let file = try directory.create(Self.manifestFile)
+        try file.write(try HealthJSON.encoder().encode(manifest) + Data("\n".utf8))
+        try file.close()
     }
 
     // MARK: Rows
@@ -164,16 +184,21 @@ public final class CSVExportWriter {
     }
 
     private func row(_ type: SampleType, header: [String], _ fields: [String]) throws {
-        let name = TypeNames.shortName(of: type) + ".csv"
+        try row(named: TypeNames.shortName(of: type) + ".csv", header: header, fields)
+    }
+
+    private func row(named name: String, header: [String], _ fields: [String]) throws {
         let file: ExportFile
-        if let open = files[name] {
-            file = open
+        if let existing = open[name] {
+            file = existing
         } else {
-            file = try ExportFile.create(directory.appendingPathComponent(name))
-            try file.write(line: header.joined(separator: ","))
-            files[name] = file
+            file = try directory.create(name)
+            try file.write(Array((header.joined(separator: ",") + "\n").utf8))
+            open[name] = file
+            files.append(name)
         }
-        try file.write(line: fields.map(Self.escaped).joined(separator: ","))
+        try file.write(Array((fields.map(Self.escaped).joined(separator: ",") + "\n").utf8))
+        counts[name, default: 0] += 1
     }
 
     // MARK: Values

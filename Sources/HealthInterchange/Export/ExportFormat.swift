@@ -4,4 +4,8 @@
 public enum ExportFormat: String, Hashable, Sendable, Codable, CaseIterable {
     /// The lossless JSON lines of docs/EXPORT_JSON.md, which `healthvault import json` reads back.
     case json
+    /// FHIR R4 resources, newline-delimited JSON per resource type (docs/FHIR_EXPORT.md).
+    case fhir
+    /// A CSV file per type, for spreadsheets (docs/EXPORT_CSV.md).
+    case csv
 }

@@ -13,42 +13,52 @@ public import HealthModel
 /// case name; a workout's activity type with its duration, energy and distance as components;
 /// the other kinds their headline value (score, classification, valence, count of points).
 /// The point data of series (route locations, beats, voltages) is in the JSON export only.
-public final class FHIRExportWriter {
+public final class FHIRExportWriter: ExportWriter {
     public static let patientID = "owner"
-    private let context: ExportContext
+    public static let observationsFile = "Observation.ndjson"
+    public static let patientFile = "Patient.ndjson"
+    public static let manifestFile = "manifest.json"
+    private let directory: ExportDirectory
     private let observations: ExportFile
-    private let directory: URL
+    private var characteristics: [CharacteristicValue] = []
+    public private(set) var files: [String] = [FHIRExportWriter.observationsFile, FHIRExportWriter.patientFile]
+    /// Resources written, by file.
     public private(set) var counts: [String: Int] = [:]
 
-    public init(directory: URL, context: ExportContext) throws {
+    public init(directory: ExportDirectory) throws {
         self.directory = directory
-        self.context = context
-        observations = try ExportFile.create(directory.appendingPathComponent("Observation.ndjson"))
+        observations = try directory.create(Self.observationsFile)
     }
 
-    /// Writes one Observation per sample.
-    public func write(_ samples: [Sample]) throws {
-        for sample in samples {
-            try observations.write(line: try Self.observation(sample))
-            counts["Observation", default: 0] += 1
+    /// One Observation per sample.
+    public func write(_ exported: ExportedSample) throws {
+        try line(try Self.observation(exported.sample))
+    }
+
+    /// The characteristics: the Patient's gender and birth date, the others as Observations.
+    public func write(characteristics: [CharacteristicValue], settings: ExportedSettings) throws {
+        self.characteristics = characteristics
+        for characteristic in characteristics {
+            if let text = Self.characteristicObservation(characteristic) { try line(text) }
         }
     }
 
-    /// Writes the Patient and the characteristics' Observations and closes the files; returns
-    /// the files written with their resource counts.
-    public func finish() throws -> [String: Int] {
-        for characteristic in context.characteristics {
-            if let line = Self.characteristicObservation(characteristic) {
-                try observations.write(line: line)
-                counts["Observation", default: 0] += 1
-            }
-        }
+    /// Writes the Patient (always: every Observation's subject) and HealthVault's manifest, and
+    /// closes the files.
+    public func finish(_ manifest: ExportManifest) throws {
         try observations.close()
-        let patient = try ExportFile.create(directory.appendingPathComponent("Patient.ndjson"))
-        try patient.write(line: Self.patient(context.characteristics))
+        let patient = try directory.create(Self.patientFile)
+        try patient.write(Array((Self.patient(characteristics) + "\n").utf8))
         try patient.close()
-        counts["Patient"] = 1
-        return Dictionary(uniqueKeysWithValues: counts.map { ("\($0.key).ndjson", $0.value) })
+        counts[Self.patientFile] = 1
+        let file = try directory.create(Self.manifestFile)
+        try file.write(try HealthJSON.encoder().encode(manifest) + Data("\n".utf8))
+        try file.close()
+    }
+
+    private func line(_ text: String) throws {
+        try observations.write(Array((text + "\n").utf8))
+        counts[Self.observationsFile, default: 0] += 1
     }
 
     // MARK: Resources

@@ -113,6 +113,23 @@ extension VaultEngine {
         return manifest
     }
 
+    /// What a spreadsheet export shows values in: the owner's time zone and the units the owner
+    /// chose (a type without a chosen unit is left to the writer's default).
+    public func exportContext() async throws -> ExportContext {
+        try await perform { [self] in
+            try database.read { db in
+                var units: [QuantityTypeIdentifier: HealthUnit] = [:]
+                for (identifier, unit) in try VaultSettings.values(prefixed: Self.preferredUnitPrefix, db) {
+                    if let type = QuantityTypeIdentifier(rawValue: identifier), let parsed = try? HealthUnit(from: unit)
+                    {
+                        units[type] = parsed
+                    }
+                }
+                return ExportContext(timeZone: try VaultSettings.timeZone(db), preferredUnits: units)
+            }
+        }
+    }
+
     /// The owner's settings as the store keeps them: only what the owner set (a time zone never
     /// set is absent, not the machine's).
     static func exportedSettings(_ store: SampleStore, _ db: Connection) throws -> ExportedSettings {
