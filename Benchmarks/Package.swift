@@ -25,6 +25,8 @@ let package = Package(
                 .product(name: "AuditLog", package: "HealthVault"),
                 .product(name: "VaultEngine", package: "HealthVault"),
                 .product(name: "HealthVaultKit", package: "HealthVault"),
+                .product(name: "HealthInterchange", package: "HealthVault"),
+                .product(name: "AppleHealthExportGenerator", package: "HealthVault"),
             ],
             path: "StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

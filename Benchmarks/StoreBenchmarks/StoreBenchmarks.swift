@@ -96,6 +96,7 @@ let benchmarks: @Sendable () -> Void = {
     statisticsBenchmarks()
     activityBenchmarks()
     workoutBenchmarks()
+    importBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.
