@@ -41,7 +41,7 @@ struct PredicateCompiler {
         case .uuids(let uuids):
             return SQLFragment(
                 "s.uuid IN (SELECT unhex(value) FROM json_each(?))",
-                [.text(Self.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }))]
+                [.text(Self.jsonArray(uuids.map(\.hexDigits)))]
             )
         case .workout(let uuid):
             if workoutAsList {
