@@ -231,4 +231,18 @@ extension DatabaseValue {
     public static func jsonArray(_ strings: [String]) -> DatabaseValue {
         .text(PredicateCompiler.jsonArray(strings))
     }
+
+    /// UUIDs bound as one JSON array of their hexadecimal digits, for
+    /// `IN (SELECT unhex(value) FROM json_each(?))`: written directly (hex digits need no
+    /// escaping; JSONEncoder on a batch of 10,000 showed in an import's profile).
+    static func jsonArray<Identifiers: Collection<UUID>>(uuids: Identifiers) -> DatabaseValue {
+        var text = "["
+        text.reserveCapacity(uuids.count * 35 + 2)
+        for (index, uuid) in uuids.enumerated() {
+            text += index == 0 ? "\"" : ",\""
+            text += uuid.hexDigits
+            text += "\""
+        }
+        return .text(text + "]")
+    }
 }

@@ -36,7 +36,7 @@ extension SampleStore {
             fresh.append((sample, uuids))
         }
         guard !fresh.isEmpty else { return sorting }
-        let list = DatabaseValue.jsonArray(seen.map(\.hexDigits))
+        let list = DatabaseValue.jsonArray(uuids: seen)
         func held(_ sql: String) throws -> Set<UUID> {
             Set(try db.rows(sql, [list]).compactMap { $0[0].bytes.flatMap(UUID.init(bytes:)) })
         }

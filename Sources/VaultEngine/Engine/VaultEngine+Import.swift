@@ -1,6 +1,7 @@
 import AuditLog
 public import Foundation
 public import HealthModel
+import Synchronization
 import VaultCrypto
 public import VaultStore
 
@@ -16,8 +17,20 @@ extension VaultEngine {
     /// The source of imported samples from `origin` (`apple-health`) that the file says came from
     /// `name`: bundle identifier `import:<origin>:<name>`, named `name`.
     public static func importSource(origin: String, name: String) -> Source {
-        Source(bundleIdentifier: importSourcePrefix + origin + ":" + name, name: name)
+        // An import asks for one source a record, mostly the same one again: the last answer is
+        // kept (compared by bytes, as the store tells sources apart), so its strings are shared
+        // by the batch's samples rather than made again for each.
+        if let last = lastImportSource.withLock({ $0 }), last.origin.utf8.elementsEqual(origin.utf8),
+            last.source.name.utf8.elementsEqual(name.utf8)
+        {
+            return last.source
+        }
+        let source = Source(bundleIdentifier: importSourcePrefix + origin + ":" + name, name: name)
+        lastImportSource.withLock { $0 = (origin, source) }
+        return source
     }
+
+    private static let lastImportSource = Mutex<(origin: String, source: Source)?>(nil)
 
     /// The UUID this vault gives a record that arrived without one, from its content's bytes
     /// (keyed by the vault's own key: docs/VAULT_FORMAT.md, "Keys").
@@ -38,12 +51,15 @@ extension VaultEngine {
                 field: "objects"
             )
         }
-        for (index, sample) in samples.enumerated() {
-            var sources = [sample.sourceRevision.source]
-            if case .correlation(let correlation) = sample {
-                sources += correlation.objects.map(\.sourceRevision.source)
+        func isImported(_ sample: Sample) -> Bool {
+            sample.sourceRevision.source.bundleIdentifier.hasPrefix(Self.importSourcePrefix)
+        }
+        for index in samples.indices {
+            var imported = isImported(samples[index])
+            if imported, case .correlation(let correlation) = samples[index] {
+                imported = correlation.objects.allSatisfy(isImported)
             }
-            guard sources.allSatisfy({ $0.bundleIdentifier.hasPrefix(Self.importSourcePrefix) }) else {
+            guard imported else {
                 throw HealthError.invalidArgument(
                     "an imported sample's source is an import's (\(Self.importSourcePrefix)…), never an app's",
                     field: "objects[\(index)].sourceRevision"
