@@ -6,8 +6,9 @@
 //
 // - parse only: the reader through the file without converting (`validates` off);
 // - raw SQLCipher: the rows the import stores (samples, members and metadata) inserted with
-//   prepared statements into the store's schema, 10,000 records a transaction as the import
-//   commits, with the same key and settings; the rows are made before the clock starts;
+//   prepared statements into the store's schema, 25,000 records a transaction as the daemon's
+//   import commits (importRecordsPerTransaction), with the same key and settings; the rows are
+//   made before the clock starts;
 // - daemon: the owner's `healthvault import apple-health FILE` against the real `healthvaultd`
 //   (HEALTHVAULTD and HEALTHVAULT, built by `make bench`) on a fresh vault, from the command's
 //   start to its exit: unlock, reading, conversion, UUIDs, batches with their audit entries.
@@ -56,6 +57,9 @@ struct BenchmarkExport {
     }
 }
 
+/// The records a transaction of healthvaultd's import holds (Session.appleHealthImportBatchSize).
+let importRecordsPerTransaction = 25_000
+
 func importBenchmarks() {
     func metric(_ name: String) -> BenchmarkMetric { .custom(name, polarity: .prefersSmaller, useScalingFactor: false) }
     let configuration = Benchmark.Configuration(
@@ -85,7 +89,7 @@ func importBenchmarks() {
         let database = try RawDatabase(key: SecureBytes.random(count: 32), seeded: false)
         try rows!.prepare(database)
         benchmark.startMeasurement()
-        try rows!.insert(into: database, recordsPerTransaction: 10_000)
+        try rows!.insert(into: database, recordsPerTransaction: importRecordsPerTransaction)
         benchmark.stopMeasurement()
         benchmark.measurement(metric("records"), rows!.records)
     } setup: {
