@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "VaultEngine", targets: ["VaultEngine"]),
         .library(name: "HealthVaultKit", targets: ["HealthVaultKit"]),
         .library(name: "HealthInterchange", targets: ["HealthInterchange"]),
+        // Realistic Apple Health exports of any size, for the tests and the import benchmark.
+        .library(name: "AppleHealthExportGenerator", targets: ["AppleHealthExportGenerator"]),
         .executable(name: "healthvaultd", targets: ["healthvaultd"]),
         .executable(name: "healthvault", targets: ["healthvault"]),
     ],
@@ -123,11 +125,13 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Writes generated Apple Health exports (the reader's tests, the import benchmark).
+        .target(name: "AppleHealthExportGenerator", path: "Tests/AppleHealthExportGenerator"),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(
             name: "HealthInterchangeTests",
             dependencies: [
-                "HealthInterchange", "HealthModel", "HealthModelTestSupport",
+                "HealthInterchange", "HealthModel", "HealthModelTestSupport", "AppleHealthExportGenerator",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]

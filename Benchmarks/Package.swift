@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "VaultEngine", package: "HealthVault"),
                 .product(name: "HealthVaultKit", package: "HealthVault"),
                 .product(name: "HealthInterchange", package: "HealthVault"),
+                .product(name: "AppleHealthExportGenerator", package: "HealthVault"),
             ],
             path: "StoreBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -16,7 +16,12 @@ four years' daily step sums as a statistics collection (target: four years withi
 being linear). Denied reads per query kind through the engine, and refused authentications (issue
 18; target: within 5%, see denial_section). Live workouts through the daemon: the save-to-live-
 statistics latency over a two-hour session (target p99 under 10 ms) and a 10,000-location route's
-write and read beside raw SQLCipher (see workout_section). Medians (p50) throughout.
+write and read beside raw SQLCipher (see workout_section). The import of a generated Apple Health
+export of about 1,000,000 records through the real daemon and command, beside a parse-only pass
+over the same file and raw SQLCipher inserts of the same rows (target: at least 75,000 records/s;
+peak resident memory under 200 MB in the daemon and in the command; stretch: within 2x of the
+slower of the parse and the raw inserts; see import_section). Medians (p50) throughout, peaks as
+the largest of the iterations.
 Exits non-zero when a target is missed or a figure is missing.
 """
 import re
@@ -136,6 +141,61 @@ def workout_section(text, figures):
     return met
 
 
+# Import (issue 20): the owner's `healthvault import apple-health` through `healthvaultd` on a
+# fresh vault, beside the reader alone and raw SQLCipher inserts of the rows the import stores.
+IMPORT_NAMES = ["Import 1M records: parse only", "Import 1M records: raw SQLCipher", "Import 1M records: daemon"]
+IMPORT_TARGET_RATE = 75_000
+IMPORT_TARGET_RSS_MB = 200
+MEMORY_UNITS = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+def custom_value(text, benchmark, metric, column="p50"):
+    """A custom metric's value in the given column (its unit's scale applied), or None."""
+    for name, header, cells in table_rows(text):
+        if name != benchmark:
+            continue
+        match = re.match(re.escape(metric) + r"(?: \((\w*)\))?(?: \*)?$", cells[0])
+        if match:
+            return float(cells[header.index(column)]) * COUNT_UNITS.get(match.group(1) or "", 1)
+    return None
+
+
+def resident_peak_mb(text, benchmark):
+    """The benchmark process's own peak resident memory (ordo-one's metric), largest of the runs."""
+    for name, header, cells in table_rows(text):
+        match = re.match(r"Memory \(resident peak\)(?: \((\w*)\))?", cells[0])
+        if name == benchmark and match:
+            return float(cells[header.index("p100")]) * MEMORY_UNITS.get(match.group(1) or "", 1) / 1e6
+    return None
+
+
+def import_section(text, figures):
+    """Prints the import's figures; True when its targets are met."""
+    missing = [n for n in IMPORT_NAMES if n not in figures]
+    records = custom_value(text, IMPORT_NAMES[2], "records")
+    daemon_rss = custom_value(text, IMPORT_NAMES[2], "daemon peak RSS MB", "p100")
+    command_rss = custom_value(text, IMPORT_NAMES[2], "command peak RSS MB", "p100")
+    if missing or None in (records, daemon_rss, command_rss):
+        print("bench: missing results for: " + ", ".join(missing or IMPORT_NAMES[2:]), file=sys.stderr)
+        return False
+    parse, raw, daemon = (figures[n] for n in IMPORT_NAMES)
+    rate = records / daemon
+    slower = max(parse, raw)
+    reader_rss = resident_peak_mb(text, IMPORT_NAMES[0])
+    met = rate >= IMPORT_TARGET_RATE and max(daemon_rss, command_rss) < IMPORT_TARGET_RSS_MB
+    print(f"  import of a generated Apple Health export, {records:,.0f} records, into a fresh vault through "
+          f"healthvaultd and `healthvault import apple-health`: {daemon:.1f} s, {rate:,.0f} records/s (target >= "
+          f"{IMPORT_TARGET_RATE:,}){'' if rate >= IMPORT_TARGET_RATE else ' MISSED'}")
+    print(f"    parse only {parse:.1f} s ({records / parse:,.0f} records/s"
+          + (f", reader's process peak {reader_rss:.0f} MB" if reader_rss else "")
+          + f"), raw SQLCipher inserts of the same rows {raw:.1f} s ({records / raw:,.0f} records/s); import / slower "
+          f"of the two = {daemon / slower:.2f} (stretch <= 2), import / parse = {daemon / parse:.2f}, "
+          f"import / raw = {daemon / raw:.2f}")
+    print(f"    peak resident memory: daemon {daemon_rss:.0f} MB, command {command_rss:.0f} MB (target < "
+          f"{IMPORT_TARGET_RSS_MB} MB each){'' if max(daemon_rss, command_rss) < IMPORT_TARGET_RSS_MB else ' MISSED'}")
+    return met
+
+
 def denial_section(text):
     """Prints the denied reads' and refused authentications' ratios; True when all are met."""
     figures = custom_medians(text)
@@ -237,6 +297,7 @@ def main():
           and verify < 30)
     ok = denial_section(text) and ok
     ok = workout_section(text, figures) and ok
+    ok = import_section(text, figures) and ok
     heart_daemon, heart_engine, heart_raw, steps_daemon, steps_engine, steps_raw, steps_json, steps_codable = (
         figures[n] for n in needed[9:17])
     print(f"  statistics, a year of minute heart rate (525,600 samples), daily time-weighted average, "

@@ -25,7 +25,8 @@ final class RawDatabase {
     let directory: URL
     var handle: OpaquePointer?
 
-    init(key: SecureBytes?) throws {
+    /// With `seeded`, the one type, source, revision and unit the ingest rows name are inserted.
+    init(key: SecureBytes?, seeded: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-raw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard sqlite3_open(directory.appendingPathComponent("raw.db").path, &handle) == SQLITE_OK else {
@@ -41,6 +42,7 @@ final class RawDatabase {
                 + "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY"
         )
         for statement in Schema.statements { try exec(statement) }
+        guard seeded else { return }
         try exec(
             """
             INSERT INTO types (code, identifier) VALUES (1, 'HKQuantityTypeIdentifierStepCount');

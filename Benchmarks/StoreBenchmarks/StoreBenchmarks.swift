@@ -97,6 +97,7 @@ let benchmarks: @Sendable () -> Void = {
     activityBenchmarks()
     workoutBenchmarks()
     exportBenchmarks()
+    importBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.

@@ -41,7 +41,7 @@ struct PredicateCompiler {
         case .uuids(let uuids):
             return SQLFragment(
                 "s.uuid IN (SELECT unhex(value) FROM json_each(?))",
-                [.text(Self.jsonArray(uuids.map { $0.uuidString.replacingOccurrences(of: "-", with: "") }))]
+                [.text(Self.jsonArray(uuids.map(\.hexDigits)))]
             )
         case .workout(let uuid):
             if workoutAsList {
@@ -230,5 +230,19 @@ extension DatabaseValue {
     /// A list of strings bound as one JSON array, for `IN (SELECT value FROM json_each(?))`.
     public static func jsonArray(_ strings: [String]) -> DatabaseValue {
         .text(PredicateCompiler.jsonArray(strings))
+    }
+
+    /// UUIDs bound as one JSON array of their hexadecimal digits, for
+    /// `IN (SELECT unhex(value) FROM json_each(?))`: written directly (hex digits need no
+    /// escaping; JSONEncoder on a batch of 10,000 showed in an import's profile).
+    static func jsonArray<Identifiers: Collection<UUID>>(uuids: Identifiers) -> DatabaseValue {
+        var text = "["
+        text.reserveCapacity(uuids.count * 35 + 2)
+        for (index, uuid) in uuids.enumerated() {
+            text += index == 0 ? "\"" : ",\""
+            text += uuid.hexDigits
+            text += "\""
+        }
+        return .text(text + "]")
     }
 }

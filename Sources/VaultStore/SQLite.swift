@@ -127,6 +127,17 @@ enum SQLite {
         }
     }
 
+    /// Binds raw bytes (copied by SQLite), without making an array of them first.
+    static func bind(_ statement: StatementHandle, _ index: Int32, bytes buffer: UnsafeRawBufferPointer) -> Int32 {
+        sqlite3_bind_blob64(
+            statement,
+            index,
+            buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+            UInt64(buffer.count),
+            healthvault_sqlite_transient()
+        )
+    }
+
     static func columnCount(_ statement: StatementHandle) -> Int32 {
         sqlite3_column_count(statement)
     }

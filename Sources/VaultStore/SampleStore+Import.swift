@@ -73,7 +73,7 @@ extension SampleStore {
         }
         guard !fresh.isEmpty || !routes.isEmpty else { return sorting }
         let all = own.union(members).union(routes.map(\.route.uuid)).union(routes.map(\.workout))
-        let list = DatabaseValue.jsonArray(all.map { $0.uuidString.replacingOccurrences(of: "-", with: "") })
+        let list = DatabaseValue.jsonArray(uuids: all)
         // The vault's samples among them, and whether each is a sample of its own (no correlation's).
         var present: [UUID: Bool] = [:]
         for row in try db.rows(

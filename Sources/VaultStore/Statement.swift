@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A prepared statement: bind, step, read columns. Belongs to one connection; not thread-safe.
 public final class Statement {
     let handle: SQLite.StatementHandle
@@ -30,6 +32,29 @@ public final class Statement {
             let code = SQLite.bind(handle, Int32(index + 1), values[index])
             guard code == SQLite.ok else { throw connection.error(code: code, sql: sql) }
         }
+    }
+
+    /// Resets the statement and clears its parameters, for binding one at a time
+    /// (``bind(_:at:)``): a bulk insert's rows then need no array each.
+    public func reset() {
+        SQLite.reset(handle)
+    }
+
+    /// Binds `value` to parameter `position` (from 1).
+    public func bind(_ value: DatabaseValue, at position: Int32) throws(DatabaseError) {
+        let code = SQLite.bind(handle, position, value)
+        guard code == SQLite.ok else { throw connection.error(code: code, sql: sql) }
+    }
+
+    /// Binds a UUID's 16 bytes to parameter `position` (from 1), as UUIDs are stored.
+    public func bind(_ uuid: UUID, at position: Int32) throws(DatabaseError) {
+        let code = withUnsafeBytes(of: uuid.uuid) { SQLite.bind(handle, position, bytes: $0) }
+        guard code == SQLite.ok else { throw connection.error(code: code, sql: sql) }
+    }
+
+    /// Runs the bound statement to completion, ignoring rows.
+    public func run() throws(DatabaseError) {
+        while try step() {}
     }
 
     /// Binds already-converted values and runs to completion.

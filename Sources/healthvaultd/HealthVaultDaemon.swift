@@ -84,6 +84,7 @@ struct HealthVaultDaemon: AsyncParsableCommand {
     }
 
     func serve() async throws {
+        HeapTuning.apply()
         // The keys will live in this process's memory.
         try ProcessHardening.apply()
 

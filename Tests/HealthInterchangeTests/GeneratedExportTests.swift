@@ -1,3 +1,4 @@
+import AppleHealthExportGenerator
 import Foundation
 import HealthInterchange
 import HealthModel

@@ -14,18 +14,51 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The canonical unit string: repeated atoms combined, numerator in order of first appearance, then `/`
     /// and the denominator (parenthesized when it has more than one factor), as `kcal/(kg*hr)`.
     /// Parsing it gives back an equal unit.
-    public let unitString: String
+    public var unitString: String { storage.unitString }
 
     /// Atoms with their combined, non-zero powers, in order of first appearance: the printing order.
-    let terms: [Term]
+    var terms: [Term] { storage.terms }
     /// The same powers keyed by atom, so that equality and hashing ignore order.
-    let powers: [Atom: Int]
-    let dimension: Dimension
-    let mapping: Mapping
+    var powers: [Atom: Int] { storage.powers }
+    var dimension: Dimension { storage.dimension }
+    var mapping: Mapping { storage.mapping }
     /// Base units per unit (linear and affine), or the reference pressure in base units (decibel).
-    let scale: Double
+    var scale: Double { storage.scale }
     /// Base units at a value of 0, for a temperature unit standing alone; 0 otherwise.
-    let offset: Double
+    var offset: Double { storage.offset }
+
+    /// What a unit is, in one shared box: a unit is worked out once and then only read, and held
+    /// inline it took over a hundred bytes (its dimension alone 64) in every quantity, so in every
+    /// sample several times over (a discrete summary holds three quantities).
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let unitString: String
+        let terms: [Term]
+        let powers: [Atom: Int]
+        let dimension: Dimension
+        let mapping: Mapping
+        let scale: Double
+        let offset: Double
+
+        init(
+            unitString: String,
+            terms: [Term],
+            powers: [Atom: Int],
+            dimension: Dimension,
+            mapping: Mapping,
+            scale: Double,
+            offset: Double
+        ) {
+            self.unitString = unitString
+            self.terms = terms
+            self.powers = powers
+            self.dimension = dimension
+            self.mapping = mapping
+            self.scale = scale
+            self.offset = offset
+        }
+    }
 
     /// How a value maps to base units; fixed when the unit is made.
     enum Mapping: Sendable {
@@ -125,13 +158,15 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
                 mapping = .decibel
             }
         }
-        self.terms = terms
-        self.powers = powers
-        self.dimension = Dimension(exponents: SIMD16<Int32>(truncatingIfNeeded: dimension))
-        self.mapping = mapping
-        self.scale = scale
-        self.offset = offset
-        self.unitString = Self.canonicalString(terms)
+        storage = Storage(
+            unitString: Self.canonicalString(terms),
+            terms: terms,
+            powers: powers,
+            dimension: Dimension(exponents: SIMD16<Int32>(truncatingIfNeeded: dimension)),
+            mapping: mapping,
+            scale: scale,
+            offset: offset
+        )
     }
 
     /// A built-in unit whose string is known to parse.

@@ -1,6 +1,7 @@
 import AuditLog
 public import Foundation
 public import HealthModel
+import Synchronization
 import VaultCrypto
 public import VaultStore
 
@@ -16,8 +17,20 @@ extension VaultEngine {
     /// The source of imported samples from `origin` (`apple-health`) that the file says came from
     /// `name`: bundle identifier `import:<origin>:<name>`, named `name`.
     public static func importSource(origin: String, name: String) -> Source {
-        Source(bundleIdentifier: importSourcePrefix + origin + ":" + name, name: name)
+        // An import asks for one source a record, mostly the same one again: the last answer is
+        // kept (compared by bytes, as the store tells sources apart), so its strings are shared
+        // by the batch's samples rather than made again for each.
+        if let last = lastImportSource.withLock({ $0 }), last.origin.utf8.elementsEqual(origin.utf8),
+            last.source.name.utf8.elementsEqual(name.utf8)
+        {
+            return last.source
+        }
+        let source = Source(bundleIdentifier: importSourcePrefix + origin + ":" + name, name: name)
+        lastImportSource.withLock { $0 = (origin, source) }
+        return source
     }
+
+    private static let lastImportSource = Mutex<(origin: String, source: Source)?>(nil)
 
     /// The UUID this vault gives a record that arrived without one, from its content's bytes
     /// (keyed by the vault's own key: docs/VAULT_FORMAT.md, "Keys").
@@ -44,13 +57,22 @@ extension VaultEngine {
                 field: "objects"
             )
         }
-        let all = samples + routes.map { Sample.workoutRoute($0.route) }
-        for (index, sample) in all.enumerated() {
-            var sources = [sample.sourceRevision.source]
-            if case .correlation(let correlation) = sample {
-                sources += correlation.objects.map(\.sourceRevision.source)
+        func isImported(_ sample: Sample) -> Bool {
+            sample.sourceRevision.source.bundleIdentifier.hasPrefix(Self.importSourcePrefix)
+        }
+        // Routes are checked after the samples, numbered after them.
+        for (offset, route) in routes.enumerated() where !isImported(.workoutRoute(route.route)) {
+            throw HealthError.invalidArgument(
+                "an imported sample's source is an import's (\(Self.importSourcePrefix)…), never an app's",
+                field: "objects[\(samples.count + offset)].sourceRevision"
+            )
+        }
+        for index in samples.indices {
+            var imported = isImported(samples[index])
+            if imported, case .correlation(let correlation) = samples[index] {
+                imported = correlation.objects.allSatisfy(isImported)
             }
-            guard sources.allSatisfy({ $0.bundleIdentifier.hasPrefix(Self.importSourcePrefix) }) else {
+            guard imported else {
                 throw HealthError.invalidArgument(
                     "an imported sample's source is an import's (\(Self.importSourcePrefix)…), never an app's",
                     field: "objects[\(index)].sourceRevision"
@@ -58,14 +80,19 @@ extension VaultEngine {
             }
         }
         let (sorting, changes) = try await perform { [self] () throws -> (ImportSorting, [SampleType: Set<String>]) in
-            let attempted = Self.types(of: all).sortedIdentifiers
+            var attemptedTypes = Self.types(of: samples)
+            if !routes.isEmpty { attemptedTypes.insert(.workoutRoute) }
+            let attempted = attemptedTypes.sortedIdentifiers
             return try audited(.owner, .import, types: attempted, requestID: requestID) {
                 try database.write { db in
                     let sorting = try store.importSamples(samples, routes: routes, in: db)
                     let stored = Set(sorting.stored)
                     var changes: [SampleType: Set<String>] = [:]
-                    for sample in all where stored.contains(sample.uuid) {
+                    for sample in samples where stored.contains(sample.uuid) {
                         changes[sample.sampleType, default: []].insert(sample.sourceRevision.source.bundleIdentifier)
+                    }
+                    for route in routes where stored.contains(route.route.uuid) {
+                        changes[.workoutRoute, default: []].insert(route.route.sourceRevision.source.bundleIdentifier)
                     }
                     try countBackgroundChanges(changes, db)
                     try append(

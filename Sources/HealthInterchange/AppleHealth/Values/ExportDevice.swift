@@ -61,9 +61,29 @@ enum ExportDevice {
         )
     }
 
+    // Keyed by the text's bytes: Swift's `==` on strings follows canonical equivalence, and an
+    // identity is bytes (two spellings of one name must not share an entry).
+    private static let withoutAddressCache = Mutex<[ExactText: String]>([:])
+
     /// The text without the object's address (`<<HKDevice: 0x283e8c0f0>` becomes `<<HKDevice>`),
-    /// which differs from one export to the next for the same device.
+    /// which differs from one export to the next for the same device. Made once per distinct
+    /// text, as ``device(_:)`` (Foundation's search and replace on every record took a tenth of
+    /// an import's reading).
     static func withoutAddress(_ text: String) -> String {
+        let key = ExactText(text)
+        if let cached = withoutAddressCache.withLock({ $0[key] }) {
+            return cached
+        }
+        let result = removingAddress(text)
+        withoutAddressCache.withLock { cache in
+            if cache.count < maximumCachedDevices {
+                cache[key] = result
+            }
+        }
+        return result
+    }
+
+    private static func removingAddress(_ text: String) -> String {
         guard let range = text.range(of: "<<HKDevice: 0x") else { return text }
         var end = range.upperBound
         while end < text.endIndex, text[end].isHexDigit {
@@ -115,5 +135,23 @@ enum ExportDevice {
             }
         }
         return values
+    }
+}
+
+/// Text compared and hashed by its UTF-8 bytes, for a cache whose answer depends on the bytes.
+struct ExactText: Hashable, Sendable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var copy = text
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes realistic Apple Health exports of any length, deterministically from a seed: about
 /// 1,500 records a day, as an iPhone with an Apple Watch makes them.
@@ -16,48 +16,66 @@ import Foundation
 /// so a run across a daylight-saving change has both offsets.
 ///
 /// Reusable: ``write(to:)`` streams to a file (a 2 GB export needs no memory), ``bytes()`` builds
-/// one in memory, ``write(into:)`` hands out the text piece by piece.
-struct ExportGenerator {
+/// one in memory, ``write(into:)`` hands out the text piece by piece. Shared by the reader's tests
+/// and the import benchmark (Benchmarks/), which writes a 1,000,000-record export with it.
+public struct ExportGenerator: Sendable {
     /// The first day, `YYYY-MM-DD`.
-    var firstDay = "2022-11-01"
-    var days = 7
-    var timeZone = TimeZone(identifier: "America/Los_Angeles")!
-    var seed: UInt64 = 1
+    public var firstDay: String
+    public var days: Int
+    public var timeZone: TimeZone
+    public var seed: UInt64
+
+    public init(
+        firstDay: String = "2022-11-01",
+        days: Int = 7,
+        timeZone: TimeZone = TimeZone(identifier: "America/Los_Angeles")!,
+        seed: UInt64 = 1
+    ) {
+        self.firstDay = firstDay
+        self.days = days
+        self.timeZone = timeZone
+        self.seed = seed
+    }
 
     /// What was written, to compare with what a reader reads.
-    struct Summary: Equatable {
+    public struct Summary: Equatable, Sendable {
         /// Top-level records by type (members of correlations are also written at the top level and
         /// counted here).
-        var records: [String: Int] = [:]
-        var correlations: [String: Int] = [:]
+        public var records: [String: Int] = [:]
+        public var correlations: [String: Int] = [:]
         /// Records written inside correlations.
-        var correlationMembers = 0
-        var workouts: [String: Int] = [:]
-        var activitySummaries = 0
+        public var correlationMembers = 0
+        public var workouts: [String: Int] = [:]
+        public var activitySummaries = 0
         /// Every workout route: its GPX path in the export and its span.
-        var routes: [Route] = []
+        public var routes: [Route] = []
         /// Top-level elements: ExportDate, Me, records, correlations, workouts, summaries.
-        var topLevelElements = 0
-        var bytes = 0
+        public var topLevelElements = 0
+        public var bytes = 0
 
-        var recordCount: Int { records.values.reduce(0, +) }
+        public var recordCount: Int { records.values.reduce(0, +) }
     }
 
-    struct Route: Equatable {
-        let path: String
-        let start: Date
-        let end: Date
+    public struct Route: Equatable, Sendable {
+        public let path: String
+        public let start: Date
+        public let end: Date
     }
 
-    static let watchDevice =
+    /// The days that make about `records` top-level records (about 1,550 a day).
+    public static func days(forRecords records: Int) -> Int {
+        max(1, (records + 1549) / 1550)
+    }
+
+    public static let watchDevice =
         "<<HKDevice: 0x283e8c0f0>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:9.1>"
-    static let phoneDevice =
+    public static let phoneDevice =
         "<<HKDevice: 0x2811a2b70>, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,5, software:16.1>"
-    static let watchName = "Jane\u{2019}s Apple Watch"
-    static let phoneName = "Jane\u{2019}s iPhone"
+    public static let watchName = "Jane\u{2019}s Apple Watch"
+    public static let phoneName = "Jane\u{2019}s iPhone"
 
     /// Writes the export to a file, a chunk at a time.
-    func write(to url: URL) throws -> Summary {
+    public func write(to url: URL) throws -> Summary {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
@@ -75,14 +93,14 @@ struct ExportGenerator {
     }
 
     /// The whole export in memory.
-    func bytes() -> ([UInt8], Summary) {
+    public func bytes() -> ([UInt8], Summary) {
         var bytes: [UInt8] = []
         let summary = write { bytes += Array($0.utf8) }
         return (bytes, summary)
     }
 
     /// Hands the export's text out in pieces of about 256 KiB.
-    func write(into sink: @escaping (String) -> Void) -> Summary {
+    public func write(into sink: @escaping (String) -> Void) -> Summary {
         var writer = Writer(sink: sink)
         var summary = Summary()
         writer.append(Self.header)
@@ -535,7 +553,7 @@ struct ExportGenerator {
     }
 
     /// `2022-11-01 07:00:00 -0700`, in `timeZone` at that instant.
-    func format(_ instant: Double) -> String {
+    public func format(_ instant: Double) -> String {
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant))
         let local = Int(instant.rounded(.down)) + offset
         let days = Int((Double(local) / 86_400).rounded(.down))
