@@ -53,6 +53,8 @@ public final class VaultConnection: Sendable {
         var earlyActivityUpdates: [UUID: [ActivitySummariesUpdateParams]] = [:]
         /// The `import.progress` notifications of the import under way, when someone listens.
         var importProgress: AsyncStream<ImportProgressParams>.Continuation?
+        /// The `backup.progress` notifications of the backup under way, when someone listens.
+        var backupProgress: AsyncStream<BackupProgressParams>.Continuation?
         var closed: ConnectionError?
     }
 
@@ -356,6 +358,23 @@ public final class VaultConnection: Sendable {
         return stream
     }
 
+    /// The `backup.progress` notifications of an owner's backup (the newest only); one
+    /// listener at a time.
+    public func backupProgress() -> AsyncStream<BackupProgressParams> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: BackupProgressParams.self,
+            bufferingPolicy: .bufferingNewest(1)
+        )
+        let closed = router.state.withLock { state -> Bool in
+            guard state.closed == nil else { return true }
+            state.backupProgress?.finish()
+            state.backupProgress = continuation
+            return false
+        }
+        if closed { continuation.finish() }
+        return stream
+    }
+
     // MARK: Routing
 
 }
@@ -384,6 +403,12 @@ final class Router: Sendable {
             guard let progress = try? HealthJSON.decode(RPCParams<ImportProgressParams>.self, from: data).params
             else { return }
             _ = state.withLock { $0.importProgress?.yield(progress) }
+            return
+        }
+        if let method = head.method, head.id == nil, method == Method.backupProgress {
+            guard let progress = try? HealthJSON.decode(RPCParams<BackupProgressParams>.self, from: data).params
+            else { return }
+            _ = state.withLock { $0.backupProgress?.yield(progress) }
             return
         }
         if let method = head.method, head.id == nil, method == Method.activitySummariesUpdate {
@@ -438,6 +463,8 @@ final class Router: Sendable {
                 state.activityStreams = [:]
                 state.importProgress?.finish()
                 state.importProgress = nil
+                state.backupProgress?.finish()
+                state.backupProgress = nil
             }
             return (
                 Array(state.pending.values), Array(state.subscriptions.values), Array(state.workoutStreams.values),

@@ -416,7 +416,7 @@ final class Session: Sendable {
         }
         // An import takes as long as its file does; it shows its progress meanwhile.
         let timeout =
-            method == Method.importAppleHealth || method == Method.importCSV
+            method == Method.importAppleHealth || method == Method.importCSV || method == Method.backup
             ? .seconds(7 * 86_400) : daemon.configuration.requestTimeout
         let first = await withCheckedContinuation { (continuation: CheckedContinuation<ByteBuffer?, Never>) in
             let resumed = Mutex(false)

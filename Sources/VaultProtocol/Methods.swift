@@ -61,6 +61,8 @@ public enum Method {
     public static let importProgress = "import.progress"  // a notification, daemon to owner
     public static let importCSV = "import.csv"
     public static let samplesAdd = "samples.add"
+    public static let backup = "vault.backup"
+    public static let backupProgress = "backup.progress"  // a notification, daemon to owner
 }
 
 // MARK: Handshake

@@ -25,6 +25,7 @@ struct HealthVaultCommand: AsyncParsableCommand {
             Units.self,
             Priority.self, Timezone.self,
             Audit.self,
+            Backup.self, Restore.self, Check.self,
         ]
     )
 }

@@ -175,3 +175,10 @@ extension VaultFiles {
         }
     }
 }
+
+extension Vault {
+    /// The id of the vault (or backup) in `directory`, from its key file; no passphrase needed.
+    public static func identifier(at directory: URL) throws(StoreError) -> UUID {
+        try Keyring.read(from: directory).vaultID
+    }
+}

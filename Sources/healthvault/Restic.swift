@@ -1,0 +1,114 @@
+import CommandSupport
+import Foundation
+
+/// restic (https://restic.net), run as a child process with the owner's environment, so its own
+/// settings work as restic users know them: `RESTIC_REPOSITORY` (when no repository is named),
+/// `RESTIC_PASSWORD`, `RESTIC_PASSWORD_FILE` or `RESTIC_PASSWORD_COMMAND` (else restic asks on
+/// the terminal), and each backend's credentials (`AWS_ACCESS_KEY_ID`, `B2_ACCOUNT_ID`, ...).
+struct Restic {
+    /// The repository named on the command line; nil leaves it to `RESTIC_REPOSITORY`.
+    let repository: String?
+
+    /// `$RESTIC` when set (a path), else `restic` from `PATH`.
+    static var executable: String? {
+        if let path = ProcessInfo.processInfo.environment["RESTIC"], !path.isEmpty { return path }
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/restic" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The tag every HealthVault snapshot carries, and the one naming its vault.
+    static let tag = "healthvault"
+    static func vaultTag(_ vault: UUID) -> String { "vault-\(vault.uuidString.lowercased())" }
+
+    /// Runs restic with `arguments` (after `-r REPO` when a repository was named); returns its
+    /// standard output. Its standard error goes to ours (restic's own messages and prompts); a
+    /// non-zero exit is an error naming the command.
+    func run(_ arguments: [String], inheritError: Bool = true) throws -> Data {
+        guard let executable = Self.executable else {
+            throw ToolError("restic is not installed (Debian: `apt install restic`; or set RESTIC to its path)")
+        }
+        if repository == nil, (ProcessInfo.processInfo.environment["RESTIC_REPOSITORY"] ?? "").isEmpty,
+            (ProcessInfo.processInfo.environment["RESTIC_REPOSITORY_FILE"] ?? "").isEmpty
+        {
+            throw ToolError("name the restic repository (--restic REPO) or set RESTIC_REPOSITORY")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = (repository.map { ["-r", $0] } ?? []) + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = inheritError ? FileHandle.standardError : errors
+        do {
+            try process.run()
+        } catch {
+            throw ToolError("cannot run \(executable): \(error.localizedDescription)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = inheritError ? Data() : errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let detail = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map { ": \($0)" } ?? ""
+            throw ToolError(
+                "restic \(arguments.first ?? "") failed (exit \(process.terminationStatus))\(detail); nothing of the vault was changed"
+            )
+        }
+        return data
+    }
+
+    /// A snapshot as `restic snapshots --json` lists it.
+    struct Snapshot: Decodable {
+        var id: String
+        var short_id: String?
+        var time: String
+        var paths: [String]
+        var tags: [String]?
+        var hostname: String?
+    }
+
+    /// The HealthVault snapshots of the repository, oldest first.
+    func snapshots() throws -> [Snapshot] {
+        let data = try run(["snapshots", "--json", "--tag", Self.tag])
+        do {
+            return try JSONDecoder().decode([Snapshot].self, from: data)
+        } catch {
+            throw ToolError("restic snapshots answered something that is not its JSON list")
+        }
+    }
+
+    /// The summary line of `restic backup --json`.
+    struct BackupSummary: Decodable {
+        var snapshot_id: String
+        var data_added: Int?
+        var total_bytes_processed: Int?
+        var files_new: Int?
+        var files_changed: Int?
+        var files_unmodified: Int?
+    }
+}
+
+/// Where a restic backup is staged before restic reads it: a fixed place per vault under the
+/// owner's cache (`$XDG_CACHE_HOME/healthvault/restic/`, else `~/.cache/…`), so every snapshot of
+/// a vault has the same path and restic finds the previous one. Directories 0700, files 0600;
+/// removed once restic is done.
+func resticStagingDirectory(vault: UUID) throws -> URL {
+    let environment = ProcessInfo.processInfo.environment
+    let cache =
+        environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+    let parent = cache.appendingPathComponent("healthvault/restic")
+    do {
+        try FileManager.default.createDirectory(
+            at: parent,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: parent.path)
+    } catch {
+        throw ToolError("cannot create \(parent.path): \(error.localizedDescription)")
+    }
+    let staging = parent.appendingPathComponent("healthvault-\(vault.uuidString.lowercased())")
+    // One a killed backup left behind: ours, still encrypted; removed before the next.
+    try? FileManager.default.removeItem(at: staging)
+    return staging
+}
