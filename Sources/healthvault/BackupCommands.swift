@@ -101,6 +101,7 @@ struct Backup: AsyncParsableCommand {
             method: method ?? BackupMethod.fileImage.rawValue,
             terminal: terminal
         )
+        try PageFiles.split(staging)
         if terminal { FileHandle.standardError.write(Data("Storing it in the restic repository...\n".utf8)) }
         let data = try restic.run([
             "backup", "--json", "--tag", Restic.tag, "--tag", Restic.vaultTag(vaultID), staging.path,
@@ -239,6 +240,7 @@ struct Restore: AsyncParsableCommand {
             )
         }
         _ = try restic.run(["restore", chosen.id, "--target", scratch.path])
+        try PageFiles.join(scratch.appendingPathComponent(path))
         try restore(
             from: scratch.appendingPathComponent(path),
             into: target,

@@ -112,3 +112,90 @@ func resticStagingDirectory(vault: UUID) throws -> URL {
     try? FileManager.default.removeItem(at: staging)
     return staging
 }
+
+/// The database of a backup staged for restic, split into one file per 4096-byte page
+/// (`vault.db.pages/<page ÷ 256, 4 hex digits>/<page mod 256, 2 hex digits>`), so that restic,
+/// which cuts files into chunks of 512 KiB to 8 MiB by their content, stores again only the pages
+/// that changed: SQLCipher rewrites (and re-encrypts) only the pages a change touches, but a
+/// day's samples touch pages all over the file (a random UUID's index entry lands anywhere), so
+/// whole-file chunks would nearly all change (docs/VAULT_FORMAT.md, "Backups to restic").
+enum PageFiles {
+    static let directoryName = "vault.db.pages"
+    static let pageSize = 4096
+
+    /// Replaces `vault.db` in `directory` by its pages.
+    static func split(_ directory: URL) throws {
+        let database = directory.appendingPathComponent("vault.db")
+        let pages = directory.appendingPathComponent(directoryName)
+        guard let input = FileHandle(forReadingAtPath: database.path) else {
+            throw ToolError("cannot read \(database.path)")
+        }
+        defer { try? input.close() }
+        let fm = FileManager.default
+        try fm.createDirectory(at: pages, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        var index = 0
+        while true {
+            let block = try input.read(upToCount: pageSize * 256) ?? Data()
+            if block.isEmpty { break }
+            let group = pages.appendingPathComponent(String(format: "%04x", index / 256))
+            try fm.createDirectory(
+                at: group,
+                withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700]
+            )
+            var offset = 0
+            while offset < block.count {
+                let page = block.subdata(
+                    in: block.startIndex + offset..<block.startIndex + min(offset + pageSize, block.count)
+                )
+                let file = group.appendingPathComponent(String(format: "%02x", index % 256))
+                guard fm.createFile(atPath: file.path, contents: page, attributes: [.posixPermissions: 0o600]) else {
+                    throw ToolError("cannot write \(file.path)")
+                }
+                offset += pageSize
+                index += 1
+            }
+        }
+        try fm.removeItem(at: database)
+    }
+
+    /// Puts `vault.db` back together in `directory` from its pages (a restored restic snapshot).
+    static func join(_ directory: URL) throws {
+        let pages = directory.appendingPathComponent(directoryName)
+        guard FileManager.default.fileExists(atPath: pages.path) else { return }
+        let database = directory.appendingPathComponent("vault.db")
+        guard
+            FileManager.default.createFile(
+                atPath: database.path,
+                contents: nil,
+                attributes: [.posixPermissions: 0o600]
+            ),
+            let output = FileHandle(forWritingAtPath: database.path)
+        else { throw ToolError("cannot write \(database.path)") }
+        defer { try? output.close() }
+        let groups = try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted()
+        for (number, group) in groups.enumerated() {
+            guard group == String(format: "%04x", number) else {
+                throw ToolError(
+                    "the snapshot's database pages are incomplete: no page group \(String(format: "%04x", number))"
+                )
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: pages.appendingPathComponent(group).path)
+                .sorted()
+            for (position, name) in names.enumerated() {
+                guard name == String(format: "%02x", position) else {
+                    throw ToolError(
+                        "the snapshot's database pages are incomplete: page \(group)/\(String(format: "%02x", position)) is missing"
+                    )
+                }
+                let data = try Data(contentsOf: pages.appendingPathComponent(group).appendingPathComponent(name))
+                try output.write(contentsOf: data)
+            }
+            if names.count < 256, number < groups.count - 1 {
+                throw ToolError("the snapshot's database pages are incomplete in group \(group)")
+            }
+        }
+        try output.synchronize()
+        try FileManager.default.removeItem(at: pages)
+    }
+}
