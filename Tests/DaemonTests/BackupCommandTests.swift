@@ -66,14 +66,18 @@ extension DaemonEndToEnd {
             await store.close()
         }
 
-        /// What the app is answered: every sample (by UUID), the sum, the sources, daily sums.
+        /// What the app is answered: the newest samples, the sum of all, the sources.
         static func answers(_ daemon: TestDaemon) async throws -> String {
             let store = try await daemon.store(app)
             defer { Task { await store.close() } }
+            // The newest 50,000 (a query answers at most 100,000), newest first; no two start alike.
             let samples = try await store.samples(
-                matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)])
+                matching: SampleQueryDescriptor(
+                    predicates: [SampleTypePredicate(steps)],
+                    sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)],
+                    limit: 50_000
+                )
             )
-            .sorted { $0.uuid.uuidString < $1.uuid.uuidString }
             let sum = try await StatisticsQueryDescriptor(quantityType: .stepCount, options: [.cumulativeSum])
                 .result(for: store)?.sumQuantity()
             let sources = try await store.sources(matching: SourceQueryDescriptor(sampleType: steps))
