@@ -12,7 +12,8 @@ struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Back the vault up while it is served: into a new directory, or as a restic snapshot.",
         discussion: """
-            The daemon copies the database as one consistent snapshot (apps keep working), with \
+            The daemon copies the database as one consistent snapshot (apps keep working; with \
+            no daemon serving the vault, the command opens it itself), with \
             the key file, the audit public key and the checkpoint that covers the backup, and \
             records it as vault.backup. Nothing is ever written in the clear: the database pages \
             stay SQLCipher's, the keys stay wrapped under your passphrase (the backup opens with \
@@ -65,9 +66,13 @@ struct Backup: AsyncParsableCommand {
         print("It opens with the passphrase the vault has now. Check it with `healthvault check \(target.path)`.")
     }
 
-    /// Asks the daemon for the backup, showing its progress on a terminal.
+    /// Asks the daemon for the backup, showing its progress on a terminal; with no daemon
+    /// serving the vault, opens it here (as `passwd` does), backs it up and locks it again.
     func backUp(into target: URL, method: String, terminal: Bool) async throws -> BackupResult {
         let started = Date()
+        guard FileManager.default.fileExists(atPath: vault.socketPath) else {
+            return try backUpWithoutDaemon(into: target, method: method, terminal: terminal, started: started)
+        }
         let result = try await vault.withOwner { connection in
             let watcher = Task {
                 for await progress in connection.backupProgress() where terminal {
@@ -83,6 +88,41 @@ struct Backup: AsyncParsableCommand {
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         return result
+    }
+
+    func backUpWithoutDaemon(into target: URL, method: String, terminal: Bool, started: Date) throws -> BackupResult {
+        // This process is the only one that may open the vault meanwhile.
+        let lock = try DaemonLock(directory: vault.directory)
+        defer { withExtendedLifetime(lock) {} }
+        let passphrase = try vault.passphrase(prompt: "Passphrase for \(vault.directory.path): ")
+        defer { passphrase.wipe() }
+        let manifest: BackupManifest
+        do {
+            let opened = try Vault.open(at: vault.directory, passphrase: passphrase, by: .owner)
+            defer { opened.lock() }
+            manifest = try opened.backup(to: target, method: BackupMethod(rawValue: method) ?? .onlineBackup) {
+                progress in
+                if terminal {
+                    let line = Self.progressLine(
+                        BackupProgressParams(bytesCopied: progress.bytesCopied, totalBytes: progress.totalBytes),
+                        since: started
+                    )
+                    FileHandle.standardError.write(Data(line.utf8))
+                }
+            }
+        } catch let error as StoreError {
+            if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
+            throw ToolError("\(error)")
+        }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        return BackupResult(
+            directory: target.path,
+            vault: manifest.vaultID,
+            createdAt: manifest.createdAt,
+            method: manifest.method,
+            checkpointSize: manifest.checkpointSize,
+            files: manifest.files.mapValues { BackupResult.File(bytes: $0.bytes, sha256: $0.sha256) }
+        )
     }
 
     func runRestic(terminal: Bool) async throws {

@@ -114,6 +114,14 @@ extension DaemonEndToEnd {
             let recorded = try await daemon.auditEntries(operation: "vault.backup")
             #expect(recorded.count == 2 && recorded.allSatisfy { $0.actor == "owner" && $0.outcome == "ok" })
             #expect(recorded.last?.index == result.checkpointSize - 1)
+            // Never a plaintext byte: no file of the backup holds the app's id or a type's name,
+            // which the vault stores in its tables.
+            for name in try FileManager.default.contentsOfDirectory(atPath: backup.path) {
+                let bytes = try Data(contentsOf: backup.appendingPathComponent(name))
+                for text in [Self.app, "HKQuantityTypeIdentifierStepCount"] {
+                    #expect(bytes.range(of: Data(text.utf8)) == nil, "\(name) holds \(text) in the clear")
+                }
+            }
             let expected = try await Self.answers(daemon)
 
             // Restored on another path: it opens with the same passphrase and answers alike.
@@ -265,6 +273,12 @@ extension DaemonEndToEnd {
             let served = try Self.healthvault(["restore", backup.path, "--yes"], daemon: daemon)
             #expect(served.status != 0 && served.err.contains("healthvaultd is serving"), "\(served)")
             daemon.stop()
+            // With no daemon, the command backs the vault up itself.
+            let offline = try Self.healthvault(["backup", root.appendingPathComponent("offline").path], daemon: daemon)
+            #expect(offline.status == 0, "\(offline)")
+            #expect(
+                try Self.healthvault(["check", root.appendingPathComponent("offline").path], daemon: daemon).status == 0
+            )
             let refused = try Self.healthvault(["restore", backup.path, "--yes"], daemon: daemon)
             #expect(refused.status != 0 && refused.err.contains("would roll the vault back"), "\(refused)")
             // Insisting, in a script, still needs --yes to replace the vault.
