@@ -142,10 +142,20 @@ struct Backup: AsyncParsableCommand {
             terminal: terminal
         )
         try PageFiles.split(staging)
-        if terminal { FileHandle.standardError.write(Data("Storing it in the restic repository...\n".utf8)) }
+        var lastShown = Date.distantPast
         let data = try restic.run([
             "backup", "--json", "--tag", Restic.tag, "--tag", Restic.vaultTag(vaultID), staging.path,
-        ])
+        ]) { line in
+            guard terminal, Date().timeIntervalSince(lastShown) > 0.2,
+                let status = try? JSONDecoder().decode(Restic.BackupStatus.self, from: Data(line.utf8)),
+                status.message_type == "status", let done = status.percent_done
+            else { return }
+            lastShown = Date()
+            FileHandle.standardError.write(
+                Data(String(format: "\r\u{1B}[KStoring it in the restic repository: %.0f%%", done * 100).utf8)
+            )
+        }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let summary = String(decoding: data, as: UTF8.self).split(separator: "\n").reversed()
             .compactMap { try? JSONDecoder().decode(Restic.BackupSummary.self, from: Data($0.utf8)) }.first
         guard let summary else { throw ToolError("restic backup finished without naming its snapshot") }

@@ -23,7 +23,7 @@ struct Restic {
     /// Runs restic with `arguments` (after `-r REPO` when a repository was named); returns its
     /// standard output. Its standard error goes to ours (restic's own messages and prompts); a
     /// non-zero exit is an error naming the command.
-    func run(_ arguments: [String], inheritError: Bool = true) throws -> Data {
+    func run(_ arguments: [String], inheritError: Bool = true, eachLine: ((Substring) -> Void)? = nil) throws -> Data {
         guard let executable = Self.executable else {
             throw ToolError("restic is not installed (Debian: `apt install restic`; or set RESTIC to its path)")
         }
@@ -44,7 +44,19 @@ struct Restic {
         } catch {
             throw ToolError("cannot run \(executable): \(error.localizedDescription)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        var data = Data()
+        var pending = Data()
+        while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            guard let eachLine else { continue }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                eachLine(Substring(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)))
+                pending.removeSubrange(pending.startIndex...newline)
+            }
+        }
         let message = inheritError ? Data() : errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
@@ -74,6 +86,14 @@ struct Restic {
         } catch {
             throw ToolError("restic snapshots answered something that is not its JSON list")
         }
+    }
+
+    /// A status line of `restic backup --json`.
+    struct BackupStatus: Decodable {
+        var message_type: String
+        var percent_done: Double?
+        var bytes_done: Int?
+        var total_bytes: Int?
     }
 
     /// The summary line of `restic backup --json`.
