@@ -316,6 +316,7 @@ extension Database {
         progress: (_ copied: Int, _ total: Int) -> Void
     ) throws {
         let destination = try Connection(path: path, key: key)
+        try destination.execute("PRAGMA temp_store = MEMORY")
         var reader: Connection? = try checkOutReader()
         defer { checkIn(&reader) }
         try reader!.transaction(immediate: false) {

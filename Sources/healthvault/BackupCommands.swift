@@ -227,7 +227,10 @@ struct Restore: AsyncParsableCommand {
     @Flag(help: "Restore a snapshot from a restic repository.")
     var restic = false
 
-    @Option(help: "With --restic: the snapshot's id (or its first characters); default the latest.")
+    @Option(
+        help:
+            "With --restic: the snapshot's id (or its first characters); default the latest (of the vault at --vault, when there is one)."
+    )
     var snapshot: String?
 
     @Flag(help: "Restore even when it rolls the vault back to an older state (recorded in its log).")
@@ -251,7 +254,11 @@ struct Restore: AsyncParsableCommand {
 
     func restoreFromRestic(into target: URL) throws {
         let restic = Restic(repository: backup)
-        let snapshots = try restic.snapshots()
+        var snapshots = try restic.snapshots()
+        // Over an existing vault, its own snapshots (a repository may hold several vaults').
+        if snapshot == nil, let existing = try? Vault.identifier(at: target) {
+            snapshots = snapshots.filter { $0.tags?.contains(Restic.vaultTag(existing)) == true }
+        }
         let chosen: Restic.Snapshot?
         if let snapshot {
             chosen = snapshots.last { $0.id.hasPrefix(snapshot) }

@@ -3,6 +3,7 @@ import Glibc
 import HealthModel
 import HealthVaultKit
 import Testing
+import VaultClient
 import VaultProtocol
 import VaultStore
 
@@ -41,6 +42,23 @@ extension DaemonEndToEnd {
                 process.terminationStatus, String(decoding: outData, as: UTF8.self),
                 String(decoding: errData, as: UTF8.self)
             )
+        }
+
+        /// A daemon on a restored vault, once it accepts connections (its socket file can appear
+        /// a moment before it listens, which a loaded machine makes visible).
+        static func serving(_ directory: URL) async throws -> TestDaemon {
+            let daemon = try TestDaemon(existing: directory)
+            let deadline = Date().addingTimeInterval(10)
+            while true {
+                do {
+                    let connection = try await daemon.owner()
+                    await connection.closeAndWait()
+                    return daemon
+                } catch {
+                    guard Date() < deadline else { throw error }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
         }
 
         /// A vault with an app that may read and share steps, and `count` steps saved.
@@ -130,7 +148,7 @@ extension DaemonEndToEnd {
                 "restore", backup.path, "--vault", restoredDirectory.path, "--passphrase-file", daemon.passphraseFile,
             ])
             #expect(restore.status == 0, "\(restore)")
-            let restored = try TestDaemon(existing: restoredDirectory)
+            let restored = try await Self.serving(restoredDirectory)
             #expect(try await Self.answers(restored) == expected)
             let restoredLog = try await restored.auditEntries()
             #expect(restoredLog.contains { $0.operation == "vault.restore" && $0.actor == "owner" })
@@ -142,7 +160,7 @@ extension DaemonEndToEnd {
                     "--passphrase-file", daemon.passphraseFile,
                 ]).status == 0
             )
-            let other = try TestDaemon(existing: duringRestored)
+            let other = try await Self.serving(duringRestored)
             let store = try await other.store(Self.app)
             let count = try await store.samples(
                 matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)])

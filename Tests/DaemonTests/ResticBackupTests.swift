@@ -174,7 +174,7 @@ extension DaemonEndToEnd {
                 environment: environment
             )
             #expect(restore.status == 0, "\(restore)")
-            let restored = try TestDaemon(existing: restoredDirectory)
+            let restored = try await BackupCommandTests.serving(restoredDirectory)
             #expect(try await BackupCommandTests.answers(restored) == expected)
             restored.stop()
             // An earlier snapshot by its id: the state before the day's samples.
@@ -187,7 +187,7 @@ extension DaemonEndToEnd {
                 environment: environment
             )
             #expect(old.status == 0, "\(old)")
-            let before = try TestDaemon(existing: earlier)
+            let before = try await BackupCommandTests.serving(earlier)
             let summary = try await before.ownerCall(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
             #expect(summary.types.first { $0.type == steps }?.count == samples)
         }

@@ -125,7 +125,7 @@ extension Vault {
     /// Turns a copied database into a stand-alone file: rollback-journal mode (so opening it, to
     /// check or restore it, creates no `-wal` or `-shm` beside it) and every page's HMAC checked.
     static func sealDatabaseCopy(at url: URL, key: SecureBytes) throws {
-        let connection = try Connection(path: url.path, key: key)
+        let connection = try Connection.standalone(path: url.path, key: key)
         let mode = try connection.scalarText("PRAGMA journal_mode = DELETE")
         guard mode == "delete" else { throw StoreError.io("the backup's database kept journal mode \(mode ?? "?")") }
         let problems = try connection.rows("PRAGMA cipher_integrity_check").compactMap { $0[0].string }
@@ -136,6 +136,17 @@ extension Vault {
             )
         }
         SQLite.allowCheckpointOnClose(connection.handle)
+    }
+}
+
+extension Connection {
+    /// A connection of its own to the database at `path` (a backup's copy, a vault checked or
+    /// compared), keyed with `key`, with temporary tables and indexes in memory: a sort that
+    /// `integrity_check` spills never reaches the disk as a file.
+    static func standalone(path: String, key: SecureBytes) throws -> Connection {
+        let connection = try Connection(path: path, key: key)
+        try connection.execute("PRAGMA temp_store = MEMORY")
+        return connection
     }
 }
 

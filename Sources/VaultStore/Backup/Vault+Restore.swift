@@ -212,7 +212,7 @@ extension Vault {
 
     private static func logState(databaseAt url: URL, key: SecureBytes) throws -> (size: UInt64, root: MerkleHash) {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StoreError.io("no database") }
-        let connection = try Connection(path: url.path, key: key)
+        let connection = try Connection.standalone(path: url.path, key: key)
         return try connection.transaction(immediate: false) {
             let range = try DatabaseAuditStorage(connection).compactRange()
             return (range.size, range.root)
@@ -220,7 +220,7 @@ extension Vault {
     }
 
     private static func logRoot(databaseAt url: URL, key: SecureBytes, size: UInt64) throws -> MerkleHash {
-        let connection = try Connection(path: url.path, key: key)
+        let connection = try Connection.standalone(path: url.path, key: key)
         return try connection.transaction(immediate: false) {
             try Merkle.root(size: size, nodes: DatabaseAuditStorage(connection))
         }

@@ -243,9 +243,9 @@ extension Vault {
         }
         let connection: Connection
         do {
-            connection = try Connection(path: path, key: key)
+            connection = try Connection.standalone(path: path, key: key)
         } catch {
-            if case .wrongKey = error {
+            if case .wrongKey? = error as? StoreError {
                 return report.add(
                     .problem,
                     name,
