@@ -201,6 +201,11 @@ extension DaemonEndToEnd {
                 check.out.contains("1 problem") == false && check.out.contains("problems found: vault.db."),
                 "\(check.out)"
             )
+            let json = try Self.healthvault(["check", backup.path, "--json"], daemon: daemon)
+            let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+            let findings = object?["findings"] as? [[String: String]] ?? []
+            #expect(json.status == 1 && object?["whole"] as? Bool == false && object?["backup"] as? Bool == true)
+            #expect(findings.contains { $0["status"] == "problem" && $0["subject"] == "vault.db" }, "\(json.out)")
 
             // A damaged copy of the vault itself (the daemon stopped): the page is named.
             daemon.stop()
