@@ -191,5 +191,77 @@ extension DaemonEndToEnd {
             let summary = try await before.ownerCall(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
             #expect(summary.types.first { $0.type == steps }?.count == samples)
         }
+        @Test(.enabled(if: restic != nil, "needs restic: `make deps` installs it"))
+        func killingTheDaemonDuringAResticBackupLeavesTheLastSnapshotWhole() async throws {
+            let daemon = try await BackupCommandTests.vaultWithSteps(5_000)
+            let root = daemon.directory.deletingLastPathComponent()
+            let passwordFile = root.appendingPathComponent("restic-password")
+            try Data("restic test password\n".utf8).write(to: passwordFile)
+            let environment = [
+                "RESTIC_PASSWORD_FILE": passwordFile.path,
+                "RESTIC_REPOSITORY": root.appendingPathComponent("repo").path,
+                "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+                "RESTIC_CACHE_DIR": root.appendingPathComponent("restic-cache").path,
+            ]
+            let restic = try #require(Self.restic)
+            #expect(try Self.run(restic, ["init"], environment: environment).0 == 0)
+            let first = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(first.status == 0, "\(first)")
+
+            // The next backup pauses in its copy; the daemon is killed there.
+            daemon.stop()
+            try daemon.start(environment: ["HEALTHVAULTD_TEST_BACKUP_STEP_PAUSE_MS": "3000"])
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
+            process.arguments = [
+                "backup", "--restic", "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,
+            ]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let cache = root.appendingPathComponent("cache/healthvault/restic")
+            func partials() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter {
+                    $0.contains(".partial-")
+                }
+            }
+            let deadline = Date().addingTimeInterval(20)
+            while partials().isEmpty, Date() < deadline { usleep(20_000) }
+            #expect(!partials().isEmpty)
+            usleep(300_000)
+            daemon.stop(signal: SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationStatus != 0)
+
+            // The repository still holds the one snapshot, whole; the vault serves again, and the
+            // next backup clears what the killed one left and stores a second snapshot.
+            let snapshots = try Self.run(
+                restic,
+                ["snapshots", "--json", "--tag", "healthvault"],
+                environment: environment
+            )
+            let listed = try JSONSerialization.jsonObject(with: Data(snapshots.1.utf8)) as? [Any]
+            #expect(listed?.count == 1, "\(snapshots.1)")
+            #expect(try Self.run(restic, ["check"], environment: environment).0 == 0)
+            try daemon.start()
+            let second = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(second.status == 0, "\(second)")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) == [])
+            let restored = root.appendingPathComponent("restored")
+            let restore = try BackupCommandTests.healthvault(
+                ["restore", "--restic", "--vault", restored.path, "--passphrase-file", daemon.passphraseFile],
+                environment: environment
+            )
+            #expect(restore.status == 0, "\(restore)")
+        }
     }
 }
