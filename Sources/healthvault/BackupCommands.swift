@@ -316,6 +316,11 @@ struct Restore: AsyncParsableCommand {
         defer { withExtendedLifetime(daemonLock) {} }
         let interactive = isatty(0) == 1 && isatty(2) == 1
         let label = name ?? source.path
+        if isatty(2) == 1, !output.json {
+            FileHandle.standardError.write(
+                Data("Checking the backup (every page and the audit log) before restoring...\n".utf8)
+            )
+        }
         let plan: RestorePlan
         do {
             plan = try Vault.restore(
@@ -400,6 +405,9 @@ struct Check: AsyncParsableCommand {
         let passphrase = try vault.passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
         let report: CheckReport
+        if isatty(2) == 1, !output.json {
+            FileHandle.standardError.write(Data("Checking \(directory.path) (every page and the audit log)...\n".utf8))
+        }
         do {
             report = try Vault.check(directory, passphrase: passphrase)
         } catch {
