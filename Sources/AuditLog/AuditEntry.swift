@@ -126,6 +126,16 @@ public struct AuditEntry: Hashable, Sendable {
         public static let `import` = Operation(rawValue: "vault.import")
         public static let export = Operation(rawValue: "vault.export")
         public static let auditExport = Operation(rawValue: "audit.export")
+        /// The owner backed the vault up (`healthvault backup`): a copy of the database, the key
+        /// file, the public key and the checkpoint that covers this entry.
+        public static let backup = Operation(rawValue: "vault.backup")
+        /// The vault was restored from a backup (`healthvault restore`): the first entry the
+        /// restored vault's owner writes after the backup's own entries.
+        public static let restore = Operation(rawValue: "vault.restore")
+        /// The owner insisted on restoring a backup whose log is behind (or diverges from) the
+        /// log of the vault it replaced: a rollback, on the record. The count is the replaced
+        /// vault's log size.
+        public static let restoreOlder = Operation(rawValue: "vault.restore-older")
         /// The owner changed a vault setting: a type's source priority (the entry names the type)
         /// or the time zone statistics are counted in (no type).
         public static let settingsSet = Operation(rawValue: "settings.set")
@@ -160,7 +170,7 @@ public struct AuditEntry: Hashable, Sendable {
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
-            .workoutRoute, .queryRoute, .querySummary,
+            .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

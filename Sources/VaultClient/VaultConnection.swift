@@ -52,9 +52,9 @@ public final class VaultConnection: Sendable {
         var activityStreams: [UUID: AsyncStream<ActivitySummariesUpdateParams>.Continuation] = [:]
         var earlyActivityUpdates: [UUID: [ActivitySummariesUpdateParams]] = [:]
         /// The `import.progress` notifications of the import under way, when someone listens.
-        var importProgress: AsyncStream<ImportProgressParams>.Continuation?
-        /// The `export.progress` notifications of the export under way, when someone listens.
-        var exportProgress: AsyncStream<ExportProgressParams>.Continuation?
+        /// The listener of each kind of progress notification (`import.progress`,
+        /// `export.progress`, `backup.progress`): it decodes and yields, or finishes.
+        var progressListeners: [String: ProgressListener] = [:]
         var closed: ConnectionError?
     }
 
@@ -344,31 +344,35 @@ public final class VaultConnection: Sendable {
     /// The `import.progress` notifications of an owner's import (the newest only, when they come
     /// faster than they are read); one listener at a time.
     public func importProgress() -> AsyncStream<ImportProgressParams> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ImportProgressParams.self,
-            bufferingPolicy: .bufferingNewest(1)
-        )
-        let closed = router.state.withLock { state -> Bool in
-            guard state.closed == nil else { return true }
-            state.importProgress?.finish()
-            state.importProgress = continuation
-            return false
-        }
-        if closed { continuation.finish() }
-        return stream
+        progress(Method.importProgress, as: ImportProgressParams.self)
     }
 
-    /// The `export.progress` notifications of an owner's export (the newest only), as
-    /// ``importProgress()``.
+    /// The `export.progress` notifications of an owner's export, as ``importProgress()``.
     public func exportProgress() -> AsyncStream<ExportProgressParams> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ExportProgressParams.self,
-            bufferingPolicy: .bufferingNewest(1)
+        progress(Method.exportProgress, as: ExportProgressParams.self)
+    }
+
+    /// The `backup.progress` notifications of an owner's backup, as ``importProgress()``.
+    public func backupProgress() -> AsyncStream<BackupProgressParams> {
+        progress(Method.backupProgress, as: BackupProgressParams.self)
+    }
+
+    /// The progress notifications `method` carries, decoded as `Params` (the newest only); a new
+    /// listener of the same method ends the one before.
+    func progress<Params: Decodable & Sendable>(_ method: String, as type: Params.Type) -> AsyncStream<Params> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Params.self, bufferingPolicy: .bufferingNewest(1))
+        let listener = ProgressListener(
+            yield: { data in
+                if let params = try? HealthJSON.decode(RPCParams<Params>.self, from: data).params {
+                    continuation.yield(params)
+                }
+            },
+            finish: { continuation.finish() }
         )
         let closed = router.state.withLock { state -> Bool in
             guard state.closed == nil else { return true }
-            state.exportProgress?.finish()
-            state.exportProgress = continuation
+            state.progressListeners[method]?.finish()
+            state.progressListeners[method] = listener
             return false
         }
         if closed { continuation.finish() }
@@ -399,16 +403,10 @@ final class Router: Sendable {
             }
             return
         }
-        if let method = head.method, head.id == nil, method == Method.importProgress {
-            guard let progress = try? HealthJSON.decode(RPCParams<ImportProgressParams>.self, from: data).params
-            else { return }
-            _ = state.withLock { $0.importProgress?.yield(progress) }
-            return
-        }
-        if let method = head.method, head.id == nil, method == Method.exportProgress {
-            guard let progress = try? HealthJSON.decode(RPCParams<ExportProgressParams>.self, from: data).params
-            else { return }
-            _ = state.withLock { $0.exportProgress?.yield(progress) }
+        if let method = head.method, head.id == nil,
+            method == Method.importProgress || method == Method.exportProgress || method == Method.backupProgress
+        {
+            state.withLock { $0.progressListeners[method] }?.yield(data)
             return
         }
         if let method = head.method, head.id == nil, method == Method.activitySummariesUpdate {
@@ -461,10 +459,8 @@ final class Router: Sendable {
                 state.subscriptions = [:]
                 state.workoutStreams = [:]
                 state.activityStreams = [:]
-                state.importProgress?.finish()
-                state.importProgress = nil
-                state.exportProgress?.finish()
-                state.exportProgress = nil
+                for listener in state.progressListeners.values { listener.finish() }
+                state.progressListeners = [:]
             }
             return (
                 Array(state.pending.values), Array(state.subscriptions.values), Array(state.workoutStreams.values),
@@ -494,4 +490,11 @@ extension VaultConnection {
         close()
         await lifetime.value
     }
+}
+
+/// One listener of a kind of progress notification: decodes a notification's frame and yields
+/// it, or ends the stream.
+struct ProgressListener: Sendable {
+    let yield: @Sendable (Data) -> Void
+    let finish: @Sendable () -> Void
 }

@@ -262,6 +262,8 @@ extension Session {
                     }
                 }
             )
+        case Method.backup:
+            return try await backup(try params(BackupParams.self, from: data), requestID: requestID)
         case Method.samplesAdd:
             let p = try params(SaveParams.self, from: data)
             let outcome = try await daemon.engine().saveOwnerEntries(p.objects, requestID: requestID)

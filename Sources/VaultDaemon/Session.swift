@@ -417,7 +417,7 @@ final class Session: Sendable {
         // An import or an export takes as long as its data does; it shows its progress meanwhile.
         let timeout =
             method == Method.importAppleHealth || method == Method.importCSV || method == Method.exportWrite
-                || method == Method.importJSON
+                || method == Method.importJSON || method == Method.backup
             ? .seconds(7 * 86_400) : daemon.configuration.requestTimeout
         let first = await withCheckedContinuation { (continuation: CheckedContinuation<ByteBuffer?, Never>) in
             let resumed = Mutex(false)

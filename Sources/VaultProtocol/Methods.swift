@@ -64,6 +64,8 @@ public enum Method {
     public static let exportWrite = "export.write"
     public static let exportProgress = "export.progress"  // a notification, daemon to owner
     public static let importJSON = "import.json"
+    public static let backup = "vault.backup"
+    public static let backupProgress = "backup.progress"  // a notification, daemon to owner
 }
 
 // MARK: Handshake

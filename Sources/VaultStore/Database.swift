@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 public import VaultCrypto
 
 /// The vault's database: one writer connection and a few reader connections over SQLCipher in
@@ -296,5 +297,135 @@ public final class Database: @unchecked Sendable {
 
     deinit {
         close()
+    }
+}
+
+// MARK: Backups
+
+extension Database {
+    /// Copies the database, as one consistent snapshot, into a new database at `path` keyed with
+    /// `key` (the same key: SQLCipher re-encrypts every page with a fresh IV as it writes it),
+    /// through SQLite's online backup (`sqlite3_backup_init`, `_step`, `_finish`). The snapshot
+    /// is a read transaction held on a reader for the whole copy, so writes go on meanwhile (WAL)
+    /// and never make the backup start again. `progress` gets the pages copied and the total
+    /// after each step of `pagesPerStep`.
+    func onlineBackup(
+        to path: String,
+        key: SecureBytes,
+        pagesPerStep: Int32 = 1024,
+        progress: (_ copied: Int, _ total: Int) -> Void
+    ) throws {
+        let destination = try Connection(path: path, key: key)
+        try destination.execute("PRAGMA temp_store = MEMORY")
+        var reader: Connection? = try checkOutReader()
+        defer { checkIn(&reader) }
+        try reader!.transaction(immediate: false) {
+            // The first read pins the snapshot.
+            _ = try reader!.scalarInt("SELECT count(*) FROM sqlite_master")
+            guard let backup = SQLite.backupInit(destination: destination.handle, source: reader!.handle) else {
+                throw StoreError.io("the online backup did not start: \(SQLite.errorMessage(destination.handle))")
+            }
+            var code = SQLite.ok
+            while true {
+                code = SQLite.backupStep(backup, pages: pagesPerStep)
+                if code == SQLite.done { break }
+                if code == SQLite.busy || code == SQLite.lockedCode {
+                    usleep(10_000)
+                    continue
+                }
+                guard code == SQLite.ok else { break }
+                let pages = SQLite.backupPages(backup)
+                progress(pages.total - pages.remaining, pages.total)
+            }
+            let pages = SQLite.backupPages(backup)
+            let finished = SQLite.backupFinish(backup)
+            guard code == SQLite.done, finished == SQLite.ok else {
+                throw StoreError.io("the online backup failed: \(SQLite.errorMessage(destination.handle))")
+            }
+            progress(pages.total, pages.total)
+        }
+        // The copy is a database of its own: closing it folds its log in and removes it.
+        SQLite.allowCheckpointOnClose(destination.handle)
+    }
+
+    /// Copies the database file's bytes as they are on disk (its pages still encrypted as
+    /// SQLCipher wrote them, so a page that did not change since the last copy is the same bytes)
+    /// into a new file at `path`, as one consistent snapshot, without stopping writes.
+    ///
+    /// Under the write lock (no commit meanwhile) the whole write-ahead log is folded into the
+    /// file (`wal_checkpoint(FULL)`), and a reader begins a read transaction then: with every
+    /// frame folded in, SQLite has it read the database file alone, holding the WAL's read lock 0,
+    /// and no checkpoint can write the file until that lock is released (a checkpoint needs it
+    /// exclusively; the automatic ones give up, and the log grows instead). The write lock is
+    /// released at once; the file's first `page_count` pages are copied while the reader holds
+    /// its transaction. Returns the bytes copied.
+    @discardableResult
+    func copyFileImage(
+        to path: String,
+        chunkBytes: Int = 1 << 20,
+        progress: (_ copied: Int, _ total: Int) -> Void
+    ) throws -> Int {
+        var reader: Connection? = try checkOutReader()
+        defer { checkIn(&reader) }
+        let pageCount: Int
+        writerLock.lock()
+        do {
+            defer { writerLock.unlock() }
+            guard let writer else { throw StoreError.locked }
+            var folded = false
+            for _ in 0..<50 {
+                let row = try writer.rows("PRAGMA wal_checkpoint(FULL)").first
+                if let row, row[0].int64 == 0, row[1].int64 == row[2].int64 {
+                    folded = true
+                    break
+                }
+                usleep(20_000)
+            }
+            guard folded else {
+                throw StoreError.io(
+                    "the write-ahead log could not be folded into the database for the backup; try again"
+                )
+            }
+            try reader!.execute("BEGIN DEFERRED")
+            do {
+                _ = try reader!.scalarInt("SELECT count(*) FROM sqlite_master")
+                pageCount = Int(try reader!.scalarInt("PRAGMA page_count") ?? 0)
+            } catch {
+                try? reader!.execute("ROLLBACK")
+                throw error
+            }
+        }
+        defer { try? reader!.execute("COMMIT") }
+        let total = pageCount * 4096
+        let input = open(self.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw StoreError.io("cannot read \(self.path): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(input) }
+        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw StoreError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(output) }
+        var buffer = [UInt8](repeating: 0, count: chunkBytes)
+        var offset = 0
+        while offset < total {
+            let wanted = min(chunkBytes, total - offset)
+            let read = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress, wanted, off_t(offset)) }
+            guard read == wanted else {
+                throw StoreError.io(
+                    "\(self.path) ended at byte \(offset + max(read, 0)), before its \(pageCount) pages"
+                )
+            }
+            var written = 0
+            while written < read {
+                let n = buffer.withUnsafeBytes {
+                    pwrite(output, $0.baseAddress! + written, read - written, off_t(offset + written))
+                }
+                guard n > 0 else { throw StoreError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+                written += n
+            }
+            offset += read
+            progress(offset, total)
+        }
+        guard fsync(output) == 0 else { throw StoreError.io("cannot flush \(path) to disk") }
+        progress(total, total)
+        return total
     }
 }

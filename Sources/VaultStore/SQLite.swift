@@ -9,6 +9,8 @@ enum SQLite {
     static let ok = SQLITE_OK
     static let row = SQLITE_ROW
     static let done = SQLITE_DONE
+    static let busy = SQLITE_BUSY
+    static let lockedCode = SQLITE_LOCKED
 
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
@@ -69,6 +71,32 @@ enum SQLite {
 
     static func busyTimeout(_ handle: Handle, milliseconds: Int32) {
         sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    // MARK: Online backup
+
+    typealias BackupHandle = OpaquePointer
+
+    /// SQLite's online backup from `source`'s main database into `destination`'s
+    /// (https://www.sqlite.org/backup.html); nil with the destination's error when refused.
+    static func backupInit(destination: Handle, source: Handle) -> BackupHandle? {
+        sqlite3_backup_init(destination, "main", source, "main")
+    }
+
+    /// Copies up to `pages` more pages: `SQLITE_OK` (more to do), `SQLITE_DONE`, `SQLITE_BUSY`,
+    /// `SQLITE_LOCKED` (try again) or an error.
+    static func backupStep(_ backup: BackupHandle, pages: Int32) -> Int32 {
+        sqlite3_backup_step(backup, pages)
+    }
+
+    /// The pages in the source, and those still to copy, as of the last step.
+    static func backupPages(_ backup: BackupHandle) -> (total: Int, remaining: Int) {
+        (Int(sqlite3_backup_pagecount(backup)), Int(sqlite3_backup_remaining(backup)))
+    }
+
+    /// Releases the backup; its result is the first error any step met, or `SQLITE_OK`.
+    static func backupFinish(_ backup: BackupHandle) -> Int32 {
+        sqlite3_backup_finish(backup)
     }
 
     // MARK: Statements

@@ -31,6 +31,14 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(String)
     /// The vault is locked: its keys were wiped.
     case locked
+    /// A backup is incomplete or damaged (a file missing, or not what its manifest or its own
+    /// authentication says); nothing was restored from it.
+    case damagedBackup(String)
+    /// A restore would put back an older state of the vault (or another history) over one whose
+    /// audit log is further along; the owner may insist, on the record.
+    case rollbackRefused(String)
+    /// The owner did not confirm a destructive step; nothing was changed.
+    case cancelled(String)
     /// A file-system operation failed.
     case io(String)
     /// The vault's files have permissions that are unsafe, or that do not let it be served.
@@ -67,6 +75,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .cannotOpen(let message): message
         case .locked: "the vault is locked"
         case .io(let message): message
+        case .damagedBackup(let message): message
+        case .rollbackRefused(let message): message
+        case .cancelled(let message): message
         case .database(let error): "database error: \(error)"
         }
     }

@@ -30,6 +30,9 @@ public final class Vault: @unchecked Sendable {
     private var anchorSealer: TokenSealer?
     private var contentIdentifier: ContentIdentifier?
     private var database: Database?
+    /// A copy of the database key while the vault is open, for the backup's connection to the
+    /// copy it writes (``backup(to:method:requestID:progress:)``); wiped on lock.
+    private var databaseKey: SecureBytes?
     private let lockState = NSLock()
     /// How many audit entries the log held when this vault was opened, and how many of them
     /// `audit-checkpoint.note` covered (``checkpointCoverage()``): fewer covered means the vault
@@ -43,8 +46,12 @@ public final class Vault: @unchecked Sendable {
         ownerPublicKey: Ed25519.PublicKey,
         anchorSealer: TokenSealer,
         contentIdentifier: ContentIdentifier,
-        database: Database
+        database: Database,
+        databaseKey: SecureBytes
     ) {
+        let key = SecureBytes(count: databaseKey.count)
+        key.withUnsafeMutableBytes { target in databaseKey.withUnsafeBytes { target.copyMemory(from: $0) } }
+        self.databaseKey = key
         self.anchorSealer = anchorSealer
         self.contentIdentifier = contentIdentifier
         self.directory = directory
@@ -139,7 +146,8 @@ public final class Vault: @unchecked Sendable {
             ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
             anchorSealer: try anchorSealer(databaseKey: databaseKey),
             contentIdentifier: try contentIdentifier(databaseKey: databaseKey),
-            database: database
+            database: database,
+            databaseKey: databaseKey
         )
     }
 
@@ -232,7 +240,8 @@ public final class Vault: @unchecked Sendable {
             ownerPublicKey: try ownerKey(databaseKey: databaseKey).publicKey,
             anchorSealer: try anchorSealer(databaseKey: databaseKey),
             contentIdentifier: try contentIdentifier(databaseKey: databaseKey),
-            database: database
+            database: database,
+            databaseKey: databaseKey
         )
         // Before this open writes anything: what the note covers of the log as the last serving
         // of the vault left it.
@@ -364,6 +373,14 @@ public final class Vault: @unchecked Sendable {
         return database
     }
 
+    /// The database key, or `locked`: the caller must not keep it past the vault's lock.
+    func currentDatabaseKey() throws(StoreError) -> SecureBytes {
+        lockState.lock()
+        defer { lockState.unlock() }
+        guard let databaseKey else { throw .locked }
+        return databaseKey
+    }
+
     /// The audit signing key, or `locked`.
     public func auditSigningKey() throws(StoreError) -> Ed25519.SigningKey {
         lockState.lock()
@@ -403,6 +420,8 @@ public final class Vault: @unchecked Sendable {
         anchorSealer = nil
         contentIdentifier?.wipe()
         contentIdentifier = nil
+        databaseKey?.wipe()
+        databaseKey = nil
         database?.close()
         database = nil
         return failure

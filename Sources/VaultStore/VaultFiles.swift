@@ -117,7 +117,7 @@ enum VaultFiles {
 
     /// Removes the staging directory `url` when no create holds its lock.
     @discardableResult
-    private static func removeIfAbandoned(_ url: URL) -> Bool {
+    static func removeIfAbandoned(_ url: URL) -> Bool {
         let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return false }
         defer { close(fd) }

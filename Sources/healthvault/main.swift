@@ -9,10 +9,10 @@ import VaultProtocol
 struct HealthVaultCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthvault",
-        abstract: "Own a HealthVault vault: create it, enrol apps, grant and revoke, read the audit log.",
+        abstract: "Own a HealthVault vault: create it, enrol apps, grant and revoke, read the audit log, back it up.",
         discussion: """
-            Commands other than init, apps keygen, audit verify and audit \
-            accept-missing-checkpoint talk to the vault's daemon \
+            Commands other than init, apps keygen, audit verify, audit \
+            accept-missing-checkpoint, restore and check talk to the vault's daemon \
             (healthvaultd), authenticating as the owner with the passphrase. Errors are one line, \
             with a non-zero exit code.
             """,
@@ -26,6 +26,7 @@ struct HealthVaultCommand: AsyncParsableCommand {
             Units.self,
             Priority.self, Timezone.self,
             Audit.self,
+            Backup.self, Restore.self, Check.self,
         ]
     )
 }

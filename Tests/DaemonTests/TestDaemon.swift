@@ -50,6 +50,18 @@ final class TestDaemon: @unchecked Sendable {
         if start { try self.start() }
     }
 
+    /// A daemon for the vault already at `directory` (a restored backup, say), unlocked with the
+    /// same passphrase; its passphrase file and log sit beside it.
+    init(existing directory: URL, start: Bool = true) throws {
+        self.directory = directory
+        let root = directory.deletingLastPathComponent().path
+        passphraseFile = root + "/passphrase-\(directory.lastPathComponent)"
+        log = URL(fileURLWithPath: root + "/daemon-\(directory.lastPathComponent).log")
+        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
+        arguments = []
+        if start { try self.start() }
+    }
+
     deinit {
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -62,13 +74,20 @@ final class TestDaemon: @unchecked Sendable {
 
     /// Starts the daemon and waits for its socket. `launcher` runs it (its first element is the
     /// program, the rest its arguments before the daemon's own).
-    func start(extra: [String] = [], launcher: [String] = [TestDaemon.binary("healthvaultd")]) throws {
+    func start(
+        extra: [String] = [],
+        launcher: [String] = [TestDaemon.binary("healthvaultd")],
+        environment: [String: String] = [:]
+    ) throws {
         // A socket a stopped daemon could not remove would look like this one's.
         unlink(socketPath)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher[0])
         process.arguments =
             launcher.dropFirst() + ["--vault", directory.path, "--passphrase-file", passphraseFile] + arguments + extra
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()

@@ -485,6 +485,20 @@ class Run:
         message = answer.get("error", {}).get("data", {}).get("message", "")
         self.check("import.csv of a file with a bad row: refused, the row named by line and column",
                    message.startswith("weights.csv: 1 bad row; nothing was imported\nline 3, column 2 (start): "), raw)
+        backup_dir = os.path.join(os.path.dirname(os.path.abspath(self.passfile)), "py-backup")
+        raw, answer = owner.call_raw("vault.backup", {"directory": backup_dir})
+        result = answer.get("result", {})
+        self.check("vault.backup: the vault's four files in a new directory, with backup.json",
+                   sorted(result.get("files", {})) == ["audit-checkpoint.note", "audit-key.pub", "keyring.json", "vault.db"]
+                   and os.path.isfile(os.path.join(backup_dir, "backup.json"))
+                   and result.get("method") == "online-backup" and result.get("checkpointSize", 0) > 0, raw)
+        raw, progress = owner.wait_notification(
+            "backup.progress", predicate=lambda p: p["bytesCopied"] == p["totalBytes"])
+        self.check("backup.progress: the last one says the whole database was copied",
+                   progress["params"]["totalBytes"] > 0, raw)
+        raw, answer = owner.call_raw("vault.backup", {"directory": backup_dir})
+        self.check("vault.backup into a directory that is not empty: -32000 invalidArgument, field directory",
+                   answer.get("error", {}).get("data", {}).get("field") == "directory", raw)
         app_conn = self.app(STEPS_APP, steps_seed)
         raw, answer = owner.call_raw("vault.lock")
         self.check("vault.lock: {}", answer.get("result") == {}, raw)

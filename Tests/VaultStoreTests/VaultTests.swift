@@ -343,6 +343,9 @@ extension StoreError {
         case .io: "io"
         case .permission: "permission"
         case .database: "database"
+        case .damagedBackup: "damagedBackup"
+        case .rollbackRefused: "rollbackRefused"
+        case .cancelled: "cancelled"
         }
     }
 }

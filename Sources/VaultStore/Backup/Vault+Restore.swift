@@ -1,0 +1,253 @@
+import AuditLog
+public import Foundation
+public import VaultCrypto
+
+/// What a restore is about to do, for the owner to confirm before anything is written.
+public struct RestorePlan: Sendable {
+    public enum Target: Sendable {
+        /// A new or empty directory.
+        case new
+        /// An existing vault (the same vault) that the backup replaces. `logEntries` is its audit
+        /// log's size (nil when it could not be read); `rollback` says why restoring is a
+        /// rollback (its log is further along than the backup's, or another history), nil when
+        /// it is not.
+        case replaces(logEntries: UInt64?, rollback: String?)
+    }
+
+    public let backup: URL
+    public let target: URL
+    public let vaultID: UUID
+    public let targetState: Target
+    /// The backup's check: whole, or the restore refuses before this plan is shown.
+    public let report: CheckReport
+    /// When the backup was taken (from its manifest), when it has one.
+    public let createdAt: Date?
+
+    public var isRollback: Bool {
+        if case .replaces(_, let rollback) = targetState, rollback != nil { return true }
+        return false
+    }
+}
+
+extension Vault {
+    /// Restores the backup in `backup` (a directory `backup(to:)` wrote) into `target`: verified
+    /// first (``check(_:passphrase:)``: every file against the manifest, the key file, each
+    /// database page's HMAC, `integrity_check`, the audit log against its signed checkpoints and
+    /// its note); a backup with any problem is refused with them named, and nothing is written.
+    ///
+    /// `target` is a new or empty directory, or the same vault, served by no daemon (the caller
+    /// holds its daemon lock). Replacing a vault whose audit log is further along than the
+    /// backup's (or from another history) is a rollback, refused unless `allowingRollback`; then
+    /// the restored log records it (`vault.restore-older` by the owner, its count the replaced
+    /// log's size). `confirm` sees the plan and may refuse it (nothing written). Every restore
+    /// then records `vault.restore` by the owner and signs a checkpoint in the restored vault,
+    /// which is built whole in a hidden sibling directory and renamed into place; a replaced
+    /// vault is renamed aside (`.<name>.replaced-<random>`) and removed after the swap.
+    @discardableResult
+    public static func restore(
+        from backup: URL,
+        to target: URL,
+        passphrase: SecureBytes,
+        allowingRollback: Bool = false,
+        confirm: (RestorePlan) -> Bool = { _ in true }
+    ) throws(StoreError) -> RestorePlan {
+        VaultFiles.restrictUmask()
+        let backup = backup.standardizedFileURL
+        let target = target.standardizedFileURL
+        let report = try check(backup, passphrase: passphrase)
+        guard report.isWhole, let vaultID = report.vaultID else {
+            throw .damagedBackup(
+                "\(backup.path) is damaged; nothing was restored: "
+                    + report.problems.map { "\($0.subject): \($0.detail)" }.joined(separator: "; ")
+            )
+        }
+        let manifest = try? BackupManifest.read(from: backup)
+        let keyring = try Keyring.read(from: backup)
+        let (databaseKey, signingKey) = try keyring.unwrap(passphrase: passphrase)
+        defer {
+            databaseKey.wipe()
+            signingKey.secretKey.wipe()
+        }
+        let state = try targetState(
+            target,
+            vaultID: vaultID,
+            backupDatabase: backup.appendingPathComponent(databaseFileName),
+            key: databaseKey
+        )
+        let plan = RestorePlan(
+            backup: backup,
+            target: target,
+            vaultID: vaultID,
+            targetState: state,
+            report: report,
+            createdAt: manifest?.createdAt
+        )
+        if case .replaces(_, let rollback?) = state, !allowingRollback {
+            throw .rollbackRefused(
+                "restoring \(backup.path) over \(target.path) would roll the vault back: \(rollback). "
+                    + "Nothing was changed. If you mean to go back to the backup's state, say so with --allow-rollback: "
+                    + "the restored vault's audit log records that you did"
+            )
+        }
+        guard confirm(plan) else { throw .cancelled("nothing was restored") }
+        try VaultFiles.createParent(of: target)
+
+        let parent = target.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(target.lastPathComponent).restoring-\(UUID().uuidString)")
+        let stagingLock = try VaultFiles.createStaging(staging)
+        defer { stagingLock.release() }
+        do {
+            for name in BackupManifest.fileNames {
+                let source = backup.appendingPathComponent(name)
+                guard FileManager.default.fileExists(atPath: source.path) else { continue }
+                try VaultFiles.copyFile(source, to: staging.appendingPathComponent(name))
+            }
+            VaultFiles.syncDirectory(staging)
+            let restored = try open(at: staging, passphrase: passphrase, by: .owner)
+            do {
+                if case .replaces(let entries, let rollback?) = state {
+                    _ = rollback
+                    try restored.signAuditCheckpoint(
+                        recording: AuditEntry(
+                            time: Date(),
+                            actor: .owner,
+                            operation: .restoreOlder,
+                            objectCount: entries ?? 0,
+                            outcome: .ok
+                        )
+                    )
+                }
+                try restored.signAuditCheckpoint(
+                    recording: AuditEntry(time: Date(), actor: .owner, operation: .restore, outcome: .ok)
+                )
+            } catch {
+                restored.lock()
+                throw StoreError(error)
+            }
+            if let failure = restored.lock() { throw StoreError(failure) }
+            switch state {
+            case .new:
+                guard try VaultFiles.moveIntoPlace(staging, at: target) else {
+                    try VaultFiles.moveFiles(from: staging, into: target, last: Keyring.fileName)
+                    return plan
+                }
+            case .replaces:
+                let aside = parent.appendingPathComponent(".\(target.lastPathComponent).replaced-\(UUID().uuidString)")
+                guard rename(target.path, aside.path) == 0 else {
+                    throw StoreError.io("cannot move \(target.path) aside: \(String(cString: strerror(errno)))")
+                }
+                guard rename(staging.path, target.path) == 0 else {
+                    let message = String(cString: strerror(errno))
+                    _ = rename(aside.path, target.path)
+                    throw StoreError.io("cannot move the restored vault into \(target.path): \(message)")
+                }
+                VaultFiles.syncDirectory(parent)
+                try? FileManager.default.removeItem(at: aside)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw StoreError(error)
+        }
+        return plan
+    }
+
+    /// What is at `target`: nothing (or an empty directory), or this vault, with how far its log
+    /// is compared with the backup's.
+    private static func targetState(
+        _ target: URL,
+        vaultID: UUID,
+        backupDatabase: URL,
+        key: SecureBytes
+    ) throws(StoreError) -> RestorePlan.Target {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) else { return .new }
+        guard isDirectory.boolValue else { throw .vaultExists("\(target.path) exists and is not a directory") }
+        if VaultFiles.isEmptyDirectory(target) { return .new }
+        let existing: Keyring
+        do {
+            existing = try Keyring.read(from: target)
+        } catch {
+            throw .vaultExists(
+                "\(target.path) is not empty and holds no vault whose key file can be read; restore into a new directory"
+            )
+        }
+        guard existing.vaultID == vaultID else {
+            throw .vaultExists(
+                "\(target.path) holds another vault (\(existing.vaultID)), not the backup's (\(vaultID)); restore into a new directory"
+            )
+        }
+        // The same vault has the same database key: its log is read from its database, or, when
+        // that cannot be opened, from its note.
+        guard let backupLog = try? logState(databaseAt: backupDatabase, key: key) else {
+            throw .damagedBackup("the audit log of \(backupDatabase.path) cannot be read")
+        }
+        let targetDatabase = target.appendingPathComponent(databaseFileName)
+        var targetSize: UInt64?
+        var targetRoot: MerkleHash?
+        if let log = try? logState(databaseAt: targetDatabase, key: key) {
+            (targetSize, targetRoot) = (log.size, log.root)
+        } else if let data = FileManager.default.contents(
+            atPath: target.appendingPathComponent(latestCheckpointFileName).path
+        ),
+            let note = try? SignedCheckpoint(text: String(decoding: data, as: UTF8.self))
+        {
+            (targetSize, targetRoot) = (note.checkpoint.size, note.checkpoint.rootHash)
+        }
+        guard let targetSize, let targetRoot else { return .replaces(logEntries: nil, rollback: nil) }
+        if targetSize > backupLog.size {
+            return .replaces(
+                logEntries: targetSize,
+                rollback: "the vault's audit log has \(targetSize) entries, the backup's \(backupLog.size)"
+            )
+        }
+        let backupRoot = try? logRoot(databaseAt: backupDatabase, key: key, size: targetSize)
+        if backupRoot != targetRoot {
+            return .replaces(
+                logEntries: targetSize,
+                rollback: "the backup's audit log does not extend the vault's (another history)"
+            )
+        }
+        return .replaces(logEntries: targetSize, rollback: nil)
+    }
+
+    private static func logState(databaseAt url: URL, key: SecureBytes) throws -> (size: UInt64, root: MerkleHash) {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw StoreError.io("no database") }
+        let connection = try Connection.standalone(path: url.path, key: key)
+        return try connection.transaction(immediate: false) {
+            let range = try DatabaseAuditStorage(connection).compactRange()
+            return (range.size, range.root)
+        }
+    }
+
+    private static func logRoot(databaseAt url: URL, key: SecureBytes, size: UInt64) throws -> MerkleHash {
+        let connection = try Connection.standalone(path: url.path, key: key)
+        return try connection.transaction(immediate: false) {
+            try Merkle.root(size: size, nodes: DatabaseAuditStorage(connection))
+        }
+    }
+}
+
+extension VaultFiles {
+    /// Copies `source` to the new file `destination` (0600), flushed.
+    static func copyFile(_ source: URL, to destination: URL) throws(StoreError) {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .io("cannot read \(source.path): \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        let output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw .io("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard n >= 0 else { throw .io("cannot read \(source.path): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            var written = 0
+            while written < n {
+                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
+                guard w > 0 else { throw .io("cannot write \(destination.path): \(String(cString: strerror(errno)))") }
+                written += w
+            }
+        }
+        guard fsync(output) == 0 else { throw .io("cannot flush \(destination.path) to disk") }
+    }
+}

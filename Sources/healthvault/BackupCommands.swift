@@ -1,0 +1,472 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import VaultClient
+import VaultCrypto
+import VaultProtocol
+import VaultStore
+
+/// `healthvault backup`: a copy of the whole vault, still encrypted, made by the daemon while it
+/// serves (docs/VAULT_FORMAT.md, "Backups").
+struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Back the vault up while it is served: into a new directory, or as a restic snapshot.",
+        discussion: """
+            The daemon copies the database as one consistent snapshot (apps keep working; with \
+            no daemon serving the vault, the command opens it itself), with \
+            the key file, the audit public key and the checkpoint that covers the backup, and \
+            records it as vault.backup. Nothing is ever written in the clear: the database pages \
+            stay SQLCipher's, the keys stay wrapped under your passphrase (the backup opens with \
+            the passphrase you have when you make it). With --restic the backup is stored as a \
+            snapshot of a restic repository (REPO, else $RESTIC_REPOSITORY; restic's password and \
+            backend settings come from its usual environment variables), which encrypts and \
+            deduplicates it again: a day's new samples add little.
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "A new (or empty) directory; with --restic, the restic repository (else $RESTIC_REPOSITORY).")
+    var destination: String?
+
+    @Flag(help: "Store the backup as a snapshot in a restic repository.")
+    var restic = false
+
+    @Option(
+        help:
+            "How the database is copied: online-backup (SQLite's online backup) or file-image (its pages as on disk; the default with --restic)."
+    )
+    var method: String?
+
+    func validate() throws {
+        if !restic, destination == nil { throw ValidationError("name the backup's directory, or use --restic") }
+        if let method, BackupMethod(rawValue: method) == nil {
+            throw ValidationError("--method is online-backup or file-image")
+        }
+    }
+
+    func run() async throws {
+        let terminal = isatty(2) == 1 && !output.json
+        if restic {
+            return try await runRestic(terminal: terminal)
+        }
+        let target = URL(fileURLWithPath: destination!).standardizedFileURL
+        let result = try await backUp(
+            into: target,
+            method: method ?? BackupMethod.onlineBackup.rawValue,
+            terminal: terminal
+        )
+        if output.json { return try printJSON(result) }
+        let bytes = result.files.values.reduce(0) { $0 + $1.bytes }
+        print(
+            "Backed up vault \(result.vault) into \(target.path): \(Self.size(bytes)), still encrypted "
+                + "(the database copied by \(result.method); recorded as vault.backup, audit entry \(result.checkpointSize - 1))."
+        )
+        print("It opens with the passphrase the vault has now. Check it with `healthvault check \(target.path)`.")
+    }
+
+    /// Asks the daemon for the backup, showing its progress on a terminal; with no daemon
+    /// serving the vault, opens it here (as `passwd` does), backs it up and locks it again.
+    func backUp(into target: URL, method: String, terminal: Bool) async throws -> BackupResult {
+        let started = Date()
+        guard FileManager.default.fileExists(atPath: vault.socketPath) else {
+            return try backUpWithoutDaemon(into: target, method: method, terminal: terminal, started: started)
+        }
+        let result = try await vault.withOwner { connection in
+            let watcher = Task {
+                for await progress in connection.backupProgress() where terminal {
+                    FileHandle.standardError.write(Data(Self.progressLine(progress, since: started).utf8))
+                }
+            }
+            defer { watcher.cancel() }
+            return try await connection.call(
+                Method.backup,
+                BackupParams(directory: target.path, method: method),
+                as: BackupResult.self
+            )
+        }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        return result
+    }
+
+    func backUpWithoutDaemon(into target: URL, method: String, terminal: Bool, started: Date) throws -> BackupResult {
+        // This process is the only one that may open the vault meanwhile.
+        let lock = try DaemonLock(directory: vault.directory)
+        defer { withExtendedLifetime(lock) {} }
+        let passphrase = try vault.passphrase(prompt: "Passphrase for \(vault.directory.path): ")
+        defer { passphrase.wipe() }
+        let manifest: BackupManifest
+        do {
+            let opened = try Vault.open(at: vault.directory, passphrase: passphrase, by: .owner)
+            defer { opened.lock() }
+            manifest = try opened.backup(to: target, method: BackupMethod(rawValue: method) ?? .onlineBackup) {
+                progress in
+                if terminal {
+                    let line = Self.progressLine(
+                        BackupProgressParams(bytesCopied: progress.bytesCopied, totalBytes: progress.totalBytes),
+                        since: started
+                    )
+                    FileHandle.standardError.write(Data(line.utf8))
+                }
+            }
+        } catch let error as StoreError {
+            if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
+            throw ToolError("\(error)")
+        }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        return BackupResult(
+            directory: target.path,
+            vault: manifest.vaultID,
+            createdAt: manifest.createdAt,
+            method: manifest.method,
+            checkpointSize: manifest.checkpointSize,
+            files: manifest.files.mapValues { BackupResult.File(bytes: $0.bytes, sha256: $0.sha256) }
+        )
+    }
+
+    func runRestic(terminal: Bool) async throws {
+        let restic = Restic(repository: destination)
+        _ = try Restic.executable ?? { throw ToolError("restic is not installed (Debian: `apt install restic`)") }()
+        let vaultID: UUID
+        do {
+            vaultID = try Vault.identifier(at: vault.directory)
+        } catch {
+            throw ToolError("\(error)")
+        }
+        let staging = try resticStagingDirectory(vault: vaultID)
+        defer { try? FileManager.default.removeItem(at: staging) }
+        let result = try await backUp(
+            into: staging,
+            method: method ?? BackupMethod.fileImage.rawValue,
+            terminal: terminal
+        )
+        try PageFiles.split(staging)
+        var lastShown = Date.distantPast
+        let data = try restic.run([
+            "backup", "--json", "--tag", Restic.tag, "--tag", Restic.vaultTag(vaultID), staging.path,
+        ]) { line in
+            guard terminal, Date().timeIntervalSince(lastShown) > 0.2,
+                let status = try? JSONDecoder().decode(Restic.BackupStatus.self, from: Data(line.utf8)),
+                status.message_type == "status", let done = status.percent_done
+            else { return }
+            lastShown = Date()
+            FileHandle.standardError.write(
+                Data(String(format: "\r\u{1B}[KStoring it in the restic repository: %.0f%%", done * 100).utf8)
+            )
+        }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let summary = String(decoding: data, as: UTF8.self).split(separator: "\n").reversed()
+            .compactMap { try? JSONDecoder().decode(Restic.BackupSummary.self, from: Data($0.utf8)) }.first
+        guard let summary else { throw ToolError("restic backup finished without naming its snapshot") }
+        if output.json {
+            return try printJSON(
+                ResticBackupReport(
+                    vault: vaultID,
+                    snapshot: summary.snapshot_id,
+                    bytes: summary.total_bytes_processed ?? 0,
+                    bytesAdded: summary.data_added ?? 0,
+                    checkpointSize: result.checkpointSize
+                )
+            )
+        }
+        print(
+            "Backed up vault \(vaultID) as restic snapshot \(summary.snapshot_id.prefix(8)): "
+                + "\(Self.size(summary.total_bytes_processed ?? 0)) read, \(Self.size(summary.data_added ?? 0)) added to the repository."
+        )
+    }
+
+    static func progressLine(_ progress: BackupProgressParams, since start: Date) -> String {
+        let elapsed = max(Date().timeIntervalSince(start), 0.001)
+        let fraction = progress.totalBytes > 0 ? Double(progress.bytesCopied) / Double(progress.totalBytes) : 1
+        var line = "\r\u{1B}[KBacking up: \(size(progress.bytesCopied)) of \(size(progress.totalBytes))"
+        line += String(format: " (%.0f%%)", fraction * 100)
+        if fraction > 0.01, fraction < 1 { line += ", about \(Int(elapsed / fraction - elapsed)) s left" }
+        return line
+    }
+
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 30 { return String(format: "%.1f GiB", Double(bytes) / Double(1 << 30)) }
+        if bytes >= 1 << 20 { return String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
+        if bytes >= 1 << 10 { return String(format: "%.1f KiB", Double(bytes) / Double(1 << 10)) }
+        return "\(bytes) bytes"
+    }
+}
+
+struct ResticBackupReport: Encodable {
+    var vault: UUID
+    var snapshot: String
+    var bytes: Int
+    var bytesAdded: Int
+    var checkpointSize: UInt64
+}
+
+/// `healthvault restore`: a backup back into a vault directory, verified before anything is written.
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a backup (a directory, or a restic snapshot) into --vault, verified first.",
+        discussion: """
+            The backup is checked whole before anything is written: every file against its \
+            manifest, the key file, each database page's HMAC (cipher_integrity_check), \
+            integrity_check, and the audit log against its signed checkpoints. A damaged backup \
+            is refused with what is damaged named. Restoring over an existing vault (the same \
+            vault, not served: stop healthvaultd first) replaces it, and asks first (--yes in \
+            scripts); restoring an older state over a vault whose audit log is further along is \
+            a rollback, refused unless --allow-rollback, which the restored log then records \
+            (vault.restore-older). The restored vault opens with the passphrase the vault had \
+            when the backup was made.
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The backup's directory; with --restic, the restic repository (else $RESTIC_REPOSITORY).")
+    var backup: String?
+
+    @Flag(help: "Restore a snapshot from a restic repository.")
+    var restic = false
+
+    @Option(
+        help:
+            "With --restic: the snapshot's id (or its first characters); default the latest (of the vault at --vault, when there is one)."
+    )
+    var snapshot: String?
+
+    @Flag(help: "Restore even when it rolls the vault back to an older state (recorded in its log).")
+    var allowRollback = false
+
+    @Flag(help: "Replace an existing vault without asking.")
+    var yes = false
+
+    func validate() throws {
+        if !restic, backup == nil { throw ValidationError("name the backup's directory, or use --restic") }
+        if snapshot != nil, !restic { throw ValidationError("--snapshot goes with --restic") }
+    }
+
+    func run() async throws {
+        let target = vault.directory
+        if restic {
+            return try restoreFromRestic(into: target)
+        }
+        try restore(from: URL(fileURLWithPath: backup!).standardizedFileURL, into: target, source: nil)
+    }
+
+    func restoreFromRestic(into target: URL) throws {
+        let restic = Restic(repository: backup)
+        var snapshots = try restic.snapshots()
+        // Over an existing vault, its own snapshots (a repository may hold several vaults').
+        if snapshot == nil, let existing = try? Vault.identifier(at: target) {
+            snapshots = snapshots.filter { $0.tags?.contains(Restic.vaultTag(existing)) == true }
+        }
+        let chosen: Restic.Snapshot?
+        if let snapshot {
+            chosen = snapshots.last { $0.id.hasPrefix(snapshot) }
+        } else {
+            chosen = snapshots.last
+        }
+        guard let chosen, let path = chosen.paths.first else {
+            throw ToolError(
+                snapshot.map { "the restic repository has no HealthVault snapshot \($0)" }
+                    ?? "the restic repository has no HealthVault snapshot"
+            )
+        }
+        let parent = target.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(
+            at: parent,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        let scratch = parent.appendingPathComponent(".\(target.lastPathComponent).restic-\(UUID().uuidString)")
+        umask(0o077)
+        do {
+            try FileManager.default.createDirectory(
+                at: scratch,
+                withIntermediateDirectories: false,
+                attributes: [
+                    .posixPermissions: 0o700
+                ]
+            )
+        } catch {
+            throw ToolError("cannot create \(scratch.path): \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        if isatty(2) == 1, !output.json {
+            FileHandle.standardError.write(
+                Data("Fetching snapshot \(chosen.id.prefix(8)) of \(chosen.time) from the restic repository...\n".utf8)
+            )
+        }
+        _ = try restic.run(["restore", chosen.id, "--target", scratch.path])
+        try PageFiles.join(scratch.appendingPathComponent(path))
+        try restore(
+            from: scratch.appendingPathComponent(path),
+            into: target,
+            source: "restic snapshot \(chosen.id.prefix(8))"
+        )
+    }
+
+    func restore(from source: URL, into target: URL, source name: String?) throws {
+        let passphrase = try vault.passphrase(prompt: "Passphrase of the backup (the vault's when it was made): ")
+        defer { passphrase.wipe() }
+        // A vault being replaced must not be served meanwhile; its daemon lock keeps one from starting.
+        var daemonLock: DaemonLock?
+        if FileManager.default.fileExists(atPath: target.appendingPathComponent("keyring.json").path) {
+            daemonLock = try DaemonLock(directory: target)
+        }
+        defer { withExtendedLifetime(daemonLock) {} }
+        let interactive = isatty(0) == 1 && isatty(2) == 1
+        let label = name ?? source.path
+        if isatty(2) == 1, !output.json {
+            FileHandle.standardError.write(
+                Data("Checking the backup (every page and the audit log) before restoring...\n".utf8)
+            )
+        }
+        let plan: RestorePlan
+        do {
+            plan = try Vault.restore(
+                from: source,
+                to: target,
+                passphrase: passphrase,
+                allowingRollback: allowRollback
+            ) { plan in
+                guard case .replaces(let entries, let rollback) = plan.targetState else { return true }
+                let what =
+                    "This replaces the vault in \(target.path)"
+                    + (entries.map { " (its audit log: \($0) entries)" } ?? "")
+                    + " with the backup \(label)"
+                    + (plan.createdAt.map { " of \(timestamp($0))" } ?? "")
+                    + (plan.report.auditEntries.map { " (\($0) entries)" } ?? "") + "."
+                    + (rollback.map {
+                        " It rolls the vault back: \($0); the restored log will record that you insisted."
+                    }
+                        ?? "")
+                if yes { return true }
+                guard interactive else {
+                    FileHandle.standardError.write(Data("healthvault: \(what)\n".utf8))
+                    return false
+                }
+                FileHandle.standardError.write(Data("\(what)\nReplace it? [y/N] ".utf8))
+                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+                return answer == "y" || answer == "yes"
+            }
+        } catch {
+            switch error {
+            case .wrongPassphrase:
+                throw ToolError(
+                    "wrong passphrase for the backup (it opens with the vault's passphrase when it was made)"
+                )
+            case .cancelled:
+                throw ToolError(
+                    interactive || yes
+                        ? "nothing was restored" : "nothing was restored: confirm replacing the vault with --yes"
+                )
+            default:
+                throw ToolError("\(error)")
+            }
+        }
+        if output.json {
+            return try printJSON([
+                "vault": plan.vaultID.uuidString, "directory": target.path, "backup": label,
+                "auditEntries": plan.report.auditEntries.map(String.init) ?? "",
+            ])
+        }
+        print(
+            "Restored vault \(plan.vaultID) from \(label) into \(target.path), verified first"
+                + (plan.isRollback ? ", rolled back as you insisted (recorded as vault.restore-older)" : "")
+                + "; recorded as vault.restore."
+        )
+        print("Serve it with: healthvaultd --vault \(target.path)")
+    }
+}
+
+/// `healthvault check`: is the vault (or a backup) whole?
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a vault or a backup: files and permissions, every database page, the audit log.",
+        discussion: """
+            Reads only (a served vault can be checked while apps use it). Checks the files and \
+            their permissions, a backup's files against its manifest, the key file, every \
+            database page's HMAC (cipher_integrity_check), the tables and indexes \
+            (integrity_check), and the audit log against its signed checkpoints and the note \
+            kept beside it. Exit 0: whole (warnings may be printed); 1: something is damaged, \
+            missing or unsafe, each named; 2: it could not be checked (wrong passphrase, not a \
+            vault).
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "A vault or backup directory (default: the vault of --vault).")
+    var path: String?
+
+    func run() async throws {
+        let directory = path.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? vault.directory
+        let passphrase = try vault.passphrase(prompt: "Passphrase for \(directory.path): ")
+        defer { passphrase.wipe() }
+        let report: CheckReport
+        if isatty(2) == 1, !output.json {
+            FileHandle.standardError.write(Data("Checking \(directory.path) (every page and the audit log)...\n".utf8))
+        }
+        do {
+            report = try Vault.check(directory, passphrase: passphrase)
+        } catch {
+            let message: String
+            if case .wrongPassphrase = error {
+                message = "wrong passphrase; nothing was checked beyond the key file"
+            } else {
+                message = "\(error)"
+            }
+            FileHandle.standardError.write(Data("healthvault: \(message)\n".utf8))
+            throw ExitCode(2)
+        }
+        if output.json {
+            try printJSON(
+                CheckJSON(
+                    path: directory.path,
+                    vault: report.vaultID,
+                    backup: report.isBackup,
+                    whole: report.isWhole,
+                    auditEntries: report.auditEntries,
+                    findings: report.findings.map {
+                        .init(status: $0.status.rawValue, subject: $0.subject, detail: $0.detail)
+                    }
+                )
+            )
+        } else {
+            print(
+                "\(report.isBackup ? "Backup" : "Vault") \(directory.path)"
+                    + (report.vaultID.map { " (vault \($0))" } ?? "")
+            )
+            print(
+                table(
+                    report.findings.map {
+                        [$0.status == .ok ? "ok" : $0.status.rawValue.uppercased(), $0.subject, $0.detail]
+                    }
+                )
+            )
+            let problems = report.problems.count
+            print(
+                problems == 0
+                    ? "Whole: nothing is damaged."
+                    : "\(problems) problem\(problems == 1 ? "" : "s") found: \(Set(report.problems.map(\.subject)).sorted().joined(separator: ", "))."
+            )
+        }
+        if !report.isWhole { throw ExitCode(1) }
+    }
+}
+
+struct CheckJSON: Encodable {
+    struct Finding: Encodable {
+        var status: String
+        var subject: String
+        var detail: String
+    }
+
+    var path: String
+    var vault: UUID?
+    var backup: Bool
+    var whole: Bool
+    var auditEntries: UInt64?
+    var findings: [Finding]
+}

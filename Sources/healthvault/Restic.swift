@@ -1,0 +1,221 @@
+import CommandSupport
+import Foundation
+
+/// restic (https://restic.net), run as a child process with the owner's environment, so its own
+/// settings work as restic users know them: `RESTIC_REPOSITORY` (when no repository is named),
+/// `RESTIC_PASSWORD`, `RESTIC_PASSWORD_FILE` or `RESTIC_PASSWORD_COMMAND` (else restic asks on
+/// the terminal), and each backend's credentials (`AWS_ACCESS_KEY_ID`, `B2_ACCOUNT_ID`, ...).
+struct Restic {
+    /// The repository named on the command line; nil leaves it to `RESTIC_REPOSITORY`.
+    let repository: String?
+
+    /// `$RESTIC` when set (a path), else `restic` from `PATH`.
+    static var executable: String? {
+        if let path = ProcessInfo.processInfo.environment["RESTIC"], !path.isEmpty { return path }
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/restic" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The tag every HealthVault snapshot carries, and the one naming its vault.
+    static let tag = "healthvault"
+    static func vaultTag(_ vault: UUID) -> String { "vault-\(vault.uuidString.lowercased())" }
+
+    /// Runs restic with `arguments` (after `-r REPO` when a repository was named); returns its
+    /// standard output. Its standard error goes to ours (restic's own messages and prompts); a
+    /// non-zero exit is an error naming the command.
+    func run(_ arguments: [String], inheritError: Bool = true, eachLine: ((Substring) -> Void)? = nil) throws -> Data {
+        guard let executable = Self.executable else {
+            throw ToolError("restic is not installed (Debian: `apt install restic`; or set RESTIC to its path)")
+        }
+        if repository == nil, (ProcessInfo.processInfo.environment["RESTIC_REPOSITORY"] ?? "").isEmpty,
+            (ProcessInfo.processInfo.environment["RESTIC_REPOSITORY_FILE"] ?? "").isEmpty
+        {
+            throw ToolError("name the restic repository (--restic REPO) or set RESTIC_REPOSITORY")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = (repository.map { ["-r", $0] } ?? []) + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = inheritError ? FileHandle.standardError : errors
+        do {
+            try process.run()
+        } catch {
+            throw ToolError("cannot run \(executable): \(error.localizedDescription)")
+        }
+        var data = Data()
+        var pending = Data()
+        while true {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            guard let eachLine else { continue }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                eachLine(Substring(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)))
+                pending.removeSubrange(pending.startIndex...newline)
+            }
+        }
+        let message = inheritError ? Data() : errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let detail = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map { ": \($0)" } ?? ""
+            throw ToolError(
+                "restic \(arguments.first ?? "") failed (exit \(process.terminationStatus))\(detail); nothing of the vault was changed"
+            )
+        }
+        return data
+    }
+
+    /// A snapshot as `restic snapshots --json` lists it.
+    struct Snapshot: Decodable {
+        var id: String
+        var short_id: String?
+        var time: String
+        var paths: [String]
+        var tags: [String]?
+        var hostname: String?
+    }
+
+    /// The HealthVault snapshots of the repository, oldest first.
+    func snapshots() throws -> [Snapshot] {
+        let data = try run(["snapshots", "--json", "--tag", Self.tag])
+        do {
+            return try JSONDecoder().decode([Snapshot].self, from: data)
+        } catch {
+            throw ToolError("restic snapshots answered something that is not its JSON list")
+        }
+    }
+
+    /// A status line of `restic backup --json`.
+    struct BackupStatus: Decodable {
+        var message_type: String
+        var percent_done: Double?
+        var bytes_done: Int?
+        var total_bytes: Int?
+    }
+
+    /// The summary line of `restic backup --json`.
+    struct BackupSummary: Decodable {
+        var snapshot_id: String
+        var data_added: Int?
+        var total_bytes_processed: Int?
+        var files_new: Int?
+        var files_changed: Int?
+        var files_unmodified: Int?
+    }
+}
+
+/// Where a restic backup is staged before restic reads it: a fixed place per vault under the
+/// owner's cache (`$XDG_CACHE_HOME/healthvault/restic/`, else `~/.cache/…`), so every snapshot of
+/// a vault has the same path and restic finds the previous one. Directories 0700, files 0600;
+/// removed once restic is done.
+func resticStagingDirectory(vault: UUID) throws -> URL {
+    let environment = ProcessInfo.processInfo.environment
+    let cache =
+        environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+    let parent = cache.appendingPathComponent("healthvault/restic")
+    do {
+        try FileManager.default.createDirectory(
+            at: parent,
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: parent.path)
+    } catch {
+        throw ToolError("cannot create \(parent.path): \(error.localizedDescription)")
+    }
+    let staging = parent.appendingPathComponent("healthvault-\(vault.uuidString.lowercased())")
+    // One a killed backup left behind: ours, still encrypted; removed before the next.
+    try? FileManager.default.removeItem(at: staging)
+    return staging
+}
+
+/// The database of a backup staged for restic, split into one file per 4096-byte page
+/// (`vault.db.pages/<page ÷ 256, 4 hex digits>/<page mod 256, 2 hex digits>`), so that restic,
+/// which cuts files into chunks of 512 KiB to 8 MiB by their content, stores again only the pages
+/// that changed: SQLCipher rewrites (and re-encrypts) only the pages a change touches, but a
+/// day's samples touch pages all over the file (a random UUID's index entry lands anywhere), so
+/// whole-file chunks would nearly all change (docs/VAULT_FORMAT.md, "Backups to restic").
+enum PageFiles {
+    static let directoryName = "vault.db.pages"
+    static let pageSize = 4096
+
+    /// Replaces `vault.db` in `directory` by its pages.
+    static func split(_ directory: URL) throws {
+        let database = directory.appendingPathComponent("vault.db")
+        let pages = directory.appendingPathComponent(directoryName)
+        guard let input = FileHandle(forReadingAtPath: database.path) else {
+            throw ToolError("cannot read \(database.path)")
+        }
+        defer { try? input.close() }
+        let fm = FileManager.default
+        try fm.createDirectory(at: pages, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        var index = 0
+        while true {
+            let block = try input.read(upToCount: pageSize * 256) ?? Data()
+            if block.isEmpty { break }
+            let group = pages.appendingPathComponent(String(format: "%04x", index / 256))
+            try fm.createDirectory(
+                at: group,
+                withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700]
+            )
+            var offset = 0
+            while offset < block.count {
+                let page = block.subdata(
+                    in: block.startIndex + offset..<block.startIndex + min(offset + pageSize, block.count)
+                )
+                let file = group.appendingPathComponent(String(format: "%02x", index % 256))
+                guard fm.createFile(atPath: file.path, contents: page, attributes: [.posixPermissions: 0o600]) else {
+                    throw ToolError("cannot write \(file.path)")
+                }
+                offset += pageSize
+                index += 1
+            }
+        }
+        try fm.removeItem(at: database)
+    }
+
+    /// Puts `vault.db` back together in `directory` from its pages (a restored restic snapshot).
+    static func join(_ directory: URL) throws {
+        let pages = directory.appendingPathComponent(directoryName)
+        guard FileManager.default.fileExists(atPath: pages.path) else { return }
+        let database = directory.appendingPathComponent("vault.db")
+        guard
+            FileManager.default.createFile(
+                atPath: database.path,
+                contents: nil,
+                attributes: [.posixPermissions: 0o600]
+            ),
+            let output = FileHandle(forWritingAtPath: database.path)
+        else { throw ToolError("cannot write \(database.path)") }
+        defer { try? output.close() }
+        let groups = try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted()
+        for (number, group) in groups.enumerated() {
+            guard group == String(format: "%04x", number) else {
+                throw ToolError(
+                    "the snapshot's database pages are incomplete: no page group \(String(format: "%04x", number))"
+                )
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: pages.appendingPathComponent(group).path)
+                .sorted()
+            for (position, name) in names.enumerated() {
+                guard name == String(format: "%02x", position) else {
+                    throw ToolError(
+                        "the snapshot's database pages are incomplete: page \(group)/\(String(format: "%02x", position)) is missing"
+                    )
+                }
+                let data = try Data(contentsOf: pages.appendingPathComponent(group).appendingPathComponent(name))
+                try output.write(contentsOf: data)
+            }
+            if names.count < 256, number < groups.count - 1 {
+                throw ToolError("the snapshot's database pages are incomplete in group \(group)")
+            }
+        }
+        try output.synchronize()
+        try FileManager.default.removeItem(at: pages)
+    }
+}

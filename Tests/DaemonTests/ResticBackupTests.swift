@@ -1,0 +1,267 @@
+import Foundation
+import Glibc
+import HealthModel
+import HealthVaultKit
+import Testing
+import VaultProtocol
+
+/// The path of `name` on `PATH`, or nil.
+private func executable(_ name: String) -> String? {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+extension DaemonEndToEnd {
+    /// `healthvault backup --restic` and `restore --restic` with the real restic, into a local
+    /// repository and into one served over HTTP by `rclone serve restic`, both made by the test.
+    /// `make deps` installs restic and rclone (scripts/install-deps.sh).
+    @Suite struct ResticBackupTests {
+        static let restic = executable("restic")
+        static let rclone = executable("rclone")
+
+        enum Repository: String, CaseIterable, CustomStringConvertible {
+            case local
+            case rcloneREST
+            var description: String { rawValue }
+        }
+
+        /// A free TCP port on the loopback interface (bound and released).
+        static func freePort() throws -> UInt16 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+                }
+            }
+            guard bound else { throw DaemonTestError("no free port") }
+            return UInt16(bigEndian: address.sin_port)
+        }
+
+        /// Whether something accepts connections on the loopback `port`.
+        static func accepts(_ port: UInt16) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = port.bigEndian
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        }
+
+        /// The bytes of the files under `path` (0 for nil).
+        static func bytes(under path: String?) -> Int {
+            guard let path else { return 0 }
+            return (FileManager.default.subpaths(atPath: path) ?? []).reduce(0) {
+                $0 + ((try? FileManager.default.attributesOfItem(atPath: path + "/" + $1)[.size] as? Int) ?? 0)
+            }
+        }
+
+        static func run(
+            _ program: String,
+            _ arguments: [String],
+            environment: [String: String]
+        ) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+
+        @Test(
+            .enabled(if: restic != nil && rclone != nil, "needs restic and rclone: `make deps` installs them"),
+            arguments: Repository.allCases
+        )
+        func snapshotsGoInIncrementallyAndComeBackServingTheSameAnswers(repository: Repository) async throws {
+            let samples =
+                ProcessInfo.processInfo.environment["HEALTHVAULT_RESTIC_TEST_SAMPLES"].flatMap(Int.init) ?? 30_000
+            let daemon = try await BackupCommandTests.vaultWithSteps(samples)
+            let root = daemon.directory.deletingLastPathComponent()
+            let passwordFile = root.appendingPathComponent("restic-password")
+            try Data("restic test password\n".utf8).write(to: passwordFile)
+            var environment = [
+                "RESTIC_PASSWORD_FILE": passwordFile.path,
+                "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+                "RESTIC_CACHE_DIR": root.appendingPathComponent("restic-cache").path,
+            ]
+            var server: Process?
+            defer {
+                if let server, server.isRunning {
+                    kill(server.processIdentifier, SIGKILL)
+                    server.waitUntilExit()
+                }
+            }
+            let repo: String
+            switch repository {
+            case .local:
+                repo = root.appendingPathComponent("repo").path
+            case .rcloneREST:
+                let port = try Self.freePort()
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: try #require(Self.rclone))
+                process.arguments = [
+                    "serve", "restic", "--addr", "127.0.0.1:\(port)", root.appendingPathComponent("served").path,
+                ]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                server = process
+                let deadline = Date().addingTimeInterval(20)
+                while !Self.accepts(port), Date() < deadline, process.isRunning { usleep(50_000) }
+                #expect(Self.accepts(port), "rclone serve restic did not start")
+                repo = "rest:http://127.0.0.1:\(port)/"
+            }
+            // restic's own settings: the repository from RESTIC_REPOSITORY, the password from its file.
+            environment["RESTIC_REPOSITORY"] = repo
+            let initialized = try Self.run(try #require(Self.restic), ["init"], environment: environment)
+            #expect(initialized.0 == 0, "\(initialized.1)")
+
+            let first = try BackupCommandTests.healthvault(
+                ["backup", "--restic", "--json"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(first.status == 0, "\(first)")
+            let firstRepositoryBytes = Self.bytes(under: repository == .local ? repo : nil)
+            // A day of new samples (one a minute), then a second snapshot, named by its repository.
+            try await BackupCommandTests.save(1_440, from: 5_000_000, to: daemon)
+            let second = try BackupCommandTests.healthvault(
+                ["backup", "--restic", repo, "--json"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(second.status == 0, "\(second)")
+            struct Report: Decodable {
+                var snapshot: String
+                var bytes: Int
+                var bytesAdded: Int
+            }
+            let firstReport = try JSONDecoder().decode(Report.self, from: Data(first.out.utf8))
+            let secondReport = try JSONDecoder().decode(Report.self, from: Data(second.out.utf8))
+            let repositoryBytes = Self.bytes(under: repository == .local ? repo : nil)
+            print(
+                "restic (\(repository)): repository \(firstRepositoryBytes) bytes on disk after the first snapshot, \(repositoryBytes) after both; \(samples) samples, backup \(firstReport.bytes) bytes; first snapshot added \(firstReport.bytesAdded), the second after 1,440 new samples \(secondReport.bytesAdded)"
+            )
+            // Incremental: the second snapshot stores far less than the whole backup again.
+            #expect(secondReport.bytesAdded < secondReport.bytes / 2)
+            // Nothing is left staged.
+            let staged = root.appendingPathComponent("cache/healthvault/restic")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: staged.path)) == [])
+
+            let expected = try await BackupCommandTests.answers(daemon)
+            let restoredDirectory = root.appendingPathComponent("restored")
+            let restore = try BackupCommandTests.healthvault(
+                [
+                    "restore", "--restic", "--vault", restoredDirectory.path, "--passphrase-file",
+                    daemon.passphraseFile,
+                ],
+                environment: environment
+            )
+            #expect(restore.status == 0, "\(restore)")
+            let restored = try await BackupCommandTests.serving(restoredDirectory)
+            #expect(try await BackupCommandTests.answers(restored) == expected)
+            restored.stop()
+            // An earlier snapshot by its id: the state before the day's samples.
+            let earlier = root.appendingPathComponent("earlier")
+            let old = try BackupCommandTests.healthvault(
+                [
+                    "restore", "--restic", "--snapshot", String(firstReport.snapshot.prefix(8)), "--vault",
+                    earlier.path, "--passphrase-file", daemon.passphraseFile,
+                ],
+                environment: environment
+            )
+            #expect(old.status == 0, "\(old)")
+            let before = try await BackupCommandTests.serving(earlier)
+            let summary = try await before.ownerCall(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
+            #expect(summary.types.first { $0.type == steps }?.count == samples)
+        }
+        @Test(.enabled(if: restic != nil, "needs restic: `make deps` installs it"))
+        func killingTheDaemonDuringAResticBackupLeavesTheLastSnapshotWhole() async throws {
+            let daemon = try await BackupCommandTests.vaultWithSteps(5_000)
+            let root = daemon.directory.deletingLastPathComponent()
+            let passwordFile = root.appendingPathComponent("restic-password")
+            try Data("restic test password\n".utf8).write(to: passwordFile)
+            let environment = [
+                "RESTIC_PASSWORD_FILE": passwordFile.path,
+                "RESTIC_REPOSITORY": root.appendingPathComponent("repo").path,
+                "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+                "RESTIC_CACHE_DIR": root.appendingPathComponent("restic-cache").path,
+            ]
+            let restic = try #require(Self.restic)
+            #expect(try Self.run(restic, ["init"], environment: environment).0 == 0)
+            let first = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(first.status == 0, "\(first)")
+
+            // The next backup pauses in its copy; the daemon is killed there.
+            daemon.stop()
+            try daemon.start(environment: ["HEALTHVAULTD_TEST_BACKUP_STEP_PAUSE_MS": "3000"])
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
+            process.arguments = [
+                "backup", "--restic", "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,
+            ]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let cache = root.appendingPathComponent("cache/healthvault/restic")
+            func partials() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter {
+                    $0.contains(".partial-")
+                }
+            }
+            let deadline = Date().addingTimeInterval(20)
+            while partials().isEmpty, Date() < deadline { usleep(20_000) }
+            #expect(!partials().isEmpty)
+            usleep(300_000)
+            daemon.stop(signal: SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationStatus != 0)
+
+            // The repository still holds the one snapshot, whole; the vault serves again, and the
+            // next backup clears what the killed one left and stores a second snapshot.
+            let snapshots = try Self.run(
+                restic,
+                ["snapshots", "--json", "--tag", "healthvault"],
+                environment: environment
+            )
+            let listed = try JSONSerialization.jsonObject(with: Data(snapshots.1.utf8)) as? [Any]
+            #expect(listed?.count == 1, "\(snapshots.1)")
+            #expect(try Self.run(restic, ["check"], environment: environment).0 == 0)
+            try daemon.start()
+            let second = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(second.status == 0, "\(second)")
+            #expect((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) == [])
+            let restored = root.appendingPathComponent("restored")
+            let restore = try BackupCommandTests.healthvault(
+                ["restore", "--restic", "--vault", restored.path, "--passphrase-file", daemon.passphraseFile],
+                environment: environment
+            )
+            #expect(restore.status == 0, "\(restore)")
+        }
+    }
+}
