@@ -1,6 +1,6 @@
 // Importing an Apple Health export (issue 20, docs/APPLE_HEALTH_IMPORT.md), on a generated export
 // of about 1,000,000 records (AppleHealthExportGenerator: about 1,550 records a day, minute heart
-// rate, a watch's and a phone's overlapping steps, blood pressure correlations, runs with routes),
+// rate, a watch's and a phone's overlapping steps, blood pressure correlations, runs with their GPX routes),
 // written once and kept under Benchmarks/.build/import-bench (HEALTHVAULT_BENCH_IMPORT_RECORDS
 // asks for another size, e.g. 5,000,000 to check that memory does not grow with the file):
 //
@@ -41,7 +41,8 @@ struct BenchmarkExport {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent(".build/import-bench")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("export-\(generator.days)d-seed\(generator.seed)-v1.xml")
+        // v2: with the runs' GPX files under workout-routes/.
+        let url = directory.appendingPathComponent("export-\(generator.days)d-seed\(generator.seed)-v2.xml")
         let countURL = url.appendingPathExtension("records")
         if let text = try? String(contentsOf: countURL, encoding: .utf8), let records = Int(text),
             FileManager.default.fileExists(atPath: url.path)
@@ -50,6 +51,7 @@ struct BenchmarkExport {
         }
         let partial = url.appendingPathExtension("partial")
         let summary = try generator.write(to: partial)
+        try generator.writeRoutes(summary.routes, into: directory)
         _ = try? FileManager.default.removeItem(at: url)
         try FileManager.default.moveItem(at: partial, to: url)
         try "\(summary.recordCount)".write(to: countURL, atomically: true, encoding: .utf8)
