@@ -176,6 +176,21 @@ import Testing
                 )
             )
         )
+        // Across Paris's change to summer time (01:00 UTC on 29 March 2026), a second apart.
+        let change = Date(timeIntervalSince1970: 1_774_746_000)
+        for at in [change.addingTimeInterval(-1), change] {
+            samples.append(
+                .quantity(
+                    try QuantitySample(
+                        type: .restingHeartRate,
+                        quantity: Quantity(55, try HealthUnit(from: "count/min")),
+                        start: at,
+                        end: at,
+                        sourceRevision: Self.source
+                    )
+                )
+            )
+        }
         for sample in samples { try writer.write(ExportedSample(sample: sample)) }
         try writer.finish(Self.manifest())
         let files = writer.counts
@@ -195,5 +210,8 @@ import Testing
         #expect(try text("bodyMass.csv").contains(",165,lb,"))
         #expect(try text("bloodPressure.csv").contains(",120,80,mmHg,"))
         #expect(try text("sleepAnalysis.csv").contains("2026-03-02 10:00:00,asleepCore,"))
+        let resting = try text("restingHeartRate.csv").split(separator: "\n")
+        #expect(resting[1].hasPrefix("2026-03-29 01:59:59,") && resting[1].hasSuffix(",+01:00"))
+        #expect(resting[2].hasPrefix("2026-03-29 03:00:00,") && resting[2].hasSuffix(",+02:00"))
     }
 }

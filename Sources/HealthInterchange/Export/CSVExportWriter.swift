@@ -20,15 +20,16 @@ public final class CSVExportWriter: ExportWriter {
     public private(set) var files: [String] = []
     /// Rows written, by file.
     public private(set) var counts: [String: Int] = [:]
-    private let formatter: DateFormatter
+    /// The UTC offset of each quarter hour the export has met (offsets change on a quarter
+    /// hour of UTC, in every zone there is).
+    private var offsets: [Int: Int] = [:]
+    /// The unit each quantity type's values are written in.
+    private var units: [QuantityTypeIdentifier: HealthUnit] = [:]
+    private static let perMinute = try! HealthUnit(from: "count/min")
 
     public init(directory: ExportDirectory, context: ExportContext) throws {
         self.directory = directory
         self.context = context
-        formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = context.timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
     }
 
     public func write(_ exported: ExportedSample) throws {
@@ -207,17 +208,36 @@ public final class CSVExportWriter: ExportWriter {
     /// type's canonical unit, but rates per second (heart rate's `count/s`) per minute, as people
     /// read them.
     private func owners(_ quantity: Quantity, of type: QuantityTypeIdentifier) throws -> (value: Double, unit: String) {
-        let perMinute = type.canonicalUnit.unitString == "count/s" ? try HealthUnit(from: "count/min") : nil
-        let unit = context.preferredUnits[type] ?? perMinute ?? type.canonicalUnit
+        let unit: HealthUnit
+        if let known = units[type] {
+            unit = known
+        } else {
+            let perMinute = type.canonicalUnit.unitString == "count/s" ? Self.perMinute : nil
+            unit = context.preferredUnits[type] ?? perMinute ?? type.canonicalUnit
+            units[type] = unit
+        }
         let value = try quantity.doubleValue(for: quantity.isCompatible(with: unit) ? unit : quantity.unit)
         let used = quantity.isCompatible(with: unit) ? unit : quantity.unit
         return used.unitString == "%" ? (value * 100, "%") : (value, used.unitString)
     }
 
-    private func local(_ date: Date) -> String { formatter.string(from: date) }
+    /// The owner's local time, `YYYY-MM-DD HH:MM:SS` (whole seconds).
+    private func local(_ date: Date) -> String {
+        let text = RFC3339.string(from: date.addingTimeInterval(Double(offsetSeconds(date))))
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(8))
+    }
+
+    private func offsetSeconds(_ date: Date) -> Int {
+        let quarter = Int((date.timeIntervalSinceReferenceDate / 900).rounded(.down))
+        if let known = offsets[quarter] { return known }
+        let seconds = context.timeZone.secondsFromGMT(for: date)
+        if offsets.count > 100_000 { offsets = [:] }
+        offsets[quarter] = seconds
+        return seconds
+    }
 
     private func offset(_ date: Date) -> String {
-        let seconds = context.timeZone.secondsFromGMT(for: date)
+        let seconds = offsetSeconds(date)
         let sign = seconds < 0 ? "-" : "+"
         return String(format: "%@%02d:%02d", sign, abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }

@@ -8,6 +8,8 @@ struct JSONText {
     init() { text.reserveCapacity(512) }
 
     static func quoted(_ string: String) -> String {
+        // Most strings need no escape: checked on their bytes first.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + string + "\"" }
         var out = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

@@ -1,4 +1,5 @@
 public import HealthModel
+import Synchronization
 
 /// HealthKit's unit strings as UCUM codes (the units FHIR quantities carry,
 /// `http://unitsofmeasure.org`): each factor of a unit string mapped on its own (`mmHg` →
@@ -27,7 +28,18 @@ public enum UCUM {
         code(for: unit.unitString)
     }
 
+    /// Codes already worked out, by HealthKit unit string (an export asks for a few units a
+    /// million times).
+    private static let known = Mutex<[String: String?]>([:])
+
     public static func code(for unitString: String) -> String? {
+        if let cached = known.withLock({ $0[unitString] }) { return cached }
+        let code = translate(unitString)
+        known.withLock { if $0.count < 4096 { $0[unitString] = code } }
+        return code
+    }
+
+    static func translate(_ unitString: String) -> String? {
         // The molar mass in angle brackets is HealthKit's, not UCUM's.
         var text = ""
         var depth = 0
