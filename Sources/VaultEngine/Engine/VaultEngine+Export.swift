@@ -78,23 +78,34 @@ extension VaultEngine {
         var last: Int64 = 0
         var written = 0
         var locations = 0
+        // The writer formats and writes a batch on a thread of its own while the next is read
+        // (reading is about half an export's time, formatting the other half); at most two
+        // batches wait for it, so memory stays that of a few batches.
+        let pipeline = ExportPipeline(writer)
+        defer { pipeline.finish() }
         while true {
             if stop() {
                 throw HealthError(.userCanceled, "the export stopped after \(written) samples; it has no manifest")
             }
+            try pipeline.check()
             let batch = try store.exportBatch(after: last, limit: Self.exportBatchSize, selection, in: db)
             guard let end = batch.last?.id else { break }
+            var samples: [ExportedSample] = []
+            samples.reserveCapacity(batch.count)
             for stored in batch {
                 let whole = try store.withSeries(stored, in: db)
                 locations += whole.routeLocations?.count ?? 0
-                try writer.write(
+                samples.append(
                     ExportedSample(sample: whole.sample, routeLocations: whole.routeLocations, workouts: whole.workouts)
                 )
             }
+            pipeline.write(samples)
             last = end
             written += batch.count
             progress(written, total)
         }
+        pipeline.finish()
+        try pipeline.check()
         guard written == total else {
             throw StoreError.damagedDatabase("the export read \(written) samples of the \(total) it counted")
         }
@@ -151,6 +162,46 @@ extension VaultEngine {
 }
 
 /// A value handed to the engine's threads that only one of them touches at a time.
+/// An export's writer on a serial queue of its own: batches handed over in order, at most two
+/// waiting (the reader waits when more would), the first error kept and told by ``check()``.
+final class ExportPipeline: @unchecked Sendable {
+    private let writer: any ExportWriter
+    private let queue = DispatchQueue(label: "healthvault.export.writer")
+    private let slots = DispatchSemaphore(value: 2)
+    private let lock = NSLock()
+    private var failure: (any Error)?
+    private var finished = false
+
+    init(_ writer: any ExportWriter) {
+        self.writer = writer
+    }
+
+    func write(_ samples: [ExportedSample]) {
+        slots.wait()
+        queue.async { [self] in
+            defer { slots.signal() }
+            guard lock.withLock({ failure == nil }) else { return }
+            do {
+                for sample in samples { try writer.write(sample) }
+            } catch {
+                lock.withLock { failure = failure ?? error }
+            }
+        }
+    }
+
+    /// Throws the writer's first error, if any.
+    func check() throws {
+        if let failure = lock.withLock({ failure }) { throw failure }
+    }
+
+    /// Waits until every batch handed over is written (or passed over after an error).
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        queue.sync {}
+    }
+}
+
 final class UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
