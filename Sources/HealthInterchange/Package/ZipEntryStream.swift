@@ -67,6 +67,7 @@ final class ZipEntryStream: @unchecked Sendable {
 
     /// Fills up to `count` bytes at `destination`; 0 at the end of the file.
     func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(AppleHealthReadError) -> Int {
+        guard count > 0 else { return 0 }
         condition.lock()
         defer { condition.unlock() }
         while true {
