@@ -13,7 +13,6 @@ public import HealthModel
 /// run as a formula (a source name beginning with `=`, `+`, `-` or `@`) is written with a `'`
 /// in front.
 public final class CSVExportWriter: ExportWriter {
-    public static let manifestFile = "manifest.json"
     private let directory: ExportDirectory
     private let context: ExportContext
     private var open: [String: ExportFile] = [:]
@@ -58,9 +57,7 @@ public final class CSVExportWriter: ExportWriter {
     public func finish(_ manifest: ExportManifest) throws {
         for file in open.values { try file.close() }
         open = [:]
-        let file = try directory.create(Self.manifestFile)
-        try file.write(try HealthJSON.encoder().encode(manifest) + Data("\n".utf8))
-        try file.close()
+        try directory.writeManifest(manifest)
     }
 
     // MARK: Rows

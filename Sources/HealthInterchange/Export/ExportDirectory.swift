@@ -43,6 +43,17 @@ public struct ExportDirectory: Sendable {
         }
     }
 
+    /// The name every format gives its manifest, written last.
+    public static let manifestFile = "manifest.json"
+
+    /// Writes the export's manifest (docs/EXPORT_JSON.md, `manifest.json`) and closes it: every
+    /// format ends with it.
+    public func writeManifest(_ manifest: ExportManifest) throws {
+        let file = try create(Self.manifestFile)
+        try file.write(try HealthJSON.encoder().encode(manifest) + Data("\n".utf8))
+        try file.close()
+    }
+
     /// A new file `name` in the directory, 0600, empty (an older one of the name is replaced).
     public func create(_ name: String) throws(HealthError) -> ExportFile {
         try ExportFile(url.appendingPathComponent(name))

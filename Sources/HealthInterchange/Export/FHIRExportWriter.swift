@@ -17,7 +17,6 @@ public final class FHIRExportWriter: ExportWriter {
     public static let patientID = "owner"
     public static let observationsFile = "Observation.ndjson"
     public static let patientFile = "Patient.ndjson"
-    public static let manifestFile = "manifest.json"
     private let directory: ExportDirectory
     private let observations: ExportFile
     private var characteristics: [CharacteristicValue] = []
@@ -39,7 +38,7 @@ public final class FHIRExportWriter: ExportWriter {
     public func write(characteristics: [CharacteristicValue], settings: ExportedSettings) throws {
         self.characteristics = characteristics
         for characteristic in characteristics {
-            if let text = Self.characteristicObservation(characteristic) { try line(text) }
+            if let bytes = Self.characteristicObservation(characteristic) { try line(bytes) }
         }
     }
 
@@ -48,22 +47,20 @@ public final class FHIRExportWriter: ExportWriter {
     public func finish(_ manifest: ExportManifest) throws {
         try observations.close()
         let patient = try directory.create(Self.patientFile)
-        try patient.write(Array((Self.patient(characteristics) + "\n").utf8))
+        try patient.write(Self.patient(characteristics) + [0x0A])
         try patient.close()
         counts[Self.patientFile] = 1
-        let file = try directory.create(Self.manifestFile)
-        try file.write(try HealthJSON.encoder().encode(manifest) + Data("\n".utf8))
-        try file.close()
+        try directory.writeManifest(manifest)
     }
 
-    private func line(_ text: String) throws {
-        try observations.write(Array((text + "\n").utf8))
+    private func line(_ bytes: [UInt8]) throws {
+        try observations.write(bytes + [0x0A])
         counts[Self.observationsFile, default: 0] += 1
     }
 
     // MARK: Resources
 
-    static func patient(_ characteristics: [CharacteristicValue]) -> String {
+    static func patient(_ characteristics: [CharacteristicValue]) -> [UInt8] {
         var json = JSONText()
         json.element { json in
             json.field("resourceType", "Patient")
@@ -85,11 +82,11 @@ public final class FHIRExportWriter: ExportWriter {
                 }
             }
         }
-        return json.text
+        return json.bytes
     }
 
     /// Blood type (LOINC), skin type, wheelchair use and move mode (HealthVault's codes).
-    static func characteristicObservation(_ value: CharacteristicValue) -> String? {
+    static func characteristicObservation(_ value: CharacteristicValue) -> [UInt8]? {
         let (constant, loinc): (String, (loinc: String, display: String)?) =
             switch value {
             case .bloodType(let type): (type.healthKitConstant, FHIRMapping.bloodType)
@@ -121,10 +118,10 @@ public final class FHIRExportWriter: ExportWriter {
                 json.field("text", constant)
             }
         }
-        return json.text
+        return json.bytes
     }
 
-    static func observation(_ sample: Sample) throws -> String {
+    static func observation(_ sample: Sample) throws -> [UInt8] {
         var json = JSONText()
         try json.element { json in
             json.field("resourceType", "Observation")
@@ -239,7 +236,7 @@ public final class FHIRExportWriter: ExportWriter {
                 try otherKind(&json, sample)
             }
         }
-        return json.text
+        return json.bytes
     }
 
     /// States of mind, assessments, electrocardiograms, audiograms, heartbeat series, routes.

@@ -1,51 +1,26 @@
-/// JSON text written by hand for the exports' writers: one object per line, keys in the order
-/// written, strings escaped as RFC 8259 requires. (Foundation's serializers cost most of an
-/// export's time and cannot keep a key order.)
+public import HealthModel
+
+/// A JSON object built member by member for the FHIR writer, over HealthModel's ``JSONWriter``
+/// (which escapes strings and writes numbers as the rest of the project does): this only adds
+/// the commas and nesting of an object written in key order.
 struct JSONText {
-    private(set) var text = ""
+    private(set) var writer = JSONWriter(capacity: 512)
     private var needsComma: [Bool] = []
+    private var pendingKey = false
 
-    init() { text.reserveCapacity(512) }
+    var bytes: [UInt8] { writer.bytes }
 
-    static func quoted(_ string: String) -> String {
-        // Most strings need no escape: checked on their bytes first.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + string + "\"" }
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// A finite number as JSON writes it: whole numbers without a fraction.
+    /// A finite number as JSON writes it (`72`, `0.97`), for text that is not JSON (CSV cells).
     static func number(_ value: Double) -> String {
-        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-        return "\(value)"
+        var writer = JSONWriter(capacity: 24)
+        writer.numberOrNull(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     private mutating func separator() {
-        if needsComma.last == true { text += "," }
+        if needsComma.last == true { writer.raw(",") }
         if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
     }
-
-    mutating func key(_ name: String) {
-        separator()
-        text += Self.quoted(name) + ":"
-        // The value that follows takes no separator of its own.
-        pendingKey = true
-    }
-
-    private var pendingKey = false
 
     private mutating func valueStart() {
         if pendingKey {
@@ -55,46 +30,49 @@ struct JSONText {
         }
     }
 
+    mutating func key(_ name: String) {
+        separator()
+        writer.string(name)
+        writer.raw(":")
+        // The value that follows takes no separator of its own.
+        pendingKey = true
+    }
+
     mutating func beginObject() {
         valueStart()
-        text += "{"
+        writer.raw("{")
         needsComma.append(false)
     }
 
     mutating func endObject() {
         needsComma.removeLast()
-        text += "}"
+        writer.raw("}")
     }
 
     mutating func beginArray() {
         valueStart()
-        text += "["
+        writer.raw("[")
         needsComma.append(false)
     }
 
     mutating func endArray() {
         needsComma.removeLast()
-        text += "]"
+        writer.raw("]")
     }
 
     mutating func string(_ value: String) {
         valueStart()
-        text += Self.quoted(value)
+        writer.string(value)
     }
 
     mutating func number(_ value: Double) {
         valueStart()
-        text += Self.number(value)
+        writer.numberOrNull(value)
     }
 
     mutating func integer(_ value: Int) {
         valueStart()
-        text += String(value)
-    }
-
-    mutating func bool(_ value: Bool) {
-        valueStart()
-        text += value ? "true" : "false"
+        writer.number(value)
     }
 
     // Shorthands for "key": value.
@@ -132,5 +110,12 @@ struct JSONText {
         beginObject()
         try body(&self)
         endObject()
+    }
+}
+
+extension JSONWriter {
+    /// A number; `null` for one JSON cannot write (HealthModel's values are finite: never met).
+    mutating func numberOrNull(_ value: Double) {
+        if (try? number(value)) == nil { null() }
     }
 }

@@ -6,7 +6,7 @@ public import HealthModel
 /// in the order of their routes; `characteristics.jsonl` and `settings.json` for a whole-vault
 /// export; and `manifest.json`, last.
 public final class JSONExportWriter: ExportWriter {
-    public static let manifestFile = "manifest.json"
+    public static let manifestFile = ExportDirectory.manifestFile
     public static let samplesFile = "samples.jsonl"
     public static let routeLocationsFile = "route-locations.jsonl"
     public static let characteristicsFile = "characteristics.jsonl"
@@ -91,9 +91,7 @@ public final class JSONExportWriter: ExportWriter {
     public func finish(_ manifest: ExportManifest) throws {
         try samples.close()
         try routeLocations?.close()
-        let file = try directory.create(Self.manifestFile)
-        try file.write(try encoder.encode(manifest) + Data("\n".utf8))
-        try file.close()
+        try directory.writeManifest(manifest)
     }
 }
 
