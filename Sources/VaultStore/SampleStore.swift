@@ -24,6 +24,10 @@ public final class SampleStore: @unchecked Sendable {
     // The members an import's correlations take from the vault instead of inserting
     // (``importSamples(_:in:)``): set for one save, writer-side.
     var adoptedMembers: Set<UUID> = []
+    // Set for an import's save: a top-level sample whose UUID the vault holds is passed over
+    // (its UUID kept in `passedOverUUIDs`) rather than failing the batch.
+    var passesOverPresentUUIDs = false
+    var passedOverUUIDs: [UUID] = []
 
     public init(database: Database) {
         self.database = database
@@ -64,6 +68,7 @@ public final class SampleStore: @unchecked Sendable {
             insertedUUIDs.removeAll(keepingCapacity: true)
             let statements = Statements(
                 sample: try db.statement(Self.insertSampleSQL),
+                sampleUnlessPresent: passesOverPresentUUIDs ? try db.statement(Self.insertSampleUnlessPresentSQL) : nil,
                 metadata: try db.statement(Self.insertMetadataSQL)
             )
             for index in samples.indices where superseded.isEmpty || !superseded.contains(index) {
@@ -209,12 +214,17 @@ public final class SampleStore: @unchecked Sendable {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// An import's top-level sample: nothing when the vault holds its UUID (the unique index's
+    /// own probe says so; no lookup beforehand).
+    static let insertSampleUnlessPresentSQL = insertSampleSQL + " ON CONFLICT (uuid) DO NOTHING"
+
     static let insertMetadataSQL =
         "INSERT INTO sample_metadata (sample_id, key, kind, text_value, number_value, base_value) VALUES (?, ?, ?, ?, ?, ?)"
 
     /// The statements a save runs for every sample, prepared once per save.
     private struct Statements {
         let sample: Statement
+        let sampleUnlessPresent: Statement?
         let metadata: Statement
     }
 
@@ -311,6 +321,15 @@ public final class SampleStore: @unchecked Sendable {
         var syncIdentifier: String?
         var syncVersion: Int64?
         if row.parent == nil, let (key, version) = SyncKey.of(sample.metadata, source: revision.source) {
+            // An import's sample the vault holds is passed over before its sync version is
+            // weighed (replacing the held one would reuse its UUID).
+            if row.statements.sampleUnlessPresent != nil,
+                try db.statement("SELECT EXISTS (SELECT 1 FROM samples WHERE uuid = ?)")
+                    .rows([DatabaseValue.blob(sample.uuid.bytes)]).first?[0].int64 == 1
+            {
+                passedOverUUIDs.append(sample.uuid)
+                return nil
+            }
             syncIdentifier = key.identifier.string
             syncVersion = version
             let existing = try db.statement(
@@ -328,7 +347,8 @@ public final class SampleStore: @unchecked Sendable {
         sequence += 1
         // Bound one by one: an array of the row's values for every sample showed in large saves.
         let uuid = sample.uuid
-        let insertSample = row.statements.sample
+        let passesOver = row.parent == nil ? row.statements.sampleUnlessPresent : nil
+        let insertSample = passesOver ?? row.statements.sample
         insertSample.reset()
         try insertSample.bind(uuid, at: 1)
         try insertSample.bind(.integer(try intern(type: sample.sampleType.identifier, db)), at: 2)
@@ -345,6 +365,11 @@ public final class SampleStore: @unchecked Sendable {
         if let syncVersion { try insertSample.bind(.integer(syncVersion), at: 13) }
         try insertSample.bind(.integer(sequence), at: 14)
         try insertSample.run()
+        if passesOver != nil, db.changes == 0 {
+            sequence -= 1
+            passedOverUUIDs.append(uuid)
+            return nil
+        }
         let id = db.lastInsertRowID
         insertedUUIDs.append(uuid)
         let metadata = sample.metadata
