@@ -105,12 +105,10 @@ extension SampleStore {
                 .compactMap { $0[0].bytes.flatMap(UUID.init(bytes:)) }
             )
         }
-        var stored: [Sample] = []
-        var storedUUIDs: [UUID] = []
+        var stored: [Int] = []  // positions of the samples to store
         var storing: Set<UUID> = []
         var adopted: Set<UUID> = []
         stored.reserveCapacity(fresh.count)
-        storedUUIDs.reserveCapacity(fresh.count)
         for index in fresh {
             let uuid = uuids[index]
             if deleted.contains(uuid) {
@@ -133,8 +131,7 @@ extension SampleStore {
                 }
                 adopted.formUnion(memberUUIDs.filter { present[$0] == true || storing.contains($0) })
             }
-            stored.append(samples[index])
-            storedUUIDs.append(uuid)
+            stored.append(index)
             storing.insert(uuid)
         }
         if !stored.isEmpty {
@@ -145,19 +142,20 @@ extension SampleStore {
                 adoptedMembers = []
                 passesOverPresentUUIDs = false
             }
-            try save(stored, in: db)
+            try save(samples, at: stored, in: db)
             // What the vault held already was passed over as it was inserted.
             let passedOver = Set(passedOverUUIDs)
             var last: (type: SampleType, source: String)?
-            for (index, uuid) in storedUUIDs.enumerated() {
+            for index in stored {
+                let uuid = uuids[index]
                 if !passedOver.isEmpty, passedOver.contains(uuid) {
                     sorting.alreadyPresent.append(uuid)
                     storing.remove(uuid)
                     continue
                 }
                 sorting.stored.append(uuid)
-                let type = stored[index].sampleType
-                let source = stored[index].sourceRevision.source.bundleIdentifier
+                let type = samples[index].sampleType
+                let source = samples[index].sourceRevision.source.bundleIdentifier
                 // A batch is mostly long runs of one type from one source.
                 if let last, last.type == type, ExactString.equal(last.source, source) { continue }
                 sorting.changes[type, default: []].insert(source)

@@ -58,8 +58,15 @@ public final class SampleStore: @unchecked Sendable {
     /// writes (the access's audit entry) commit with it or not at all.
     @discardableResult
     public func save(_ samples: [Sample], in db: Connection) throws -> SaveOutcome {
-        try Self.checkBatch(samples)
-        let superseded = Self.supersededSyncVersions(samples)
+        try save(samples, at: samples.indices, in: db)
+    }
+
+    /// ``save(_:in:)`` of the samples at `positions` of `samples` (in their order), as if they
+    /// were the batch: an import stores what it sorts in without copying each sample.
+    @discardableResult
+    func save(_ samples: [Sample], at positions: some Collection<Int>, in db: Connection) throws -> SaveOutcome {
+        try Self.checkBatch(samples, at: positions)
+        let superseded = Self.supersededSyncVersions(samples, at: positions)
         // A rolled-back transaction may have minted the ids these caches hold.
         db.onRollback { [self] in clearCaches() }
         do {
@@ -71,7 +78,7 @@ public final class SampleStore: @unchecked Sendable {
                 sampleUnlessPresent: passesOverPresentUUIDs ? try db.statement(Self.insertSampleUnlessPresentSQL) : nil,
                 metadata: try db.statement(Self.insertMetadataSQL)
             )
-            for index in samples.indices where superseded.isEmpty || !superseded.contains(index) {
+            for index in positions where superseded.isEmpty || !superseded.contains(index) {
                 try save(
                     samples[index],
                     parent: nil,
@@ -140,9 +147,9 @@ public final class SampleStore: @unchecked Sendable {
     /// Refuses a correlation with another source's objects, and a series without its points (a
     /// UUID the vault holds or held is
     /// refused by the database's unique index and the tombstones' probe, batch or not).
-    static func checkBatch(_ samples: [Sample]) throws(HealthError) {
+    static func checkBatch(_ samples: [Sample], at positions: some Collection<Int>) throws(HealthError) {
         // By index, binding only correlations: a sample is large, and copying each one shows.
-        for index in samples.indices {
+        for index in positions {
             try checkSeries(samples[index], at: index)
             guard case .correlation(let correlation) = samples[index] else { continue }
             for (position, member) in correlation.objects.enumerated() {
@@ -161,10 +168,10 @@ public final class SampleStore: @unchecked Sendable {
 
     /// The positions of samples whose sync identifier has a higher version in the same batch (or an
     /// equal version earlier in it): they are ignored, as if saved one after another.
-    static func supersededSyncVersions(_ samples: [Sample]) -> Set<Int> {
+    static func supersededSyncVersions(_ samples: [Sample], at positions: some Collection<Int>) -> Set<Int> {
         var winners: [SyncKey: (index: Int, version: Int64)] = [:]
         var superseded: Set<Int> = []
-        for index in samples.indices {
+        for index in positions {
             guard let (key, version) = SyncKey.of(samples[index]) else { continue }
             if let winner = winners[key] {
                 if version > winner.version {
