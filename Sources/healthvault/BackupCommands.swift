@@ -402,6 +402,15 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let directory = path.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? vault.directory
+        // A folder or key file this user may not read cannot be checked (2): that is no damage.
+        do {
+            try Vault.checkAccessible(directory)
+        } catch {
+            if case .permission(let message) = error {
+                FileHandle.standardError.write(Data("healthvault: \(message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let passphrase = try vault.passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
         let report: CheckReport

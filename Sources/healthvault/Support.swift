@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import Glibc
 import HealthInterchange
 import HealthModel
 import VaultClient
@@ -33,18 +34,45 @@ struct VaultOptions: ParsableArguments {
         try PassphraseSource(fd: passphraseFd, file: passphraseFile).read(prompt: prompt)
     }
 
+    /// Checks, before anything is asked, that the folder holds a vault this user can open: what
+    /// is wrong is said as what it is (``VaultFolder``).
+    func requireVault() throws {
+        try VaultFolder.require(directory)
+    }
+
+    /// Whether the daemon's socket is there (a daemon runs, or one killed left it).
+    var isServed: Bool {
+        access(socketPath, F_OK) == 0
+    }
+
+    /// The error for a vault no daemon serves.
+    var notServed: ToolError {
+        ToolError(
+            "healthvaultd is not running for \(directory.path); start it with `healthvaultd --vault \(directory.path)`"
+        )
+    }
+
     /// An owner connection to the vault's daemon: the passphrase derives the owner key, which
     /// signs the daemon's challenge.
     func ownerConnection() async throws -> VaultConnection {
-        guard FileManager.default.fileExists(atPath: socketPath) else {
-            throw ToolError(
-                "healthvaultd is not running for \(directory.path); start it with `healthvaultd --vault \(directory.path)`"
-            )
-        }
+        try requireVault()
+        guard isServed else { throw notServed }
         let passphrase = try passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
-        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase")
-        return try await VaultConnection.connect(socketPath: socketPath, identity: .owner(key: key))
+        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+        return try await connect(identity: .owner(key: key))
+    }
+
+    /// Connects to the vault's daemon as `identity`; a socket no daemon listens on is said as that.
+    func connect(identity: ClientIdentity) async throws -> VaultConnection {
+        do {
+            return try await VaultConnection.connect(socketPath: socketPath, identity: identity)
+        } catch let error as ConnectionError where error.reason == .notListening {
+            throw ToolError(
+                "healthvaultd is not running for \(directory.path) (a daemon that was killed left its socket); "
+                    + "start it with `healthvaultd --vault \(directory.path)`"
+            )
+        }
     }
 
     /// The owner key, derived from the passphrase; a wrong one is `wrong`.
@@ -53,7 +81,7 @@ struct VaultOptions: ParsableArguments {
             return try Vault.ownerKey(at: directory, passphrase: passphrase)
         } catch {
             if case .wrongPassphrase = error { throw ToolError(wrong) }
-            throw ToolError("\(error)")
+            throw ToolError(VaultFolder.message(for: error, directory: directory))
         }
     }
 
@@ -123,4 +151,17 @@ func table(_ rows: [[String]]) -> String {
             column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
         }.joined(separator: "  ")
     }.joined(separator: "\n")
+}
+
+/// The daemon's refusal as one line in the tools' style: its message for a person, never the
+/// protocol's code or field names (`invalidArgument: app: ...`); a method this daemon does not
+/// know means it is older than this command.
+func daemonMessage(_ error: RPCError) -> String {
+    switch error.code {
+    case RPCError.methodNotFound:
+        return "this healthvaultd does not know the request (it is older than this healthvault); "
+            + "restart it with the healthvaultd that came with this healthvault"
+    default:
+        return error.message
+    }
 }

@@ -51,7 +51,7 @@ do {
     let message: String
     switch error {
     case let error as ToolError: message = error.description
-    case let error as RPCError: message = error.healthError.description
+    case let error as RPCError: message = daemonMessage(error)
     case let error as ConnectionError: message = error.description
     case let error as ExitCode: exit(error.rawValue)
     default:

@@ -109,6 +109,9 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         }
         let logger = Logger(label: "healthvaultd")
         let directory = URL(fileURLWithPath: vault).standardizedFileURL
+        // Before anything is written: a folder that is not a vault, or one this user may not
+        // read, is said as what it is, and left as it was (no lock file in it).
+        try VaultFolder.require(directory)
         let lock = try DaemonLock(directory: directory)
         for warning in try Vault.checkServable(directory, socketFileName: WireProtocol.socketFileName) {
             logger.warning("\(warning)")
