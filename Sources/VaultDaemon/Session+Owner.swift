@@ -92,6 +92,16 @@ extension Session {
                     HealthError.invalidArgument("not an Ed25519 public key (base64 of 32 bytes)", field: "publicKey")
                 )
             }
+            // Every public key is a point of the curve; most other 32 bytes (an app's private
+            // seed sent by mistake) are not, and are never stored or shown.
+            guard key.isValidPoint else {
+                throw RPCError.from(
+                    HealthError.invalidArgument(
+                        "not an Ed25519 public key: its 32 bytes are no point of the curve (an app's private key?); nothing was enrolled",
+                        field: "publicKey"
+                    )
+                )
+            }
             let registration = try await daemon.engine().enroll(
                 manifest: manifest,
                 publicKey: key,

@@ -164,8 +164,23 @@ class Run:
             self.cli("apps", "keygen", "--private-key", private, "--public-key", public, owner=False)
             seed = hv.read_private_key(private)
             derived, _ = hv.sodium().keypair(seed)
-            self.require(f"{name}: the key files are base64 of the 32-byte seed and of its public key",
+            self.require(f"{name}: the key files hold the 32-byte seed and its public key",
                          derived == hv.read_public_key(public))
+            with open(private) as f:
+                private_text = f.read()
+            with open(public) as f:
+                public_text = f.read()
+            self.check(f"{name}: the private key file says what it is (docs/PROTOCOL.md, Key files)",
+                       private_text.startswith(hv.PRIVATE_KEY_BEGIN + "\n")
+                       and private_text.endswith(hv.PRIVATE_KEY_END + "\n"), private_text.splitlines()[0])
+            self.check(f"{name}: the public key file is one typed line",
+                       public_text == f"{hv.PUBLIC_KEY_TYPE} {base64.b64encode(derived).decode()}\n", public_text)
+            try:
+                hv.read_public_key(private)
+                refused = False
+            except ValueError:
+                refused = True
+            self.check(f"{name}: a private key file is refused where a public key is expected", refused)
             self.cli("apps", "enroll", os.path.join(REPO, "policies", "apps", f"{app}.json"), "--key", public)
             self.keys[app] = seed
             self.section(f"{app}: throwaway key of this run: seed {base64.b64encode(seed).decode()} "
