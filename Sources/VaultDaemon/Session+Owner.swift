@@ -124,7 +124,12 @@ extension Session {
             return Self.info(app, grants: try await engine.grants(of: app.appID))
         case Method.appsRemove:
             let p = try params(AppParams.self, from: data)
-            try await daemon.engine().removeApp(p.app)
+            let engine = try daemon.engine()
+            // Not enrolled: the same answer as apps.show's (noData), not a second code for it.
+            guard try await engine.app(p.app) != nil else {
+                throw RPCError.from(HealthError(.noData, "no app \(p.app) is enrolled", field: "app"))
+            }
+            try await engine.removeApp(p.app)
             // Its connections end with its enrolment: a key it had no longer opens anything.
             daemon.closeSessions(ofApp: p.app)
             return Empty()
@@ -287,6 +292,37 @@ extension Session {
                         firstStart: summary.firstStart,
                         lastStart: summary.lastStart,
                         sources: summary.sources.map {
+                            .init(bundleIdentifier: $0.bundleIdentifier, name: $0.name, count: $0.count)
+                        }
+                    )
+                }
+            )
+        case Method.samplesDeletePreview:
+            let p = try params(DeletePreviewParams.self, from: data)
+            let engine = try daemon.engine()
+            let preview: DeletionPreview
+            switch (p.uuids, p.type) {
+            case (let uuids?, nil):
+                guard p.predicate == nil else {
+                    throw RPCError.from(
+                        HealthError.invalidArgument("a predicate goes with type, not uuids", field: "predicate")
+                    )
+                }
+                preview = try await engine.deletionPreview(uuids: uuids, requestID: requestID)
+            case (nil, let type?):
+                preview = try await engine.deletionPreview(of: type, predicate: p.predicate, requestID: requestID)
+            default:
+                throw RPCError.from(HealthError.invalidArgument("give uuids or type, one of them", field: "uuids"))
+            }
+            return DeletePreviewResult(
+                count: preview.count,
+                types: preview.types.map { part in
+                    DeletePreviewResult.TypeInfo(
+                        type: part.type,
+                        count: part.count,
+                        firstStart: part.firstStart,
+                        lastEnd: part.lastEnd,
+                        sources: part.sources.map {
                             .init(bundleIdentifier: $0.bundleIdentifier, name: $0.name, count: $0.count)
                         }
                     )

@@ -67,8 +67,12 @@ struct Profile: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Clear one.")
+        static let configuration = CommandConfiguration(
+            abstract: "Clear one.",
+            discussion: "Asks first at a terminal; --yes in a script; --dry-run only says."
+        )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var confirmation: ConfirmationOptions
 
         @Argument(help: "The characteristic type.")
         var type: String
@@ -77,6 +81,14 @@ struct Profile: AsyncParsableCommand {
             guard case .characteristic(let id) = try parseObjectType(type) else {
                 throw ToolError("\(type) is not a characteristic type")
             }
+            guard
+                try confirmation.confirm(
+                    plan: ["This clears \(id.rawValue) from your profile; apps that may read it will find it not set."],
+                    summary: "this clears \(id.rawValue) from your profile",
+                    question: "Clear it?",
+                    nothingDone: "nothing was cleared"
+                )
+            else { return }
             try await vault.withOwner {
                 _ = try await $0.call(Method.profileRemove, CharacteristicParams(type: id), as: Empty.self)
             }
@@ -93,9 +105,16 @@ struct Samples: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete by UUID, or every sample of --type between --from and --to."
+            abstract: "Delete samples (any app's): by UUID, or of --type between --from and --to, or --all of it.",
+            discussion: """
+                First says what would go: how many samples, of which types and sources, over which \
+                dates. At a terminal it then asks; in a script it needs --yes (without it nothing is \
+                deleted and the exit is 1); --dry-run only says. Every sample of a type goes only \
+                with --all. A deletion cannot be undone (apps' anchored queries see it as deleted).
+                """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var confirmation: ConfirmationOptions
 
         @Argument(help: "Sample UUIDs.")
         var uuids: [String] = []
@@ -109,35 +128,112 @@ struct Samples: AsyncParsableCommand {
         @Option(name: .long, help: "With --type: samples starting before this date.")
         var to: String?
 
+        @Flag(name: .long, help: "With --type and no dates: every sample of the type, every app's.")
+        var all = false
+
         func validate() throws {
             guard uuids.isEmpty != (type == nil) else { throw ValidationError("give UUIDs or --type, one of them") }
+            if type != nil, from == nil, to == nil, !all {
+                throw ValidationError(
+                    "--type without --from or --to deletes every sample of the type, every app's: say so with --all, or give dates"
+                )
+            }
+            if all, from != nil || to != nil {
+                throw ValidationError("--all deletes every sample of the type: give it without --from and --to")
+            }
+            if all, type == nil { throw ValidationError("--all goes with --type") }
+            if type == nil, from != nil || to != nil { throw ValidationError("--from and --to go with --type") }
         }
 
         func run() async throws {
-            let deleted: Int
-            if let type {
-                let sampleType = try parseSampleType(type)
-                var predicate: SamplePredicate?
-                if from != nil || to != nil {
-                    predicate = .date(start: try from.map(parseDate), end: try to.map(parseDate), options: [])
+            let sampleType = try type.map(parseSampleType)
+            let predicate = try dateRange(from: from, to: to).map {
+                SamplePredicate.date(start: $0.start, end: $0.end, options: [])
+            }
+            let parsed = try uuids.map { text in
+                guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
+                return uuid
+            }
+            let params =
+                sampleType.map { DeletePreviewParams(type: $0, predicate: predicate) }
+                ?? DeletePreviewParams(uuids: parsed)
+            let outcome = try await vault.withOwner { connection -> (previewed: Int, deleted: Int?) in
+                let preview = try await connection.call(
+                    Method.samplesDeletePreview,
+                    params,
+                    as: DeletePreviewResult.self
+                )
+                let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
+                let view = WorkoutView(zoneName: zone, timeZone: TimeZone(identifier: zone) ?? .gmt, units: [:])
+                guard preview.count > 0 else {
+                    print(
+                        sampleType.map { "No \(shortName($0)) sample matches: nothing to delete." }
+                            ?? "None of these UUIDs names a sample: nothing to delete."
+                    )
+                    return (0, nil)
                 }
-                deleted = try await vault.withOwner {
-                    try await $0.call(
+                guard
+                    try confirmation.confirm(
+                        plan: Self.plan(preview, view: view, uuids: sampleType == nil ? parsed.count : nil),
+                        summary: "this deletes \(Self.samples(preview.count)) of \(Self.summary(preview, view: view))",
+                        question: "Delete \(preview.count == 1 ? "it" : "them")?",
+                        nothingDone: "nothing was deleted"
+                    )
+                else { return (preview.count, nil) }
+                let deleted: Int
+                if let sampleType {
+                    deleted = try await connection.call(
                         Method.deleteObjects,
                         DeleteObjectsParams(type: sampleType, predicate: predicate),
                         as: DeleteResult.self
                     ).deleted
+                } else {
+                    deleted = try await connection.call(
+                        Method.delete,
+                        DeleteParams(uuids: parsed),
+                        as: DeleteResult.self
+                    ).deleted
                 }
-            } else {
-                let parsed = try uuids.map { text in
-                    guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
-                    return uuid
-                }
-                deleted = try await vault.withOwner {
-                    try await $0.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self).deleted
+                return (preview.count, deleted)
+            }
+            guard let deleted = outcome.deleted else { return }
+            // Apps may save or delete between the question and the deletion.
+            let drift =
+                deleted == outcome.previewed
+                ? "" : " (\(outcome.previewed) were shown: the vault changed meanwhile)"
+            print("Deleted \(Self.samples(deleted))\(drift).")
+        }
+
+        static func samples(_ count: Int) -> String { "\(count) sample\(count == 1 ? "" : "s")" }
+
+        /// "stepCount from 2 sources, 2026-11-22 00:00 to 2026-11-23 00:00 (UTC)".
+        static func summary(_ preview: DeletePreviewResult, view: WorkoutView) -> String {
+            let sources = Set(preview.types.flatMap { $0.sources.map(\.bundleIdentifier) }).count
+            let first = preview.types.map(\.firstStart).min() ?? Date()
+            let last = preview.types.map(\.lastEnd).max() ?? Date()
+            return preview.types.map { shortName($0.type) }.joined(separator: ", ")
+                + " from \(sources) source\(sources == 1 ? "" : "s"), "
+                + "\(view.date(first, seconds: false)) to \(view.date(last, seconds: false)) \(view.zoneName)"
+        }
+
+        /// The lines that say what would go: per type, its count and dates, then its sources.
+        static func plan(_ preview: DeletePreviewResult, view: WorkoutView, uuids: Int?) -> [String] {
+            var lines = [
+                "This deletes \(samples(preview.count))"
+                    + (uuids.map { " (named by \($0) UUID\($0 == 1 ? "" : "s"), a correlation's members counted)" }
+                        ?? "")
+                    + ", every app's, for good:"
+            ]
+            for part in preview.types {
+                lines.append(
+                    "  \(shortName(part.type))  \(part.count)  from \(view.date(part.firstStart, seconds: false)) "
+                        + "to \(view.date(part.lastEnd, seconds: false)) (\(view.zoneName))"
+                )
+                for source in part.sources {
+                    lines.append("    \(source.name) (\(source.bundleIdentifier))  \(source.count)")
                 }
             }
-            print("Deleted \(deleted) sample\(deleted == 1 ? "" : "s").")
+            return lines
         }
     }
 }

@@ -134,6 +134,18 @@ func parseDate(_ text: String) throws -> Date {
     throw ToolError("\(text) is not a date (2026-11-23 or 2026-11-23T08:00:00Z)")
 }
 
+/// `--from` and `--to` as dates, nil when neither is given; `--to` must come after `--from`
+/// (said with the options' own names, before anything is asked of the daemon).
+func dateRange(from: String?, to: String?) throws -> (start: Date?, end: Date?)? {
+    guard from != nil || to != nil else { return nil }
+    let start = try from.map(parseDate)
+    let end = try to.map(parseDate)
+    if let start, let end, end <= start {
+        throw ToolError("--to \(to!) is not after --from \(from!): no time lies between them")
+    }
+    return (start, end)
+}
+
 /// A time for people: to the second, UTC.
 func timestamp(_ date: Date) -> String {
     let string = RFC3339.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))

@@ -482,6 +482,19 @@ class Run:
         weight["metadata"] = {"HKWasUserEntered": 1}
         raw, answer = owner.call_raw("samples.add", {"objects": [weight]})
         self.check("samples.add: the owner's entry saved", answer.get("result") == {"saved": 1}, raw)
+        raw, answer = owner.call_raw("samples.deletePreview", {"type": "HKQuantityTypeIdentifierBodyMass"})
+        preview = answer.get("result", {})
+        parts = preview.get("types", [])
+        self.check("samples.deletePreview: what deleteObjects would take, by type and source, deleting nothing",
+                   preview.get("count") == 1 and len(parts) == 1
+                   and parts[0].get("type") == "HKQuantityTypeIdentifierBodyMass"
+                   and parts[0].get("firstStart") == "2026-11-23T08:00:00.000Z"
+                   and parts[0].get("lastEnd") == "2026-11-23T08:00:00.000Z"
+                   and parts[0].get("sources") == [{"bundleIdentifier": "owner:healthvault", "name": "HealthVault",
+                                                    "count": 1}], raw)
+        raw, answer = owner.call_raw("samples.deletePreview", {"uuids": [str(uuid.uuid4()).upper()]})
+        self.check("samples.deletePreview of an unknown UUID: nothing", answer.get("result") == {"count": 0, "types": []},
+                   raw)
         raw, answer = owner.call_raw("query.object", {"uuid": weight["uuid"]})
         source = answer.get("result", {}).get("sample", {}).get("sourceRevision", {}).get("source")
         self.check("an owner's entry is under owner:healthvault, named HealthVault",
