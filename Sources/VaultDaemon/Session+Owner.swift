@@ -237,7 +237,9 @@ extension Session {
                     }
                 )
             } catch let error as AppleHealthReadError {
-                throw RPCError.from(HealthError.invalidArgument(error.description, field: "path"))
+                // Said in words; the code (for programs) is not a prefix of the message.
+                let what = error.code == .truncated ? "the export is cut short: " : ""
+                throw RPCError.from(HealthError.invalidArgument(what + error.located, field: "path"))
             }
         case Method.importCSV:
             let p = try params(ImportCSVParams.self, from: data)

@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditLog
 import CommandSupport
 import Foundation
+import Glibc
 import HealthModel
 import VaultClient
 import VaultCrypto
@@ -311,14 +312,18 @@ struct Audit: AsyncParsableCommand {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an export offline: every entry, every signed checkpoint, against the vault's key.",
-            discussion: "Exit codes: 0 verified, 1 tampered (the entry named), 2 unreadable."
+            discussion: """
+                Exit codes: 0 verified; 1 tampered (the entry named); 2 could not verify: a file \
+                missing or unreadable, no --key, a key that is another vault's, or the checkpoint \
+                not saved.
+                """
         )
 
         @Argument(help: "The export directory.")
         var export: String
 
-        @Option(name: .long, help: "The vault's audit key file (audit-key.pub), as you received it.")
-        var key: String
+        @Option(name: .long, help: "The vault's audit key file (audit-key.pub), as you received it (required).")
+        var key: String?
 
         @Option(name: .long, help: "A checkpoint kept from an earlier verification: the log must extend it.")
         var checkpoint: String?
@@ -348,16 +353,28 @@ struct Audit: AsyncParsableCommand {
                 for warning in report.warnings { print("warning: \(warning)") }
             }
             if let saveCheckpoint, let latest = report.latestCheckpoint {
-                do {
-                    try Data(latest.text.utf8).write(to: URL(fileURLWithPath: saveCheckpoint))
-                } catch {
-                    throw ToolError("cannot write the checkpoint to \(saveCheckpoint): \(error.localizedDescription)")
+                // Verified, but what the next verification needs was not kept: could not (2).
+                let fd = open(saveCheckpoint, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                let bytes = Array(latest.text.utf8)
+                let written = fd >= 0 ? write(fd, bytes, bytes.count) : -1
+                let reason = String(cString: strerror(errno))
+                if fd >= 0 { close(fd) }
+                guard written == bytes.count else {
+                    FileHandle.standardError.write(
+                        Data("healthvault: cannot save the checkpoint to \(saveCheckpoint): \(reason)\n".utf8)
+                    )
+                    throw ExitCode(2)
                 }
             }
             if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
         }
 
         func verify() throws -> AuditVerifier.Report {
+            guard let key else {
+                throw ToolError(
+                    "no key given: name the vault's audit-key.pub, as you received it, with --key (the export's own key.vkey proves nothing)"
+                )
+            }
             guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
                 throw ToolError("cannot read the key file \(key)")
             }
@@ -365,7 +382,9 @@ struct Audit: AsyncParsableCommand {
             do {
                 trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .whitespacesAndNewlines))
             } catch {
-                throw ToolError("\(key) is not an audit key file: \(error)")
+                throw ToolError(
+                    "\(key) is not an audit key file (one line, <name>+<hash>+<key>, as the vault's audit-key.pub)"
+                )
             }
             var previous: String?
             if let checkpoint {
@@ -395,7 +414,7 @@ struct Audit: AsyncParsableCommand {
                 switch report.verdict {
                 case .verified: (verdict, fault, entry) = ("verified", nil, nil)
                 case .tampered(let found): (verdict, fault, entry) = ("tampered", found.kind.rawValue, found.entry)
-                case .unreadable: (verdict, fault, entry) = ("unreadable", nil, nil)
+                case .unreadable, .otherVault: (verdict, fault, entry) = ("unreadable", nil, nil)
                 }
                 entries = report.entryCount
                 checkpointSize = report.latestCheckpoint?.checkpoint.size
@@ -430,18 +449,30 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, help: "Entries before this date.")
         var to: String?
 
-        @Option(name: .long, help: "At most this many (the newest).")
+        @Option(name: .long, parsing: .unconditional, help: "At most this many (the newest), 1 to 10,000.")
         var limit: Int = 1000
+
+        func validate() throws {
+            guard (1...10_000).contains(limit) else {
+                throw ValidationError(
+                    "--limit \(limit) is out of range: give 1 to 10,000 (page further back with --to)"
+                )
+            }
+            if let outcome, !["ok", "denied", "denied-served-empty", "error"].contains(outcome) {
+                throw ValidationError("--outcome is ok, denied, denied-served-empty or error, not \(outcome)")
+            }
+        }
 
         func run() async throws {
             let typeID = try type.map { try parseObjectType($0).description }
+            let range = try dateRange(from: from, to: to)
             let params = AuditEntriesParams(
                 app: app,
                 type: typeID,
                 operation: operation,
                 outcome: outcome,
-                from: try from.map(parseDate),
-                to: try to.map(parseDate),
+                from: range?.start,
+                to: range?.end,
                 limit: limit
             )
             let result = try await vault.withOwner {

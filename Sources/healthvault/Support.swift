@@ -14,7 +14,7 @@ struct VaultOptions: ParsableArguments {
     @Option(name: .long, help: "The vault directory (default: $HEALTHVAULT_DIR, else ~/.local/share/healthvault).")
     var vault: String?
 
-    @Option(name: .long, help: "Read the passphrase from this open file descriptor.")
+    @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
     var passphraseFd: Int32?
 
     @Option(name: .long, help: "Read the passphrase from this file (its first line).")
@@ -71,6 +71,21 @@ struct VaultOptions: ParsableArguments {
             throw ToolError(
                 "healthvaultd is not running for \(directory.path) (a daemon that was killed left its socket); "
                     + "start it with `healthvaultd --vault \(directory.path)`"
+            )
+        } catch let error as RPCError where error.code == RPCError.authenticationFailed {
+            // The owner key came from the right passphrase: the daemon refused this user, or it
+            // serves another vault than the one now in the folder.
+            let owner = (try? FileManager.default.attributesOfItem(atPath: socketPath)[.ownerAccountID] as? NSNumber)
+                .flatMap { $0 }?.uint32Value
+            if let owner, owner != getuid() {
+                throw ToolError(
+                    "healthvaultd refused you (uid \(getuid())): it runs as uid \(owner) and serves only that user "
+                        + "and those its --allowed-uid names; run this as that user"
+                )
+            }
+            throw ToolError(
+                "healthvaultd refused the owner key of \(directory.path): it serves another vault than the one now "
+                    + "in the folder; restart it (`healthvaultd --vault \(directory.path)`)"
             )
         }
     }

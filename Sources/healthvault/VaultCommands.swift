@@ -168,7 +168,7 @@ struct Passwd: AsyncParsableCommand {
 
     @OptionGroup var vault: VaultOptions
 
-    @Option(name: .long, help: "Read the new passphrase from this open file descriptor.")
+    @Option(name: .long, parsing: .unconditional, help: "Read the new passphrase from this open file descriptor.")
     var newPassphraseFd: Int32?
 
     @Option(name: .long, help: "Read the new passphrase from this file.")

@@ -44,7 +44,11 @@ do {
         try command.run()
     }
 } catch {
-    let code = HealthVaultCommand.exitCode(for: error)
+    var code = HealthVaultCommand.exitCode(for: error)
+    // `audit verify --help` promises 0, 1 or 2: a command line it cannot use is "could not verify".
+    if code == .validationFailure, Array(CommandLine.arguments.dropFirst().prefix(2)) == ["audit", "verify"] {
+        code = ExitCode(2)
+    }
     if code == .success || error is CleanExit {
         HealthVaultCommand.exit(withError: error)
     }

@@ -119,6 +119,23 @@ extension DaemonEndToEnd {
             }
         }
 
+        /// A daemon of another user refuses this one before any challenge: said as that, not as a
+        /// wrong passphrase or a failed authentication. Needs root, to run the daemon as nobody.
+        @Test(.enabled(if: getuid() == 0, "needs root to run healthvaultd as another user"))
+        func aDaemonOfAnotherUserIsSaidToRefuseThisUser() async throws {
+            let daemon = try TestDaemon(start: false)
+            try daemon.startUnprivileged()
+            // Root reads the vault's files, so the passphrase is checked and the owner key made.
+            let refused = try CLITests.healthvault(["apps", "list"], daemon: daemon)
+            #expect(refused.status == 1)
+            #expect(
+                refused.err == "healthvault: healthvaultd refused you (uid 0): it runs as uid 65534 and serves only "
+                    + "that user and those its --allowed-uid names; run this as that user\n",
+                "\(refused.err)"
+            )
+            #expect(daemon.stop() == 0)
+        }
+
         @Test func healthvaultdTouchesNothingInAFolderThatIsNotAVault() throws {
             let root = try #require(mkdtemp(strdup("/tmp/hvd.XXXXXX")).map { String(cString: $0) })
             defer { try? FileManager.default.removeItem(atPath: root) }
