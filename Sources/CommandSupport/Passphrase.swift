@@ -11,12 +11,15 @@ public enum PassphraseSource: Sendable, Equatable {
     case file(String)
 
     /// From the tools' options: `--passphrase-fd N` or `--passphrase-file PATH`, else a prompt.
-    public init(fd: Int32?, file: String?) throws(ToolError) {
+    /// `option` is the options' common start, as messages name them (`--new-passphrase`).
+    public init(fd: Int32?, file: String?, option: String = "--passphrase") throws(ToolError) {
         switch (fd, file) {
+        case (let fd?, nil) where fd < 0:
+            throw ToolError("\(option)-fd \(fd) is out of range: give an open file descriptor, 0 or more")
         case (let fd?, nil): self = .fileDescriptor(fd)
         case (nil, let file?): self = .file(file)
         case (nil, nil): self = .prompt
-        default: throw ToolError("give --passphrase-fd or --passphrase-file, not both")
+        default: throw ToolError("give \(option)-fd or \(option)-file, not both")
         }
     }
 

@@ -179,7 +179,7 @@ struct Passwd: AsyncParsableCommand {
 
     func run() async throws {
         try vault.requireVault()
-        let source = try PassphraseSource(fd: newPassphraseFd, file: newPassphraseFile)
+        let source = try PassphraseSource(fd: newPassphraseFd, file: newPassphraseFile, option: "--new-passphrase")
         // No daemon: this process is the only one that may open the vault meanwhile (taken
         // before anything is asked, so a daemon starting meanwhile is refused, not raced).
         let served = vault.isServed

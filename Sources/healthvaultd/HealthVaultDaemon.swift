@@ -98,7 +98,9 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         try ProcessHardening.apply()
 
         guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ToolError("unknown log level \(logLevel)")
+            throw ToolError(
+                "--log-level is trace, debug, info, notice, warning, error or critical, not \(logLevel)"
+            )
         }
         for (name, value) in [
             ("--max-frame-bytes", Double(maxFrameBytes)), ("--max-connections", Double(maxConnections)),

@@ -54,6 +54,7 @@ extension DaemonEndToEnd {
                     "\(existing) already exists; an export is written to a new directory"
                 ),
                 (["requests", "approve", "7"], 1, "there is no request 7"),
+                (["passwd", "--new-passphrase-fd", "-1"], 1, "--new-passphrase-fd -1 is out of range"),
             ]
             for (arguments, status, expected) in cases {
                 let result = try CLITests.healthvault(arguments, daemon: daemon)
