@@ -151,29 +151,32 @@ struct Apps: AsyncParsableCommand {
         var app: String
 
         func run() async throws {
-            let removed = try await vault.withOwner { connection -> Bool in
-                let info = try await connection.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
-                let grants = info.grants ?? []
-                let reads = grants.filter { $0.read.state == "granted" }.count
-                let shares = grants.filter { $0.share.state == "granted" }.count
-                let pending = info.pendingRequests?.count ?? 0
-                let what =
-                    "its grants (read \(reads) type\(reads == 1 ? "" : "s"), share \(shares)) and "
-                    + "\(pending) pending request\(pending == 1 ? "" : "s")"
-                guard
-                    try confirmation.confirm(
-                        plan: [
-                            "This removes \(info.app) (\(info.name)), enrolled \(timestamp(info.enrolledAt)):",
-                            "  \(what) go, its open connections end;",
-                            "  its samples stay.",
-                        ],
-                        summary: "this removes \(info.app) with \(what)",
-                        question: "Remove it?",
-                        nothingDone: "nothing was removed"
-                    )
-                else { return false }
-                _ = try await connection.call(Method.appsRemove, AppParams(app: app), as: Empty.self)
-                return true
+            // Two connections with one passphrase: the question may outlast the daemon's idle timeout.
+            let key = try vault.ownerKey()
+            let info = try await vault.withOwner(key: key) {
+                try await $0.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
+            }
+            let grants = info.grants ?? []
+            let reads = grants.filter { $0.read.state == "granted" }.count
+            let shares = grants.filter { $0.share.state == "granted" }.count
+            let pending = info.pendingRequests?.count ?? 0
+            let what =
+                "its grants (read \(reads) type\(reads == 1 ? "" : "s"), share \(shares)) and "
+                + "\(pending) pending request\(pending == 1 ? "" : "s")"
+            let removed = try confirmation.confirm(
+                plan: [
+                    "This removes \(info.app) (\(info.name)), enrolled \(timestamp(info.enrolledAt)):",
+                    "  \(what) go, its open connections end;",
+                    "  its samples stay.",
+                ],
+                summary: "this removes \(info.app) with \(what)",
+                question: "Remove it?",
+                nothingDone: "nothing was removed"
+            )
+            if removed {
+                try await vault.withOwner(key: key) {
+                    _ = try await $0.call(Method.appsRemove, AppParams(app: app), as: Empty.self)
+                }
             }
             if removed { print("Removed \(app).") }
         }

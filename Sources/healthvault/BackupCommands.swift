@@ -47,6 +47,7 @@ struct Backup: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try vault.requireVault()
         let terminal = isatty(2) == 1 && !output.json
         if restic {
             return try await runRestic(terminal: terminal)

@@ -158,50 +158,44 @@ struct Samples: AsyncParsableCommand {
             let params =
                 sampleType.map { DeletePreviewParams(type: $0, predicate: predicate) }
                 ?? DeletePreviewParams(uuids: parsed)
-            let outcome = try await vault.withOwner { connection -> (previewed: Int, deleted: Int?) in
+            // Two connections with one passphrase: the question may outlast the daemon's idle timeout.
+            let key = try vault.ownerKey()
+            let (preview, view) = try await vault.withOwner(key: key) { connection in
                 let preview = try await connection.call(
                     Method.samplesDeletePreview,
                     params,
                     as: DeletePreviewResult.self
                 )
                 let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
-                let view = WorkoutView(zoneName: zone, timeZone: TimeZone(identifier: zone) ?? .gmt, units: [:])
-                guard preview.count > 0 else {
-                    print(
-                        sampleType.map { "No \(shortName($0)) sample matches: nothing to delete." }
-                            ?? "None of these UUIDs names a sample: nothing to delete."
-                    )
-                    return (0, nil)
-                }
-                guard
-                    try confirmation.confirm(
-                        plan: Self.plan(preview, view: view, uuids: sampleType == nil ? parsed.count : nil),
-                        summary: "this deletes \(Self.samples(preview.count)) of \(Self.summary(preview, view: view))",
-                        question: "Delete \(preview.count == 1 ? "it" : "them")?",
-                        nothingDone: "nothing was deleted"
-                    )
-                else { return (preview.count, nil) }
-                let deleted: Int
+                return (preview, WorkoutView(zoneName: zone, timeZone: TimeZone(identifier: zone) ?? .gmt, units: [:]))
+            }
+            guard preview.count > 0 else {
+                return print(
+                    sampleType.map { "No \(shortName($0)) sample matches: nothing to delete." }
+                        ?? "None of these UUIDs names a sample: nothing to delete."
+                )
+            }
+            guard
+                try confirmation.confirm(
+                    plan: Self.plan(preview, view: view, uuids: sampleType == nil ? parsed.count : nil),
+                    summary: "this deletes \(Self.samples(preview.count)) of \(Self.summary(preview, view: view))",
+                    question: "Delete \(preview.count == 1 ? "it" : "them")?",
+                    nothingDone: "nothing was deleted"
+                )
+            else { return }
+            let deleted = try await vault.withOwner(key: key) { connection in
                 if let sampleType {
-                    deleted = try await connection.call(
+                    return try await connection.call(
                         Method.deleteObjects,
                         DeleteObjectsParams(type: sampleType, predicate: predicate),
                         as: DeleteResult.self
                     ).deleted
-                } else {
-                    deleted = try await connection.call(
-                        Method.delete,
-                        DeleteParams(uuids: parsed),
-                        as: DeleteResult.self
-                    ).deleted
                 }
-                return (preview.count, deleted)
+                return try await connection.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self)
+                    .deleted
             }
-            guard let deleted = outcome.deleted else { return }
             // Apps may save or delete between the question and the deletion.
-            let drift =
-                deleted == outcome.previewed
-                ? "" : " (\(outcome.previewed) were shown: the vault changed meanwhile)"
+            let drift = deleted == preview.count ? "" : " (\(preview.count) were shown: the vault changed meanwhile)"
             print("Deleted \(Self.samples(deleted))\(drift).")
         }
 
@@ -260,6 +254,7 @@ struct Audit: AsyncParsableCommand {
         @OptionGroup var vault: VaultOptions
 
         func run() async throws {
+            try vault.requireVault()
             let note = vault.directory.appendingPathComponent(Vault.latestCheckpointFileName)
             guard !FileManager.default.fileExists(atPath: note.path) else {
                 print("\(note.path) is there: nothing to accept.")

@@ -55,12 +55,18 @@ struct VaultOptions: ParsableArguments {
     /// An owner connection to the vault's daemon: the passphrase derives the owner key, which
     /// signs the daemon's challenge.
     func ownerConnection() async throws -> VaultConnection {
+        try await connect(identity: .owner(key: ownerKey()))
+    }
+
+    /// The owner key from the passphrase, once the folder and the daemon are checked: for a
+    /// command that connects twice (one that asks the owner in between, longer than the daemon
+    /// keeps an idle connection) without asking the passphrase twice.
+    func ownerKey() throws -> Ed25519.SigningKey {
         try requireVault()
         guard isServed else { throw notServed }
         let passphrase = try passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
-        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
-        return try await connect(identity: .owner(key: key))
+        return try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
     }
 
     /// Connects to the vault's daemon as `identity`; a socket no daemon listens on is said as that.
@@ -101,8 +107,13 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// Runs `body` on an owner connection, closing it afterwards.
-    func withOwner<T>(_ body: (VaultConnection) async throws -> T) async throws -> T {
-        let connection = try await ownerConnection()
+    func withOwner<T>(key: Ed25519.SigningKey? = nil, _ body: (VaultConnection) async throws -> T) async throws -> T {
+        let connection: VaultConnection
+        if let key {
+            connection = try await connect(identity: .owner(key: key))
+        } else {
+            connection = try await ownerConnection()
+        }
         do {
             let result = try await body(connection)
             await connection.closeAndWait()
