@@ -613,7 +613,7 @@ public final class SampleStore: @unchecked Sendable {
     }
 
     /// The top-level samples (a member's correlation) with these UUIDs in `scope`.
-    private func topLevelIDs(uuids: [UUID], scope: DeleteScope, _ db: Connection) throws -> [Int64] {
+    func topLevelIDs(uuids: [UUID], scope: DeleteScope, _ db: Connection) throws -> [Int64] {
         guard !uuids.isEmpty else { return [] }
         var sql = """
             SELECT s.id, s.parent_id FROM samples s
@@ -653,7 +653,7 @@ public final class SampleStore: @unchecked Sendable {
     }
 
     /// The top-level samples matching `query` in `scope`.
-    private func topLevelIDs(
+    func topLevelIDs(
         matching query: SampleTypePredicate,
         scope: DeleteScope,
         _ db: Connection

@@ -47,6 +47,7 @@ struct Backup: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try vault.requireVault()
         let terminal = isatty(2) == 1 && !output.json
         if restic {
             return try await runRestic(terminal: terminal)
@@ -239,9 +240,13 @@ struct Restore: AsyncParsableCommand {
     @Flag(help: "Replace an existing vault without asking.")
     var yes = false
 
+    @Flag(help: "Check the backup and say what a restore would do, writing nothing.")
+    var dryRun = false
+
     func validate() throws {
         if !restic, backup == nil { throw ValidationError("name the backup's directory, or use --restic") }
         if snapshot != nil, !restic { throw ValidationError("--snapshot goes with --restic") }
+        if yes, dryRun { throw ValidationError("--yes and --dry-run exclude each other") }
     }
 
     func run() async throws {
@@ -329,7 +334,16 @@ struct Restore: AsyncParsableCommand {
                 passphrase: passphrase,
                 allowingRollback: allowRollback
             ) { plan in
-                guard case .replaces(let entries, let rollback) = plan.targetState else { return true }
+                guard case .replaces(let entries, let rollback) = plan.targetState else {
+                    if dryRun {
+                        print(
+                            "The backup \(label) is whole (\(plan.report.auditEntries.map { "\($0) audit entries" } ?? "checked")); "
+                                + "restoring it would create the vault \(plan.vaultID) in \(target.path)."
+                        )
+                        return false
+                    }
+                    return true
+                }
                 let what =
                     "This replaces the vault in \(target.path)"
                     + (entries.map { " (its audit log: \($0) entries)" } ?? "")
@@ -340,6 +354,10 @@ struct Restore: AsyncParsableCommand {
                         " It rolls the vault back: \($0); the restored log will record that you insisted."
                     }
                         ?? "")
+                if dryRun {
+                    print(what)
+                    return false
+                }
                 if yes { return true }
                 guard interactive else {
                     FileHandle.standardError.write(Data("healthvault: \(what)\n".utf8))
@@ -355,6 +373,9 @@ struct Restore: AsyncParsableCommand {
                 throw ToolError(
                     "wrong passphrase for the backup (it opens with the vault's passphrase when it was made)"
                 )
+            case .cancelled where dryRun:
+                print("Dry run: nothing was restored.")
+                return
             case .cancelled:
                 throw ToolError(
                     interactive || yes
@@ -402,6 +423,15 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let directory = path.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? vault.directory
+        // A folder or key file this user may not read cannot be checked (2): that is no damage.
+        do {
+            try Vault.checkAccessible(directory)
+        } catch {
+            if case .permission(let message) = error {
+                FileHandle.standardError.write(Data("healthvault: \(message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let passphrase = try vault.passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
         let report: CheckReport

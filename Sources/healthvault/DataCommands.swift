@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditLog
 import CommandSupport
 import Foundation
+import Glibc
 import HealthModel
 import VaultClient
 import VaultCrypto
@@ -67,8 +68,12 @@ struct Profile: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Clear one.")
+        static let configuration = CommandConfiguration(
+            abstract: "Clear one.",
+            discussion: "Asks first at a terminal; --yes in a script; --dry-run only says."
+        )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var confirmation: ConfirmationOptions
 
         @Argument(help: "The characteristic type.")
         var type: String
@@ -77,6 +82,14 @@ struct Profile: AsyncParsableCommand {
             guard case .characteristic(let id) = try parseObjectType(type) else {
                 throw ToolError("\(type) is not a characteristic type")
             }
+            guard
+                try confirmation.confirm(
+                    plan: ["This clears \(id.rawValue) from your profile; apps that may read it will find it not set."],
+                    summary: "this clears \(id.rawValue) from your profile",
+                    question: "Clear it?",
+                    nothingDone: "nothing was cleared"
+                )
+            else { return }
             try await vault.withOwner {
                 _ = try await $0.call(Method.profileRemove, CharacteristicParams(type: id), as: Empty.self)
             }
@@ -93,9 +106,16 @@ struct Samples: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete by UUID, or every sample of --type between --from and --to."
+            abstract: "Delete samples (any app's): by UUID, or of --type between --from and --to, or --all of it.",
+            discussion: """
+                First says what would go: how many samples, of which types and sources, over which \
+                dates. At a terminal it then asks; in a script it needs --yes (without it nothing is \
+                deleted and the exit is 1); --dry-run only says. Every sample of a type goes only \
+                with --all. A deletion cannot be undone (apps' anchored queries see it as deleted).
+                """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var confirmation: ConfirmationOptions
 
         @Argument(help: "Sample UUIDs.")
         var uuids: [String] = []
@@ -109,35 +129,106 @@ struct Samples: AsyncParsableCommand {
         @Option(name: .long, help: "With --type: samples starting before this date.")
         var to: String?
 
+        @Flag(name: .long, help: "With --type and no dates: every sample of the type, every app's.")
+        var all = false
+
         func validate() throws {
             guard uuids.isEmpty != (type == nil) else { throw ValidationError("give UUIDs or --type, one of them") }
+            if type != nil, from == nil, to == nil, !all {
+                throw ValidationError(
+                    "--type without --from or --to deletes every sample of the type, every app's: say so with --all, or give dates"
+                )
+            }
+            if all, from != nil || to != nil {
+                throw ValidationError("--all deletes every sample of the type: give it without --from and --to")
+            }
+            if all, type == nil { throw ValidationError("--all goes with --type") }
+            if type == nil, from != nil || to != nil { throw ValidationError("--from and --to go with --type") }
         }
 
         func run() async throws {
-            let deleted: Int
-            if let type {
-                let sampleType = try parseSampleType(type)
-                var predicate: SamplePredicate?
-                if from != nil || to != nil {
-                    predicate = .date(start: try from.map(parseDate), end: try to.map(parseDate), options: [])
-                }
-                deleted = try await vault.withOwner {
-                    try await $0.call(
+            let sampleType = try type.map(parseSampleType)
+            let predicate = try dateRange(from: from, to: to).map {
+                SamplePredicate.date(start: $0.start, end: $0.end, options: [])
+            }
+            let parsed = try uuids.map { text in
+                guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
+                return uuid
+            }
+            let params =
+                sampleType.map { DeletePreviewParams(type: $0, predicate: predicate) }
+                ?? DeletePreviewParams(uuids: parsed)
+            // Two connections with one passphrase: the question may outlast the daemon's idle timeout.
+            let key = try vault.ownerKey()
+            let (preview, view) = try await vault.withOwner(key: key) { connection in
+                let preview = try await connection.call(
+                    Method.samplesDeletePreview,
+                    params,
+                    as: DeletePreviewResult.self
+                )
+                let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
+                return (preview, WorkoutView(zoneName: zone, timeZone: TimeZone(identifier: zone) ?? .gmt, units: [:]))
+            }
+            guard preview.count > 0 else {
+                return print(
+                    sampleType.map { "No \(shortName($0)) sample matches: nothing to delete." }
+                        ?? "None of these UUIDs names a sample: nothing to delete."
+                )
+            }
+            guard
+                try confirmation.confirm(
+                    plan: Self.plan(preview, view: view, uuids: sampleType == nil ? parsed.count : nil),
+                    summary: "this deletes \(Self.samples(preview.count)) of \(Self.summary(preview, view: view))",
+                    question: "Delete \(preview.count == 1 ? "it" : "them")?",
+                    nothingDone: "nothing was deleted"
+                )
+            else { return }
+            let deleted = try await vault.withOwner(key: key) { connection in
+                if let sampleType {
+                    return try await connection.call(
                         Method.deleteObjects,
                         DeleteObjectsParams(type: sampleType, predicate: predicate),
                         as: DeleteResult.self
                     ).deleted
                 }
-            } else {
-                let parsed = try uuids.map { text in
-                    guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
-                    return uuid
-                }
-                deleted = try await vault.withOwner {
-                    try await $0.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self).deleted
+                return try await connection.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self)
+                    .deleted
+            }
+            // Apps may save or delete between the question and the deletion.
+            let drift = deleted == preview.count ? "" : " (\(preview.count) were shown: the vault changed meanwhile)"
+            print("Deleted \(Self.samples(deleted))\(drift).")
+        }
+
+        static func samples(_ count: Int) -> String { "\(count) sample\(count == 1 ? "" : "s")" }
+
+        /// "stepCount from 2 sources, 2026-11-22 00:00 to 2026-11-23 00:00 (UTC)".
+        static func summary(_ preview: DeletePreviewResult, view: WorkoutView) -> String {
+            let sources = Set(preview.types.flatMap { $0.sources.map(\.bundleIdentifier) }).count
+            let first = preview.types.map(\.firstStart).min() ?? Date()
+            let last = preview.types.map(\.lastEnd).max() ?? Date()
+            return preview.types.map { shortName($0.type) }.joined(separator: ", ")
+                + " from \(sources) source\(sources == 1 ? "" : "s"), "
+                + "\(view.date(first, seconds: false)) to \(view.date(last, seconds: false)) \(view.zoneName)"
+        }
+
+        /// The lines that say what would go: per type, its count and dates, then its sources.
+        static func plan(_ preview: DeletePreviewResult, view: WorkoutView, uuids: Int?) -> [String] {
+            var lines = [
+                "This deletes \(samples(preview.count))"
+                    + (uuids.map { " (named by \($0) UUID\($0 == 1 ? "" : "s"), a correlation's members counted)" }
+                        ?? "")
+                    + ", every app's, for good:"
+            ]
+            for part in preview.types {
+                lines.append(
+                    "  \(shortName(part.type))  \(part.count)  from \(view.date(part.firstStart, seconds: false)) "
+                        + "to \(view.date(part.lastEnd, seconds: false)) (\(view.zoneName))"
+                )
+                for source in part.sources {
+                    lines.append("    \(source.name) (\(source.bundleIdentifier))  \(source.count)")
                 }
             }
-            print("Deleted \(deleted) sample\(deleted == 1 ? "" : "s").")
+            return lines
         }
     }
 }
@@ -163,6 +254,7 @@ struct Audit: AsyncParsableCommand {
         @OptionGroup var vault: VaultOptions
 
         func run() async throws {
+            try vault.requireVault()
             let note = vault.directory.appendingPathComponent(Vault.latestCheckpointFileName)
             guard !FileManager.default.fileExists(atPath: note.path) else {
                 print("\(note.path) is there: nothing to accept.")
@@ -215,14 +307,18 @@ struct Audit: AsyncParsableCommand {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an export offline: every entry, every signed checkpoint, against the vault's key.",
-            discussion: "Exit codes: 0 verified, 1 tampered (the entry named), 2 unreadable."
+            discussion: """
+                Exit codes: 0 verified; 1 tampered (the entry named); 2 could not verify: a file \
+                missing or unreadable, no --key, a key that is another vault's, or the checkpoint \
+                not saved.
+                """
         )
 
         @Argument(help: "The export directory.")
         var export: String
 
-        @Option(name: .long, help: "The vault's audit key file (audit-key.pub), as you received it.")
-        var key: String
+        @Option(name: .long, help: "The vault's audit key file (audit-key.pub), as you received it (required).")
+        var key: String?
 
         @Option(name: .long, help: "A checkpoint kept from an earlier verification: the log must extend it.")
         var checkpoint: String?
@@ -252,16 +348,28 @@ struct Audit: AsyncParsableCommand {
                 for warning in report.warnings { print("warning: \(warning)") }
             }
             if let saveCheckpoint, let latest = report.latestCheckpoint {
-                do {
-                    try Data(latest.text.utf8).write(to: URL(fileURLWithPath: saveCheckpoint))
-                } catch {
-                    throw ToolError("cannot write the checkpoint to \(saveCheckpoint): \(error.localizedDescription)")
+                // Verified, but what the next verification needs was not kept: could not (2).
+                let fd = open(saveCheckpoint, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                let bytes = Array(latest.text.utf8)
+                let written = fd >= 0 ? write(fd, bytes, bytes.count) : -1
+                let reason = String(cString: strerror(errno))
+                if fd >= 0 { close(fd) }
+                guard written == bytes.count else {
+                    FileHandle.standardError.write(
+                        Data("healthvault: cannot save the checkpoint to \(saveCheckpoint): \(reason)\n".utf8)
+                    )
+                    throw ExitCode(2)
                 }
             }
             if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
         }
 
         func verify() throws -> AuditVerifier.Report {
+            guard let key else {
+                throw ToolError(
+                    "no key given: name the vault's audit-key.pub, as you received it, with --key (the export's own key.vkey proves nothing)"
+                )
+            }
             guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
                 throw ToolError("cannot read the key file \(key)")
             }
@@ -269,7 +377,9 @@ struct Audit: AsyncParsableCommand {
             do {
                 trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .whitespacesAndNewlines))
             } catch {
-                throw ToolError("\(key) is not an audit key file: \(error)")
+                throw ToolError(
+                    "\(key) is not an audit key file (one line, <name>+<hash>+<key>, as the vault's audit-key.pub)"
+                )
             }
             var previous: String?
             if let checkpoint {
@@ -299,7 +409,7 @@ struct Audit: AsyncParsableCommand {
                 switch report.verdict {
                 case .verified: (verdict, fault, entry) = ("verified", nil, nil)
                 case .tampered(let found): (verdict, fault, entry) = ("tampered", found.kind.rawValue, found.entry)
-                case .unreadable: (verdict, fault, entry) = ("unreadable", nil, nil)
+                case .unreadable, .otherVault: (verdict, fault, entry) = ("unreadable", nil, nil)
                 }
                 entries = report.entryCount
                 checkpointSize = report.latestCheckpoint?.checkpoint.size
@@ -334,18 +444,30 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, help: "Entries before this date.")
         var to: String?
 
-        @Option(name: .long, help: "At most this many (the newest).")
+        @Option(name: .long, parsing: .unconditional, help: "At most this many (the newest), 1 to 10,000.")
         var limit: Int = 1000
+
+        func validate() throws {
+            guard (1...10_000).contains(limit) else {
+                throw ValidationError(
+                    "--limit \(limit) is out of range: give 1 to 10,000 (page further back with --to)"
+                )
+            }
+            if let outcome, !["ok", "denied", "denied-served-empty", "error"].contains(outcome) {
+                throw ValidationError("--outcome is ok, denied, denied-served-empty or error, not \(outcome)")
+            }
+        }
 
         func run() async throws {
             let typeID = try type.map { try parseObjectType($0).description }
+            let range = try dateRange(from: from, to: to)
             let params = AuditEntriesParams(
                 app: app,
                 type: typeID,
                 operation: operation,
                 outcome: outcome,
-                from: try from.map(parseDate),
-                to: try to.map(parseDate),
+                from: range?.start,
+                to: range?.end,
                 limit: limit
             )
             let result = try await vault.withOwner {

@@ -57,6 +57,9 @@ extension Samples {
             let now = Date()
             let start = try at.map(parseDate) ?? from.map(parseDate) ?? now
             let end = try at.map(parseDate) ?? to.map(parseDate) ?? now
+            if end < start {
+                throw ToolError("--to \(to ?? "(now)") is before --from \(from ?? ""): a sample ends after it starts")
+            }
             if sampleType == .workout, from == nil {
                 throw ToolError("a workout needs --from and --to")
             }

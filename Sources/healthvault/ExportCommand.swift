@@ -57,12 +57,13 @@ struct Export: AsyncParsableCommand {
                 "--format is one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))"
             )
         }
+        let range = try dateRange(from: from, to: to)
         let params = ExportParams(
             path: URL(fileURLWithPath: out).standardizedFileURL.path,
             format: format.rawValue,
             types: types.isEmpty ? nil : try types.map { try parseSampleType($0).identifier },
-            from: try from.map(parseDate),
-            to: try to.map(parseDate),
+            from: range?.start,
+            to: range?.end,
             sources: sources.isEmpty ? nil : sources,
             overwrite: overwrite ? true : nil
         )

@@ -64,15 +64,15 @@ extension Samples {
         @Option(help: "Only this source's samples (its bundle identifier, as `data` lists them).")
         var source: String?
 
-        @Option(help: "At most this many (the newest); 0 for all.")
+        @Option(parsing: .unconditional, help: "At most this many (the newest); 0 for all.")
         var limit: Int = 100
 
         func run() async throws {
             guard limit >= 0 else { throw ToolError("--limit must be 0 (all) or more, not \(limit)") }
             let sampleType = try parseSampleType(type)
             var conditions: [SamplePredicate] = []
-            if from != nil || to != nil {
-                conditions.append(.date(start: try from.map(parseDate), end: try to.map(parseDate), options: []))
+            if let range = try dateRange(from: from, to: to) {
+                conditions.append(.date(start: range.start, end: range.end, options: []))
             }
             if let source { conditions.append(.sources([source])) }
             let query = SampleQueryDescriptor(

@@ -160,8 +160,8 @@ struct Stats: AsyncParsableCommand {
             throw ToolError("--unit: \((error as? HealthError)?.message ?? "\(error)")")
         }
         var predicate: SamplePredicate?
-        if from != nil || to != nil {
-            predicate = .date(start: try from.map(parseDate), end: try to.map(parseDate), options: [])
+        if let range = try dateRange(from: from, to: to) {
+            predicate = .date(start: range.start, end: range.end, options: [])
         }
         let options: StatisticsOptions =
             quantityType.aggregationStyle == .cumulative

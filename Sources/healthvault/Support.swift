@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import Glibc
 import HealthInterchange
 import HealthModel
 import VaultClient
@@ -13,7 +14,7 @@ struct VaultOptions: ParsableArguments {
     @Option(name: .long, help: "The vault directory (default: $HEALTHVAULT_DIR, else ~/.local/share/healthvault).")
     var vault: String?
 
-    @Option(name: .long, help: "Read the passphrase from this open file descriptor.")
+    @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
     var passphraseFd: Int32?
 
     @Option(name: .long, help: "Read the passphrase from this file (its first line).")
@@ -33,18 +34,66 @@ struct VaultOptions: ParsableArguments {
         try PassphraseSource(fd: passphraseFd, file: passphraseFile).read(prompt: prompt)
     }
 
+    /// Checks, before anything is asked, that the folder holds a vault this user can open: what
+    /// is wrong is said as what it is (``VaultFolder``).
+    func requireVault() throws {
+        try VaultFolder.require(directory)
+    }
+
+    /// Whether the daemon's socket is there (a daemon runs, or one killed left it).
+    var isServed: Bool {
+        access(socketPath, F_OK) == 0
+    }
+
+    /// The error for a vault no daemon serves.
+    var notServed: ToolError {
+        ToolError(
+            "healthvaultd is not running for \(directory.path); start it with `healthvaultd --vault \(directory.path)`"
+        )
+    }
+
     /// An owner connection to the vault's daemon: the passphrase derives the owner key, which
     /// signs the daemon's challenge.
     func ownerConnection() async throws -> VaultConnection {
-        guard FileManager.default.fileExists(atPath: socketPath) else {
-            throw ToolError(
-                "healthvaultd is not running for \(directory.path); start it with `healthvaultd --vault \(directory.path)`"
-            )
-        }
+        try await connect(identity: .owner(key: ownerKey()))
+    }
+
+    /// The owner key from the passphrase, once the folder and the daemon are checked: for a
+    /// command that connects twice (one that asks the owner in between, longer than the daemon
+    /// keeps an idle connection) without asking the passphrase twice.
+    func ownerKey() throws -> Ed25519.SigningKey {
+        try requireVault()
+        guard isServed else { throw notServed }
         let passphrase = try passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
-        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase")
-        return try await VaultConnection.connect(socketPath: socketPath, identity: .owner(key: key))
+        return try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+    }
+
+    /// Connects to the vault's daemon as `identity`; a socket no daemon listens on is said as that.
+    func connect(identity: ClientIdentity) async throws -> VaultConnection {
+        do {
+            return try await VaultConnection.connect(socketPath: socketPath, identity: identity)
+        } catch let error as ConnectionError where error.reason == .notListening {
+            throw ToolError(
+                "healthvaultd is not running for \(directory.path) (a daemon that was killed left its socket); "
+                    + "start it with `healthvaultd --vault \(directory.path)`"
+            )
+        } catch let error as RPCError where error.code == RPCError.authenticationFailed {
+            // The owner key came from the right passphrase: the daemon refused this user, or it
+            // serves another vault than the one now in the folder.
+            let owner = (try? FileManager.default.attributesOfItem(atPath: socketPath)[.ownerAccountID] as? NSNumber)
+                .flatMap { $0 }?.uint32Value
+            if let owner, owner != getuid() {
+                throw ToolError(
+                    "healthvaultd refused you (uid \(getuid())): it runs as uid \(owner) and serves only that user "
+                        + "and those its --allowed-uid names; run this as that user"
+                )
+            }
+            throw ToolError(
+                "healthvaultd refused the owner key of \(directory.path): it serves another vault than the one now "
+                    + "in the folder; restart it (`healthvaultd --vault \(directory.path)`)"
+            )
+        }
     }
 
     /// The owner key, derived from the passphrase; a wrong one is `wrong`.
@@ -53,13 +102,18 @@ struct VaultOptions: ParsableArguments {
             return try Vault.ownerKey(at: directory, passphrase: passphrase)
         } catch {
             if case .wrongPassphrase = error { throw ToolError(wrong) }
-            throw ToolError("\(error)")
+            throw ToolError(VaultFolder.message(for: error, directory: directory))
         }
     }
 
     /// Runs `body` on an owner connection, closing it afterwards.
-    func withOwner<T>(_ body: (VaultConnection) async throws -> T) async throws -> T {
-        let connection = try await ownerConnection()
+    func withOwner<T>(key: Ed25519.SigningKey? = nil, _ body: (VaultConnection) async throws -> T) async throws -> T {
+        let connection: VaultConnection
+        if let key {
+            connection = try await connect(identity: .owner(key: key))
+        } else {
+            connection = try await ownerConnection()
+        }
         do {
             let result = try await body(connection)
             await connection.closeAndWait()
@@ -106,6 +160,18 @@ func parseDate(_ text: String) throws -> Date {
     throw ToolError("\(text) is not a date (2026-11-23 or 2026-11-23T08:00:00Z)")
 }
 
+/// `--from` and `--to` as dates, nil when neither is given; `--to` must come after `--from`
+/// (said with the options' own names, before anything is asked of the daemon).
+func dateRange(from: String?, to: String?) throws -> (start: Date?, end: Date?)? {
+    guard from != nil || to != nil else { return nil }
+    let start = try from.map(parseDate)
+    let end = try to.map(parseDate)
+    if let start, let end, end <= start {
+        throw ToolError("--to \(to!) is not after --from \(from!): no time lies between them")
+    }
+    return (start, end)
+}
+
 /// A time for people: to the second, UTC.
 func timestamp(_ date: Date) -> String {
     let string = RFC3339.string(from: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
@@ -123,4 +189,17 @@ func table(_ rows: [[String]]) -> String {
             column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
         }.joined(separator: "  ")
     }.joined(separator: "\n")
+}
+
+/// The daemon's refusal as one line in the tools' style: its message for a person, never the
+/// protocol's code or field names (`invalidArgument: app: ...`); a method this daemon does not
+/// know means it is older than this command.
+func daemonMessage(_ error: RPCError) -> String {
+    switch error.code {
+    case RPCError.methodNotFound:
+        return "this healthvaultd does not know the request (it is older than this healthvault); "
+            + "restart it with the healthvaultd that came with this healthvault"
+    default:
+        return error.message
+    }
 }

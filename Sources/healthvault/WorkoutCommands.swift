@@ -32,14 +32,14 @@ struct Workouts: AsyncParsableCommand {
         @Option(help: "Workouts starting before this date.")
         var to: String?
 
-        @Option(help: "At most this many (the newest); 0 for all.")
+        @Option(parsing: .unconditional, help: "At most this many (the newest); 0 for all.")
         var limit: Int = 100
 
         func run() async throws {
             guard limit >= 0 else { throw ToolError("--limit must be 0 (all) or more, not \(limit)") }
             var predicate: SamplePredicate?
-            if from != nil || to != nil {
-                predicate = .date(start: try from.map(parseDate), end: try to.map(parseDate), options: [])
+            if let range = try dateRange(from: from, to: to) {
+                predicate = .date(start: range.start, end: range.end, options: [])
             }
             let query = SampleQueryDescriptor(
                 predicates: [SampleTypePredicate(.workout, predicate: predicate)],
