@@ -52,21 +52,61 @@ struct VaultOptions: ParsableArguments {
         )
     }
 
-    /// An owner connection to the vault's daemon: the passphrase derives the owner key, which
-    /// signs the daemon's challenge.
+    /// An owner connection to the vault's daemon: the session of `healthvault login`, else the
+    /// passphrase derives the owner key, which signs the daemon's challenge.
     func ownerConnection() async throws -> VaultConnection {
-        try await connect(identity: .owner(key: ownerKey()))
+        try await connect(owner: ownerKey())
     }
 
-    /// The owner key from the passphrase, once the folder and the daemon are checked: for a
-    /// command that connects twice (one that asks the owner in between, longer than the daemon
-    /// keeps an idle connection) without asking the passphrase twice.
-    func ownerKey() throws -> Ed25519.SigningKey {
+    /// How this command proves it is the owner, once the folder and the daemon are checked: the
+    /// session of `healthvault login` when there is one and no passphrase option is given, else
+    /// the owner key from the passphrase. For a command that connects twice (one that asks the
+    /// owner in between, longer than the daemon keeps an idle connection) without asking twice.
+    func ownerKey() throws -> OwnerCredential {
         try requireVault()
         guard isServed else { throw notServed }
-        let passphrase = try passphrase(prompt: "Passphrase for \(directory.path): ")
+        var context: String?
+        if passphraseFd == nil, passphraseFile == nil, let file = SessionFile(vault: directory) {
+            let existed = file.exists
+            if let session = try file.read() { return .session(session.token, file) }
+            if existed { context = "the session of `healthvault login` has ended" }
+        }
+        return .key(try passphraseKey(context: context))
+    }
+
+    /// The owner key from the passphrase; `context` opens the message when it cannot be asked.
+    func passphraseKey(context: String? = nil) throws -> Ed25519.SigningKey {
+        let passphrase: SecureBytes
+        do {
+            passphrase = try self.passphrase(prompt: "Passphrase for \(directory.path): ")
+        } catch let error as ToolError {
+            throw ToolError([context, error.description].compactMap { $0 }.joined(separator: "; "))
+        }
         defer { passphrase.wipe() }
         return try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+    }
+
+    /// Connects as the owner with `credential`; a session the daemon no longer knows (expired,
+    /// ended, the vault locked, the daemon restarted) is removed and the passphrase asked instead.
+    func connect(owner credential: OwnerCredential) async throws -> VaultConnection {
+        switch credential {
+        case .key(let key):
+            return try await connect(identity: .owner(key: key))
+        case .session(let token, let file):
+            do {
+                return try await connect(identity: .ownerSession(token: token))
+            } catch is SessionRefused {
+                file.remove()
+                return try await connect(
+                    identity: .owner(
+                        key: passphraseKey(
+                            context: "healthvaultd no longer knows the session of `healthvault login` "
+                                + "(it expired or ended, the vault was locked, or the daemon restarted)"
+                        )
+                    )
+                )
+            }
+        }
     }
 
     /// Connects to the vault's daemon as `identity`; a socket no daemon listens on is said as that.
@@ -79,6 +119,7 @@ struct VaultOptions: ParsableArguments {
                     + "start it with `healthvaultd --vault \(directory.path)`"
             )
         } catch let error as RPCError where error.code == RPCError.authenticationFailed {
+            if case .ownerSession = identity { throw SessionRefused() }
             // The owner key came from the right passphrase: the daemon refused this user, or it
             // serves another vault than the one now in the folder.
             let owner = (try? FileManager.default.attributesOfItem(atPath: socketPath)[.ownerAccountID] as? NSNumber)
@@ -107,10 +148,10 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// Runs `body` on an owner connection, closing it afterwards.
-    func withOwner<T>(key: Ed25519.SigningKey? = nil, _ body: (VaultConnection) async throws -> T) async throws -> T {
+    func withOwner<T>(key: OwnerCredential? = nil, _ body: (VaultConnection) async throws -> T) async throws -> T {
         let connection: VaultConnection
         if let key {
-            connection = try await connect(identity: .owner(key: key))
+            connection = try await connect(owner: key)
         } else {
             connection = try await ownerConnection()
         }
@@ -124,6 +165,17 @@ struct VaultOptions: ParsableArguments {
         }
     }
 }
+
+/// How an owner command proves it is the owner (docs/PROTOCOL.md, "authenticate").
+enum OwnerCredential {
+    /// The owner key, derived from the passphrase.
+    case key(Ed25519.SigningKey)
+    /// The token of `healthvault login`, and the file it came from.
+    case session(SecureBytes, SessionFile)
+}
+
+/// The daemon refused a session token: it no longer knows it.
+struct SessionRefused: Error {}
 
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON (one object, or one per line) instead of text.")

@@ -17,7 +17,8 @@ struct HealthVaultCommand: AsyncParsableCommand {
             with a non-zero exit code.
             """,
         subcommands: [
-            Init.self, Status.self, Lock.self, Unlock.self, Passwd.self, Apps.self, Requests.self,
+            Init.self, Status.self, Login.self, Logout.self, Lock.self, Unlock.self, Passwd.self, Apps.self,
+            Requests.self,
             Grant.self, Deny.self, Revoke.self, Profile.self, DataSummary.self, Samples.self, Import.self, Export.self,
             Stats.self,
             Activity.self,

@@ -1,0 +1,130 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import VaultClient
+import VaultCrypto
+import VaultProtocol
+
+/// How long a session lasts: a whole number of seconds, minutes, hours or days (`90s`, `15m`,
+/// `1h`, `1d`; a number alone is seconds), at most a day.
+struct SessionLength: ExpressibleByArgument {
+    let seconds: Int
+
+    init?(argument: String) {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var text = Substring(argument)
+        var unit = 1
+        if let last = text.last, let multiplier = units[last] {
+            unit = multiplier
+            text = text.dropLast()
+        }
+        guard !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let value = Int(text),
+            value > 0, value <= SessionOpenParams.maximumSeconds / unit
+        else { return nil }
+        seconds = value * unit
+    }
+
+    static var defaultValueDescription: String { "15m" }
+}
+
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Unlock once: later owner commands need no passphrase until the session ends.",
+        discussion: """
+            Asks for the passphrase once; healthvaultd then issues a session token for your uid that
+            lasts --for (15m by default, at most 24h). The token is kept in
+            $XDG_RUNTIME_DIR/healthvault/ (0700, checked before each use) and only in healthvaultd's
+            memory: it unlocks nothing at rest. `healthvault logout` ends it; so do `healthvault lock`
+            and a restart of healthvaultd. A passphrase option (--passphrase-fd, --passphrase-file)
+            on a later command is used instead of the session.
+
+            Examples:
+              healthvault login
+              healthvault login --for 1h
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp("How long the session lasts: 90s, 15m, 1h, 1d (at most 24h).", valueName: "duration"),
+        transform: { text in
+            guard let length = SessionLength(argument: text) else {
+                throw ValidationError(
+                    "--for \(text) is not a session length: give seconds, minutes, hours or a day (90s, 15m, 1h, 1d), at most 24h"
+                )
+            }
+            return length
+        }
+    )
+    var length = SessionLength(argument: "15m")!
+
+    func run() async throws {
+        guard let file = SessionFile(vault: vault.directory) else {
+            throw ToolError(
+                "$XDG_RUNTIME_DIR is not set: login keeps its token only in your runtime folder; "
+                    + "log in to a systemd session, or set XDG_RUNTIME_DIR to a folder only you can read"
+            )
+        }
+        // The folder is checked before the passphrase is asked.
+        _ = try file.read()
+        let key = try vault.ownerKey()
+        guard case .key = key else {
+            // A session is live: logging in again asks the passphrase and replaces it.
+            return try await login(with: .key(vault.passphraseKey()), file: file)
+        }
+        try await login(with: key, file: file)
+    }
+
+    private func login(with key: OwnerCredential, file: SessionFile) async throws {
+        let opened = try await vault.withOwner(key: key) { connection in
+            try await connection.call(
+                Method.sessionOpen,
+                SessionOpenParams(seconds: length.seconds),
+                as: SessionOpenResult.self
+            )
+        }
+        guard let token = SessionFile.token(hex: opened.token) else {
+            throw ToolError("healthvaultd answered a malformed session token")
+        }
+        defer { token.wipe() }
+        let expires = Date().addingTimeInterval(Double(opened.seconds))
+        try file.write(token: token, expires: expires)
+        print("Logged in to \(vault.directory.path) until \(timestamp(expires)); `healthvault logout` ends it.")
+    }
+}
+
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "End the session of `healthvault login`: owner commands ask for the passphrase again."
+    )
+
+    @OptionGroup var vault: VaultOptions
+
+    func run() async throws {
+        guard let file = SessionFile(vault: vault.directory), let session = try file.read() else {
+            print("No session for \(vault.directory.path).")
+            return
+        }
+        defer {
+            session.token.wipe()
+            file.remove()
+        }
+        var closed = false
+        if vault.isServed {
+            do {
+                let connection = try await vault.connect(identity: .ownerSession(token: session.token))
+                closed = try await connection.call(Method.sessionClose, Empty(), as: SessionCloseResult.self).closed
+                await connection.closeAndWait()
+            } catch is SessionRefused {
+                closed = false
+            }
+        }
+        print(
+            closed
+                ? "Logged out of \(vault.directory.path)."
+                : "Logged out of \(vault.directory.path) (healthvaultd had already ended the session)."
+        )
+    }
+}
