@@ -48,7 +48,10 @@ struct Login: AsyncParsableCommand {
 
     @Option(
         name: .customLong("for"),
-        help: ArgumentHelp("How long the session lasts: 90s, 15m, 1h, 1d (at most 24h).", valueName: "duration"),
+        help: ArgumentHelp(
+            "How long the session lasts: 90s, 15m, 1h, 1d (at most 24h; default: `session` in the config file, else 15m).",
+            valueName: "duration"
+        ),
         transform: { text in
             guard let length = SessionLength(argument: text) else {
                 throw ValidationError(
@@ -58,7 +61,7 @@ struct Login: AsyncParsableCommand {
             return length
         }
     )
-    var length = SessionLength(argument: "15m")!
+    var length: SessionLength?
 
     func run() async throws {
         guard let file = SessionFile(vault: vault.directory) else {
@@ -77,11 +80,25 @@ struct Login: AsyncParsableCommand {
         try await login(with: key, file: file)
     }
 
+    /// --for, else the config file's `session`, else 15 minutes.
+    private func seconds() throws -> Int {
+        if let length { return length.seconds }
+        let configuration = try VaultOptions.configuration.get()
+        guard let text = configuration.session else { return 15 * 60 }
+        guard let length = SessionLength(argument: text) else {
+            throw ToolError(
+                "\(configuration.file ?? "the config file"): session = \(text) is not a session length (90s, 15m, 1h, 1d, at most 24h)"
+            )
+        }
+        return length.seconds
+    }
+
     private func login(with key: OwnerCredential, file: SessionFile) async throws {
+        let seconds = try seconds()
         let opened = try await vault.withOwner(key: key) { connection in
             try await connection.call(
                 Method.sessionOpen,
-                SessionOpenParams(seconds: length.seconds),
+                SessionOpenParams(seconds: seconds),
                 as: SessionOpenResult.self
             )
         }

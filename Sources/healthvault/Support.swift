@@ -11,7 +11,11 @@ import VaultStore
 
 /// The options every command that touches a vault shares.
 struct VaultOptions: ParsableArguments {
-    @Option(name: .long, help: "The vault directory (default: $HEALTHVAULT_DIR, else ~/.local/share/healthvault).")
+    @Option(
+        name: .long,
+        help:
+            "The vault directory (default: $HEALTHVAULT_DIR, else `vault` in ~/.config/healthvault/config, else $XDG_DATA_HOME/healthvault, else ~/.local/share/healthvault)."
+    )
     var vault: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
@@ -20,12 +24,21 @@ struct VaultOptions: ParsableArguments {
     @Option(name: .long, help: "Read the passphrase from this file (its first line).")
     var passphraseFile: String?
 
+    /// The owner's config file, read once (``ToolConfiguration``).
+    static let configuration = Result { () throws(ToolError) in try ToolConfiguration.load() }
+
+    /// A config file that cannot be used, or no vault to name, stops the command before it
+    /// starts, with the file and the line.
+    func validate() throws {
+        _ = try VaultLocation.resolve(flag: vault, configuration: Self.configuration.get())
+    }
+
+    /// The vault's folder: --vault, $HEALTHVAULT_DIR, the config file's `vault`,
+    /// $XDG_DATA_HOME/healthvault, $HOME/.local/share/healthvault (``VaultLocation``).
     var directory: URL {
-        if let vault { return URL(fileURLWithPath: vault).standardizedFileURL }
-        if let env = ProcessInfo.processInfo.environment["HEALTHVAULT_DIR"], !env.isEmpty {
-            return URL(fileURLWithPath: env).standardizedFileURL
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/healthvault")
+        let configuration = (try? Self.configuration.get()) ?? ToolConfiguration()
+        return (try? VaultLocation.resolve(flag: vault, configuration: configuration))
+            ?? URL(fileURLWithPath: "/nonexistent/healthvault")
     }
 
     var socketPath: String { directory.appendingPathComponent(WireProtocol.socketFileName).path }

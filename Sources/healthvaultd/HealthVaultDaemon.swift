@@ -23,8 +23,12 @@ struct HealthVaultDaemon: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The vault directory.")
-    var vault: String
+    @Option(
+        name: .long,
+        help:
+            "The vault directory (default: $HEALTHVAULT_DIR, else `vault` in ~/.config/healthvault/config, else $XDG_DATA_HOME/healthvault, else ~/.local/share/healthvault)."
+    )
+    var vault: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
     var passphraseFd: Int32?
@@ -119,7 +123,7 @@ struct HealthVaultDaemon: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "healthvaultd")
-        let directory = URL(fileURLWithPath: vault).standardizedFileURL
+        let directory = try VaultLocation.resolve(flag: vault, configuration: ToolConfiguration.load())
         // Before anything is written: a folder that is not a vault, or one this user may not
         // read, is said as what it is, and left as it was (no lock file in it).
         try VaultFolder.require(directory)
