@@ -99,8 +99,9 @@ let package = Package(
             name: "healthvault",
             dependencies: [
                 "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "VaultProtocol", "VaultClient",
-                "CommandSupport", "HealthInterchange",
+                "CommandSupport", "HealthInterchange", "VaultDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The demo's example apps, written against HealthVaultKit only.

@@ -70,6 +70,9 @@ struct Login: AsyncParsableCommand {
                     + "log in to a systemd session, or set XDG_RUNTIME_DIR to a folder only you can read"
             )
         }
+        // A session lives in healthvaultd's memory: without one running there is nothing to log in to.
+        try vault.requireVault()
+        guard vault.isServed else { throw vault.notServed }
         // The folder is checked before the passphrase is asked.
         _ = try file.read()
         let key = try vault.ownerKey()

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import HealthInterchange
 import HealthModel
+import Synchronization
 import VaultClient
 import VaultCrypto
 import VaultProtocol
@@ -77,7 +78,10 @@ struct VaultOptions: ParsableArguments {
     /// owner in between, longer than the daemon keeps an idle connection) without asking twice.
     func ownerKey() throws -> OwnerCredential {
         try requireVault()
-        guard isServed else { throw notServed }
+        guard isServed else {
+            guard LocalDaemon.permitted.load(ordering: .relaxed) else { throw notServed }
+            return .key(try serveLocally())
+        }
         var context: String?
         if passphraseFd == nil, passphraseFile == nil, let file = SessionFile(vault: directory) {
             let existed = file.exists
@@ -85,6 +89,16 @@ struct VaultOptions: ParsableArguments {
             if existed { context = "the session of `healthvault login` has ended" }
         }
         return .key(try passphraseKey(context: context))
+    }
+
+    /// With no healthvaultd: asks the passphrase, opens the vault in this process and serves it
+    /// to this command on a private socket (``LocalDaemon``); returns the owner key.
+    func serveLocally() throws -> Ed25519.SigningKey {
+        let passphrase = try self.passphrase(prompt: "Passphrase for \(directory.path): ")
+        defer { passphrase.wipe() }
+        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+        try LocalDaemon.start(directory: directory, passphrase: passphrase)
+        return key
     }
 
     /// The owner key from the passphrase; `context` opens the message when it cannot be asked.
@@ -125,7 +139,10 @@ struct VaultOptions: ParsableArguments {
     /// Connects to the vault's daemon as `identity`; a socket no daemon listens on is said as that.
     func connect(identity: ClientIdentity) async throws -> VaultConnection {
         do {
-            return try await VaultConnection.connect(socketPath: socketPath, identity: identity)
+            return try await VaultConnection.connect(
+                socketPath: LocalDaemon.socketPath ?? socketPath,
+                identity: identity
+            )
         } catch let error as ConnectionError where error.reason == .notListening {
             throw ToolError(
                 "healthvaultd is not running for \(directory.path) (a daemon that was killed left its socket); "
