@@ -175,6 +175,26 @@ extension DaemonEndToEnd {
             )
         }
 
+        /// At a terminal: no prompt while the session lasts; after logout the passphrase is asked again.
+        @Test func atATerminalTheSessionSkipsThePromptAndLogoutBringsItBack() throws {
+            let setup = try Setup()
+            #expect(try setup.healthvault(["login"], passphrase: true).status == 0)
+            let environment = ["XDG_RUNTIME_DIR": setup.runtime]
+            let arguments = ["apps", "list", "--vault", setup.daemon.directory.path]
+            let during = try TerminalProcess(TestDaemon.binary("healthvault"), arguments, environment: environment)
+            let status = try #require(during.wait())
+            #expect(TerminalProcess.exitCode(status) == 0, "\(during.output)")
+            #expect(!during.output.contains("Passphrase"), "\(during.output)")
+            #expect(during.output.contains("No apps are enrolled"), "\(during.output)")
+
+            #expect(try setup.healthvault(["logout"]).status == 0)
+            let after = try TerminalProcess(TestDaemon.binary("healthvault"), arguments, environment: environment)
+            #expect(after.waitFor("Passphrase for \(setup.daemon.directory.path)"), "\(after.output)")
+            after.type(TestDaemon.passphrase + "\n")
+            let asked = try #require(after.wait())
+            #expect(TerminalProcess.exitCode(asked) == 0, "\(after.output)")
+        }
+
         @Test func aSessionLengthIsCheckedWithItsOptionsName() throws {
             let setup = try Setup()
             for length in ["2h30m", "0s", "25h", "-5m", "1w"] {
