@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "healthvaultd",
             dependencies: [
-                "VaultDaemon", "VaultStore", "VaultCrypto", "VaultProtocol", "CommandSupport", "CLinux",
+                "VaultDaemon", "VaultStore", "VaultCrypto", "VaultProtocol", "VaultClient", "CommandSupport", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

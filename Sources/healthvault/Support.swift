@@ -26,12 +26,17 @@ struct VaultOptions: ParsableArguments {
     var passphraseFile: String?
 
     /// The owner's config file, read once (``ToolConfiguration``).
-    static let configuration = Result { () throws(ToolError) in try ToolConfiguration.load() }
+    static let configuration = Result { () throws -> ToolConfiguration in try ToolConfiguration.load() }
+        .mapError { ToolError(($0 as? ConfigurationError)?.description ?? "\($0)") }
 
     /// A config file that cannot be used, or no vault to name, stops the command before it
     /// starts, with the file and the line.
     func validate() throws {
-        _ = try VaultLocation.resolve(flag: vault, configuration: Self.configuration.get())
+        do {
+            _ = try VaultLocation.resolve(flag: vault, configuration: Self.configuration.get())
+        } catch let error as ConfigurationError {
+            throw ToolError(error.description)
+        }
     }
 
     /// The vault's folder: --vault, $HEALTHVAULT_DIR, the config file's `vault`,

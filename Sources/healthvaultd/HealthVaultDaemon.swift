@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import VaultClient
 import VaultCrypto
 import VaultDaemon
 import VaultProtocol

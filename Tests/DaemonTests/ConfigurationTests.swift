@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HealthVaultKit
 import Testing
 
 /// Where the tools find the vault (--vault > $HEALTHVAULT_DIR > the config file > $XDG_DATA_HOME >
@@ -101,6 +102,29 @@ import Testing
         // healthvaultd finds the vault the same way.
         let daemon = try home.run(["--passphrase-file", "/dev/null"], binary: "healthvaultd")
         #expect(daemon.status != 0 && daemon.err.contains(home.home + "/vaults/health"), "\(daemon.err)")
+    }
+
+    /// Apps (HealthVaultKit) look for the vault where the owner's tools put it.
+    @Test func appsFindTheVaultWhereTheToolsDo() throws {
+        let home = try Home()
+        defer { try? FileManager.default.removeItem(atPath: home.root) }
+        let environment = ["HOME": home.home]
+        #expect(HealthStore.defaultVaultDirectory(environment: environment) == home.home + "/.local/share/healthvault")
+        #expect(
+            HealthStore.defaultVaultDirectory(
+                environment: environment.merging(["XDG_DATA_HOME": home.root + "/d"]) { $1 }
+            )
+                == home.root + "/d/healthvault"
+        )
+        try home.writeConfig("vault = ~/vaults/health\n")
+        #expect(HealthStore.defaultVaultDirectory(environment: environment) == home.home + "/vaults/health")
+        #expect(try home.folderLookedAt() == home.home + "/vaults/health")
+        #expect(
+            HealthStore.defaultVaultDirectory(
+                environment: environment.merging(["HEALTHVAULT_DIR": "/elsewhere"]) { $1 }
+            )
+                == "/elsewhere"
+        )
     }
 
     @Test func aConfigFileMistakeIsSaidWithTheFileAndLine() throws {

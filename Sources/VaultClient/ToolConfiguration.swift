@@ -1,5 +1,14 @@
 public import Foundation
 
+/// A config file that cannot be used, or no vault to name: one line, with the file and the line.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
 /// The owner's settings file, `$XDG_CONFIG_HOME/healthvault/config` (else
 /// `$HOME/.config/healthvault/config`): `key = value` lines, `#` comments, blank lines. Keys:
 /// `vault` (the vault's folder; `~/` means `$HOME`) and `session` (how long `healthvault login`
@@ -35,14 +44,14 @@ public struct ToolConfiguration: Sendable, Equatable {
     /// Reads the file for `environment`; no file is an empty configuration.
     public static func load(
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(ToolError) -> ToolConfiguration {
+    ) throws(ConfigurationError) -> ToolConfiguration {
         guard let path = path(environment: environment) else { return ToolConfiguration() }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             if !FileManager.default.fileExists(atPath: path) { return ToolConfiguration() }
-            throw ToolError("cannot read \(path): \((error as NSError).localizedDescription)")
+            throw ConfigurationError("cannot read \(path): \((error as NSError).localizedDescription)")
         }
         return try parse(text, file: path, environment: environment)
     }
@@ -52,7 +61,7 @@ public struct ToolConfiguration: Sendable, Equatable {
         _ text: String,
         file: String,
         environment: [String: String]
-    ) throws(ToolError) -> ToolConfiguration {
+    ) throws(ConfigurationError) -> ToolConfiguration {
         var result = ToolConfiguration(file: file)
         var seen: Set<String> = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -60,30 +69,32 @@ public struct ToolConfiguration: Sendable, Equatable {
             let number = index + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw ToolError("\(file), line \(number): `\(line)` is not `key = value`")
+                throw ConfigurationError("\(file), line \(number): `\(line)` is not `key = value`")
             }
             let key = line[..<equals].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             guard keys.contains(key) else {
-                throw ToolError(
+                throw ConfigurationError(
                     "\(file), line \(number): unknown key `\(key)` (known: \(keys.joined(separator: ", ")))"
                 )
             }
             guard seen.insert(key).inserted else {
-                throw ToolError("\(file), line \(number): `\(key)` is given twice")
+                throw ConfigurationError("\(file), line \(number): `\(key)` is given twice")
             }
-            guard !value.isEmpty else { throw ToolError("\(file), line \(number): `\(key)` has no value") }
+            guard !value.isEmpty else { throw ConfigurationError("\(file), line \(number): `\(key)` has no value") }
             switch key {
             case "vault":
                 var path = value
                 if path == "~" || path.hasPrefix("~/") {
                     guard let home = environment["HOME"], home.hasPrefix("/") else {
-                        throw ToolError("\(file), line \(number): `~` in `vault` needs $HOME")
+                        throw ConfigurationError("\(file), line \(number): `~` in `vault` needs $HOME")
                     }
                     path = home + path.dropFirst()
                 }
                 guard path.hasPrefix("/") else {
-                    throw ToolError("\(file), line \(number): `vault` must be an absolute path or start with ~/")
+                    throw ConfigurationError(
+                        "\(file), line \(number): `vault` must be an absolute path or start with ~/"
+                    )
                 }
                 result.vault = URL(fileURLWithPath: path).standardizedFileURL
             default:
@@ -96,13 +107,14 @@ public struct ToolConfiguration: Sendable, Equatable {
 
 /// Where a command finds the vault: `--vault`, else `$HEALTHVAULT_DIR`, else the config file's
 /// `vault`, else `$XDG_DATA_HOME/healthvault`, else `$HOME/.local/share/healthvault` (README,
-/// "Where the vault is").
+/// "Where the vault is"). The owner's tools, healthvaultd and HealthVaultKit's apps all find it
+/// this way, so they meet at one socket.
 public enum VaultLocation {
     public static func resolve(
         flag: String?,
         configuration: ToolConfiguration,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(ToolError) -> URL {
+    ) throws(ConfigurationError) -> URL {
         if let flag { return URL(fileURLWithPath: flag).standardizedFileURL }
         if let env = environment["HEALTHVAULT_DIR"], !env.isEmpty {
             return URL(fileURLWithPath: env).standardizedFileURL
@@ -112,7 +124,7 @@ public enum VaultLocation {
             return URL(fileURLWithPath: data).appendingPathComponent("healthvault").standardizedFileURL
         }
         guard let home = environment["HOME"], home.hasPrefix("/") else {
-            throw ToolError(
+            throw ConfigurationError(
                 "no vault named: give --vault or set HEALTHVAULT_DIR (neither XDG_DATA_HOME nor HOME is set)"
             )
         }
