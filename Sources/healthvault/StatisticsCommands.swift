@@ -244,7 +244,7 @@ struct Units: AsyncParsableCommand {
     @Argument(help: "A unit of the type (lb, degF, mi, ...).")
     var unit: String?
 
-    @Flag(help: "Go back to the type's standard unit.")
+    @Flag(help: "Go back to the type's default unit (heart rate and respiratory rate per minute).")
     var reset = false
 
     func run() async throws {
@@ -275,9 +275,9 @@ struct Units: AsyncParsableCommand {
         for (identifier, unit) in units.sorted(by: { $0.key < $1.key }) {
             guard let type = QuantityTypeIdentifier(rawValue: identifier) else { continue }
             // Listing every type, only those the owner changed.
-            if quantityType == nil, unit == type.canonicalUnit { continue }
+            if quantityType == nil, unit == type.defaultUnit { continue }
             lines.append("\(identifier)  \(unit)")
         }
-        print(lines.isEmpty ? "Every type in its standard unit." : lines.joined(separator: "\n"))
+        print(lines.isEmpty ? "Every type in its default unit." : lines.joined(separator: "\n"))
     }
 }
