@@ -21,6 +21,10 @@ struct Backup: AsyncParsableCommand {
             snapshot of a restic repository (REPO, else $RESTIC_REPOSITORY; restic's password and \
             backend settings come from its usual environment variables), which encrypts and \
             deduplicates it again: a day's new samples add little.
+
+            Examples:
+              healthvault backup /media/usb/healthvault-2026-11-26
+              healthvault backup --restic sftp:me@nas.local:/srv/restic/health
             """
     )
 
@@ -215,6 +219,10 @@ struct Restore: AsyncParsableCommand {
             a rollback, refused unless --allow-rollback, which the restored log then records \
             (vault.restore-older). The restored vault opens with the passphrase the vault had \
             when the backup was made.
+
+            Examples:
+              healthvault restore /media/usb/healthvault-2026-11-26 --vault ~/.local/share/healthvault-restored
+              healthvault restore --restic sftp:me@nas.local:/srv/restic/health --vault ~/restored
             """
     )
 
@@ -391,6 +399,10 @@ struct Check: AsyncParsableCommand {
             kept beside it. Exit 0: whole (warnings may be printed); 1: something is damaged, \
             missing or unsafe, each named; 2: it could not be checked (wrong passphrase, not a \
             vault).
+
+            Examples:
+              healthvault check
+              healthvault check /media/usb/healthvault-2026-11-26 --json
             """
     )
 

@@ -10,13 +10,29 @@ import VaultStore
 
 struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Your characteristics (date of birth, biological sex, blood type, ...).",
+        abstract:
+            "Your characteristics: biological sex, blood type, date of birth, skin type, wheelchair use, move mode.",
+        discussion: """
+            Examples:
+              healthvault profile                          what is set, in words
+              healthvault profile set bloodType A+
+              healthvault profile set dateOfBirth 1990-05-01
+              healthvault profile remove wheelchairUse
+            """,
         subcommands: [Show.self, Set.self, Remove.self],
         defaultSubcommand: Show.self
     )
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The characteristics set.")
+        static let configuration = CommandConfiguration(
+            abstract: "Your characteristics, in words; those not set say so.",
+            discussion: """
+                Read as one audit entry (query.characteristic, naming the six types). --json prints \
+                each characteristic that is set as docs/MODEL_JSON.md writes it, one per line.
+
+                Example: healthvault profile show
+                """
+        )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
@@ -24,63 +40,104 @@ struct Profile: AsyncParsableCommand {
             let result = try await vault.withOwner {
                 try await $0.call(Method.profileShow, Empty(), as: ProfileResult.self)
             }
-            if output.json { return try printJSON(result) }
-            guard !result.values.isEmpty else { return print("No characteristics are set.") }
-            for value in result.values {
-                print("\(value.type.rawValue)  \(String(decoding: try HealthJSON.encode(value), as: UTF8.self))")
+            if output.json { return try printJSONLines(result.values) }
+            var rows: [[String]] = []
+            for type in CharacteristicTypeIdentifier.allCases.sorted(by: { $0.title < $1.title }) {
+                let value = result.values.first { $0.type == type }
+                var words = value?.words ?? "not set"
+                if case .dateOfBirth(let birth)? = value, let age = Self.age(birth) { words += " (age \(age))" }
+                rows.append([type.title, words])
             }
+            print(table(rows))
+            if result.values.count < CharacteristicTypeIdentifier.allCases.count {
+                print("Set one with `healthvault profile set TYPE VALUE` (bloodType A+, biologicalSex female, ...).")
+            }
+        }
+
+        /// Whole years from the date of birth to today, on this machine's calendar.
+        static func age(_ birth: DateOfBirth) -> Int? {
+            let calendar = Calendar(identifier: .gregorian)
+            guard let born = calendar.date(from: DateComponents(year: birth.year, month: birth.month, day: birth.day))
+            else { return nil }
+            return calendar.dateComponents([.year], from: born, to: Date()).year.flatMap { $0 >= 0 ? $0 : nil }
         }
     }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set one: TYPE and its value as JSON (docs/MODEL_JSON.md).",
+            abstract: "Set one characteristic, in words.",
             discussion: """
-                Examples: `profile set biologicalSex 1` (female), \
-                `profile set dateOfBirth '{"year":1990,"month":5,"day":1}'`, `profile set bloodType 3`.
+                biologicalSex female, male or other; bloodType A+, A-, B+, B-, AB+, AB-, O+ or O-; \
+                dateOfBirth YYYY-MM-DD; fitzpatrickSkinType (or skinType) I to VI; wheelchairUse \
+                yes or no; activityMoveMode (or moveMode) activeEnergy or moveTime. Case does not \
+                matter. HealthKit's numbers and docs/MODEL_JSON.md's JSON are read too \
+                (`biologicalSex 1`, `dateOfBirth '{"year":1990,"month":5,"day":1}'`).
+
+                Examples:
+                  healthvault profile set bloodType A+
+                  healthvault profile set biologicalSex female
+                  healthvault profile set dateOfBirth 1990-05-01
+                  healthvault profile set skinType III
                 """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The characteristic type.")
+        @Argument(help: "The characteristic: biologicalSex, bloodType, dateOfBirth, skinType, wheelchairUse, moveMode.")
         var type: String
 
-        @Argument(help: "Its value, as JSON.")
-        var value: String
+        @Argument(help: "Its value, in words (A+, female, 1990-05-01, III, no, activeEnergy).")
+        var value: [String]
 
         func run() async throws {
-            guard case .characteristic(let id) = try parseObjectType(type) else {
-                throw ToolError("\(type) is not a characteristic type")
-            }
-            let json = #"{"type":"\#(id.rawValue)","value":\#(value)}"#
-            let parsed: CharacteristicValue
-            do {
-                parsed = try HealthJSON.decode(CharacteristicValue.self, from: Data(json.utf8))
-            } catch {
-                throw ToolError("\(type): \(error.message)")
-            }
+            let parsed = try Self.characteristic(type, value.joined(separator: " "))
             try await vault.withOwner {
                 _ = try await $0.call(Method.profileSet, ProfileSetParams(value: parsed), as: Empty.self)
             }
-            print("Set \(id.rawValue).")
+            if output.json { return try printJSON(parsed) }
+            print("Set \(parsed.type.title.lowercased()) to \(parsed.words).")
+        }
+
+        /// The characteristic `text` says, in words, or (as before) HealthKit's number or JSON.
+        static func characteristic(_ name: String, _ text: String) throws -> CharacteristicValue {
+            guard case .characteristic(let id) = try parseObjectType(name) else {
+                throw ToolError("\(name) is not a characteristic (biologicalSex, bloodType, dateOfBirth, ...)")
+            }
+            do {
+                return try CharacteristicValue(id, words: text)
+            } catch {
+                // A number or a JSON object: docs/MODEL_JSON.md's form, as earlier versions took it.
+                guard let first = text.first, first.isNumber || first == "{",
+                    let decoded = try? HealthJSON.decode(
+                        CharacteristicValue.self,
+                        from: Data(#"{"type":"\#(id.rawValue)","value":\#(text)}"#.utf8)
+                    )
+                else { throw ToolError(error.message) }
+                return decoded
+            }
         }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Clear one.")
+        static let configuration = CommandConfiguration(
+            abstract: "Clear one characteristic.",
+            discussion: "Example: healthvault profile remove wheelchairUse"
+        )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The characteristic type.")
+        @Argument(help: "The characteristic: biologicalSex, bloodType, dateOfBirth, skinType, wheelchairUse, moveMode.")
         var type: String
 
         func run() async throws {
             guard case .characteristic(let id) = try parseObjectType(type) else {
-                throw ToolError("\(type) is not a characteristic type")
+                throw ToolError("\(type) is not a characteristic (biologicalSex, bloodType, dateOfBirth, ...)")
             }
             try await vault.withOwner {
                 _ = try await $0.call(Method.profileRemove, CharacteristicParams(type: id), as: Empty.self)
             }
-            print("Cleared \(id.rawValue).")
+            if output.json { return try printJSON(["type": id.rawValue]) }
+            print("Cleared \(id.title.lowercased()).")
         }
     }
 }
@@ -88,14 +145,26 @@ struct Profile: AsyncParsableCommand {
 struct Samples: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The samples of a type: list them, add your own, delete them (any app's).",
+        discussion: """
+            Examples:
+              healthvault samples list steps --from today
+              healthvault samples add weight 72.5 kg
+              healthvault samples delete --type steps --from yesterday --to today
+            """,
         subcommands: [List.self, Add.self, Delete.self]
     )
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete by UUID, or every sample of --type between --from and --to."
+            abstract: "Delete by UUID, or every sample of --type between --from and --to.",
+            discussion: """
+                Examples:
+                  healthvault samples delete 1D00FF0F-B990-40A7-8FFC-559F60FEA72E
+                  healthvault samples delete --type steps --from yesterday --to today
+                """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
         @Argument(help: "Sample UUIDs.")
         var uuids: [String] = []
@@ -103,11 +172,11 @@ struct Samples: AsyncParsableCommand {
         @Option(name: .long, help: "Delete samples of this type instead.")
         var type: String?
 
-        @Option(name: .long, help: "With --type: samples ending at or after this date.")
-        var from: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("With --type: samples ending at or after this date."))
+        var from: DateArgument?
 
-        @Option(name: .long, help: "With --type: samples starting before this date.")
-        var to: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("With --type: samples starting before this date."))
+        var to: DateArgument?
 
         func validate() throws {
             guard uuids.isEmpty != (type == nil) else { throw ValidationError("give UUIDs or --type, one of them") }
@@ -117,12 +186,9 @@ struct Samples: AsyncParsableCommand {
             let deleted: Int
             if let type {
                 let sampleType = try parseSampleType(type)
-                var predicate: SamplePredicate?
-                if from != nil || to != nil {
-                    predicate = .date(start: try from.map(parseDate), end: try to.map(parseDate), options: [])
-                }
-                deleted = try await vault.withOwner {
-                    try await $0.call(
+                deleted = try await vault.withOwner { [from, to] connection in
+                    let predicate = try await datePredicate(from: from, to: to, on: connection)
+                    return try await connection.call(
                         Method.deleteObjects,
                         DeleteObjectsParams(type: sampleType, predicate: predicate),
                         as: DeleteResult.self
@@ -137,6 +203,7 @@ struct Samples: AsyncParsableCommand {
                     try await $0.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self).deleted
                 }
             }
+            if output.json { return try printJSON(["deleted": deleted]) }
             print("Deleted \(deleted) sample\(deleted == 1 ? "" : "s").")
         }
     }
@@ -145,10 +212,22 @@ struct Samples: AsyncParsableCommand {
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The signed audit log: export it, verify an export offline, show entries.",
+        discussion: """
+            Examples:
+              healthvault audit show --from today
+              healthvault audit export /srv/audit/2026-11
+              healthvault audit verify /srv/audit/2026-11 --key audit-key.pub
+            """,
         subcommands: [Export.self, Verify.self, Show.self, AcceptMissingCheckpoint.self]
     )
 
     struct AcceptMissingCheckpoint: AsyncParsableCommand {
+        /// `--json`: whether the missing note was accepted (false: it was there).
+        struct Accepted: Encodable {
+            let directory: String
+            let accepted: Bool
+        }
+
         static let configuration = CommandConfiguration(
             commandName: "accept-missing-checkpoint",
             abstract: "Open a vault whose audit-checkpoint.note is gone, once, recording that you decided to.",
@@ -158,13 +237,17 @@ struct Audit: AsyncParsableCommand {
                 database is the latest (you removed or lost only the note), this opens the vault \
                 without healthvaultd, records vault.open-without-checkpoint in the audit log, signs \
                 a new note and locks it again. Then start healthvaultd.
+
+                Example: healthvault audit accept-missing-checkpoint --vault ~/.local/share/healthvault
                 """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
         func run() async throws {
             let note = vault.directory.appendingPathComponent(Vault.latestCheckpointFileName)
             guard !FileManager.default.fileExists(atPath: note.path) else {
+                if output.json { return try printJSON(Accepted(directory: vault.directory.path, accepted: false)) }
                 print("\(note.path) is there: nothing to accept.")
                 return
             }
@@ -185,6 +268,7 @@ struct Audit: AsyncParsableCommand {
                 if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
                 throw ToolError("\(error)")
             }
+            if output.json { return try printJSON(Accepted(directory: vault.directory.path, accepted: true)) }
             print(
                 "Opened \(vault.directory.path) without its checkpoint note; the decision is in the audit log "
                     + "(vault.open-without-checkpoint) and a new note is signed. Start healthvaultd again."
@@ -194,7 +278,8 @@ struct Audit: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the whole log, signed, to a new directory an auditor verifies offline."
+            abstract: "Write the whole log, signed, to a new directory an auditor verifies offline.",
+            discussion: "Example: healthvault audit export /srv/audit/2026-11"
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
@@ -215,7 +300,12 @@ struct Audit: AsyncParsableCommand {
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an export offline: every entry, every signed checkpoint, against the vault's key.",
-            discussion: "Exit codes: 0 verified, 1 tampered (the entry named), 2 unreadable."
+            discussion: """
+                Exit codes: 0 verified, 1 tampered (the entry named), 2 unreadable. Needs neither the \
+                vault nor the daemon.
+
+                Example: healthvault audit verify /srv/audit/2026-11 --key audit-key.pub --checkpoint last.note
+                """
         )
 
         @Argument(help: "The export directory.")
@@ -311,7 +401,13 @@ struct Audit: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Entries, filtered: a table, or JSON lines with --json."
+            abstract: "Entries, filtered: a table, or JSON lines with --json.",
+            discussion: """
+                Examples:
+                  healthvault audit show --from today
+                  healthvault audit show --app org.example.sleeptracker --type steps --from -7d
+                  healthvault audit show --operation authentication.failure --json
+                """
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
@@ -319,7 +415,7 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, help: "Only this app's accesses.")
         var app: String?
 
-        @Option(name: .long, help: "Only entries naming this type.")
+        @Option(name: .long, help: "Only entries naming this type (a short name or an identifier).")
         var type: String?
 
         @Option(name: .long, help: "Only this operation (save, query.sample, authorization.grant-read, ...).")
@@ -328,28 +424,36 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, help: "Only this outcome: ok, denied, denied-served-empty, error.")
         var outcome: String?
 
-        @Option(name: .long, help: "Entries at or after this date.")
-        var from: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("Entries at or after this date."))
+        var from: DateArgument?
 
-        @Option(name: .long, help: "Entries before this date.")
-        var to: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("Entries before this date."))
+        var to: DateArgument?
 
         @Option(name: .long, help: "At most this many (the newest).")
         var limit: Int = 1000
 
         func run() async throws {
             let typeID = try type.map { try parseObjectType($0).description }
-            let params = AuditEntriesParams(
-                app: app,
-                type: typeID,
-                operation: operation,
-                outcome: outcome,
-                from: try from.map(parseDate),
-                to: try to.map(parseDate),
-                limit: limit
-            )
-            let result = try await vault.withOwner {
-                try await $0.call(Method.auditEntries, params, as: AuditEntriesResult.self)
+            let result = try await vault.withOwner { [app, operation, outcome, from, to, limit] connection in
+                var start: Date?
+                var end: Date?
+                if from != nil || to != nil {
+                    let zone = try await ownerTimeZone(on: connection)
+                    let now = Date()
+                    start = from?.date(in: zone, now: now)
+                    end = to?.date(in: zone, now: now)
+                }
+                let params = AuditEntriesParams(
+                    app: app,
+                    type: typeID,
+                    operation: operation,
+                    outcome: outcome,
+                    from: start,
+                    to: end,
+                    limit: limit
+                )
+                return try await connection.call(Method.auditEntries, params, as: AuditEntriesResult.self)
             }
             // The log's own presentation (docs/AUDIT_LOG.md): JSON lines or a table.
             let entries = result.entries.map { info in
