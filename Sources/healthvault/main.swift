@@ -31,6 +31,7 @@ struct HealthVaultCommand: AsyncParsableCommand {
               healthvault stats sleep --from -7d
               healthvault profile set bloodType A+
             """,
+        version: HealthVaultVersion.current,
         subcommands: [
             Init.self, Status.self, Lock.self, Unlock.self, Passwd.self, Types.self, Apps.self, Requests.self,
             Grant.self, Deny.self, Revoke.self, Profile.self, DataSummary.self, Samples.self, Import.self, Export.self,

@@ -24,7 +24,8 @@ struct HealthVaultDaemon: AsyncParsableCommand {
             Examples:
               healthvaultd --vault ~/.local/share/healthvault
               healthvaultd --vault ~/.local/share/healthvault --passphrase-fd 3 3< <(pass show healthvault)
-            """
+            """,
+        version: HealthVaultVersion.current
     )
 
     @Option(name: .long, help: "The vault directory.")

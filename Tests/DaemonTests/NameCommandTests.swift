@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import HealthModel
 import HealthModelTestSupport
@@ -505,6 +506,14 @@ extension DaemonEndToEnd {
             )
         }
 
+        @Test func bothBinariesSayTheirOneVersion() throws {
+            let client = try Self.healthvault(["--version"])
+            let daemon = try Self.run(TestDaemon.binary("healthvaultd"), ["--version"])
+            #expect(client.status == 0 && daemon.status == 0)
+            #expect(client.out == HealthVaultVersion.current + "\n")
+            #expect(daemon.out == HealthVaultVersion.current + "\n")
+        }
+
         @Test func statusJSONIsTheVaultNotTheHandshake() async throws {
             let daemon = try TestDaemon()
             let status = try Self.healthvault(["status", "--json", "--vault", daemon.directory.path])
@@ -545,6 +554,41 @@ extension DaemonEndToEnd {
                 try Self.jsonLines(try Self.healthvault(["unlock", "--json"], daemon).out).first?["locked"] as? Bool
                     == false
             )
+        }
+
+        // MARK: manual pages and completions
+
+        @Test func makeInstallDocsWritesManualPagesAndCompletionsThatNameTheSubcommands() throws {
+            let prefix = try #require(mkdtemp(strdup("/tmp/hvdocs.XXXXXX")).map { String(cString: $0) })
+            defer { try? FileManager.default.removeItem(atPath: prefix) }
+            let make = try Self.run(
+                "/usr/bin/make",
+                ["-C", Self.checkout.path, "install-docs", "PREFIX=\(prefix)", "BIN=\(TestDaemon.binDirectory.path)"]
+            )
+            #expect(make.status == 0, "\(make.out)\n\(make.err)")
+            let man1 = prefix + "/share/man/man1"
+            let pages = try FileManager.default.contentsOfDirectory(atPath: man1)
+            for page in [
+                "healthvault.1", "healthvault.stats.1", "healthvault.samples.add.1", "healthvault.types.1",
+                "healthvaultd.1",
+            ] {
+                #expect(pages.contains(page), "\(page) in \(pages)")
+            }
+            let main = try String(contentsOfFile: man1 + "/healthvault.1", encoding: .utf8)
+            for subcommand in ["types", "stats", "profile", "samples", "audit", "backup"] {
+                #expect(main.contains(subcommand), "healthvault.1 does not mention \(subcommand)")
+            }
+            let stats = try String(contentsOfFile: man1 + "/healthvault.stats.1", encoding: .utf8)
+            #expect(stats.contains("yesterday") && stats.contains("Examples"))
+            for (file, words) in [
+                ("/share/bash-completion/completions/healthvault", ["types", "stats", "profile"]),
+                ("/share/zsh/site-functions/_healthvault", ["types", "stats", "profile"]),
+                ("/share/fish/vendor_completions.d/healthvault.fish", ["types", "stats", "profile"]),
+                ("/share/bash-completion/completions/healthvaultd", ["--vault", "--passphrase-file"]),
+            ] {
+                let text = try String(contentsOfFile: prefix + file, encoding: .utf8)
+                for word in words { #expect(text.contains(word), "\(file) does not mention \(word)") }
+            }
         }
     }
 }
