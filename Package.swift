@@ -84,7 +84,7 @@ let package = Package(
             ]
         ),
         // What the command-line tools share: passphrases, key files, one-line errors.
-        .target(name: "CommandSupport", dependencies: ["VaultCrypto", "HealthModel", "VaultClient"]),
+        .target(name: "CommandSupport", dependencies: ["VaultCrypto", "HealthModel", "VaultClient", "VaultStore"]),
         .executableTarget(
             name: "healthvaultd",
             dependencies: [

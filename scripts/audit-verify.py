@@ -115,6 +115,10 @@ class Unreadable(Exception):
     """Verdict 2: could not read."""
 
 
+class OtherVault(Exception):
+    """Verdict 2 too: the auditor's key is another vault's (its name is not the export's)."""
+
+
 # ---------------------------------------------------------------- base64 / decimals
 def b64_strict(text, nbytes=None):
     """Standard alphabet, padding required, canonical (re-encodes to the same text)."""
@@ -506,7 +510,10 @@ def verify(export, key_path=None, previous_path=None):
         raise Unreadable("key.vkey does not parse")
     prev_raw = read_file(previous_path) if previous_path is not None else None
 
-    # 2. Key
+    # 2. Key: another vault's key says nothing of this export (could not verify); a key of the
+    # same name that differs is tampering.
+    if trusted is not None and export_key is not None and export_key.name != trusted.name:
+        raise OtherVault(f"the key given is for {trusted.name}, this export is the log of {export_key.name}")
     if trusted is not None and (export_key is None or export_key != trusted):
         raise Fault("wrong-key", None, "key.vkey is not the trusted key")
     key = trusted or export_key
@@ -623,6 +630,9 @@ def main(argv=None):
         last, n, key, warnings = verify(args.export_dir, args.key, args.previous)
     except Unreadable as e:
         report("unreadable", f"could not read: {e}")
+        return 2
+    except OtherVault as e:
+        report("unreadable", f"not this vault's key: {e}")
         return 2
     except Fault as f:
         # A fault comes after the files were read: entries.bin splits (as far as its framing holds).

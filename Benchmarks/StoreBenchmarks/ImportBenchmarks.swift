@@ -196,8 +196,11 @@ func healthvaultPath() -> String {
 
 /// The rows an import of an export stores, made from the file before the clock starts: a
 /// `samples` row per record, correlation (its members as rows whose parent it is) and workout,
-/// and a `sample_metadata` row per metadata entry, with the interned types, sources, revisions,
-/// devices and units numbered as the store numbers them; for raw inserts of the same rows.
+/// a `sample_metadata` row per metadata entry, and for each workout's route its `samples` row,
+/// its locations packed as the store packs them (`route_locations`, 10,000 a row) and its
+/// `workout_samples` association, with the interned types, sources, revisions, devices and
+/// units numbered as the store numbers them; for raw inserts of the same rows. (Not the
+/// heartbeat series of HRV records: a few thousand small rows.)
 struct RawImportRows {
     struct SampleRow {
         var uuid: UUID
@@ -223,8 +226,18 @@ struct RawImportRows {
         var base: Double?
     }
 
+    struct RouteRows {
+        /// The position of the route's `samples` row, and of its workout's.
+        var sample: Int
+        var workout: Int
+        var workoutUUID: UUID
+        /// Each `route_locations` row: its count of locations and their packed bytes.
+        var chunks: [(count: Int, data: [UInt8])]
+    }
+
     var samples: [SampleRow] = []
     var metadata: [MetadataRow] = []
+    var routes: [RouteRows] = []
     /// The file's records.
     var records = 0
     /// The position of each top-level sample's row (a record, correlation or workout), for
@@ -264,7 +277,39 @@ struct RawImportRows {
                 add(sample, parent: nil)
             case .workout(let workout):
                 topLevel.append(samples.count)
-                add(try workout.sample(uuid: UUID(), source: Self.source(workout.sourceName)), parent: nil)
+                let workoutPosition = samples.count
+                let workoutSample = try workout.sample(uuid: UUID(), source: Self.source(workout.sourceName))
+                add(workoutSample, parent: nil)
+                for route in workout.routes {
+                    var locations: [WorkoutRouteLocation] = []
+                    for reference in route.fileReferences {
+                        let file = url.deletingLastPathComponent().appendingPathComponent(reference)
+                        locations += GPXTrack(Array(try Data(contentsOf: file))).locations
+                    }
+                    guard !locations.isEmpty else { continue }
+                    var row = SampleRow(
+                        uuid: UUID(),
+                        type: Self.intern(SampleType.workoutRoute.identifier, &types),
+                        source: samples[workoutPosition].source,
+                        revision: samples[workoutPosition].revision,
+                        start: locations.first!.timestamp.timeIntervalSinceReferenceDate,
+                        end: locations.last!.timestamp.timeIntervalSinceReferenceDate
+                    )
+                    row.value = Double(locations.count)
+                    let chunks = stride(from: 0, to: locations.count, by: SampleStore.maximumRouteChunk).map {
+                        let part = Array(locations[$0..<min($0 + SampleStore.maximumRouteChunk, locations.count)])
+                        return (count: part.count, data: SampleStore.pack(part))
+                    }
+                    routes.append(
+                        RouteRows(
+                            sample: samples.count,
+                            workout: workoutPosition,
+                            workoutUUID: workoutSample.uuid,
+                            chunks: chunks
+                        )
+                    )
+                    samples.append(row)
+                }
             default:
                 continue
             }
@@ -379,9 +424,15 @@ struct RawImportRows {
         let insertMetadata = try prepare(
             "INSERT INTO sample_metadata (sample_id, key, kind, text_value, number_value, base_value) VALUES (?, ?, ?, ?, ?, ?)"
         )
+        let insertLocations = try prepare(
+            "INSERT INTO route_locations (sample_id, chunk, count, data) VALUES (?, ?, ?, ?)"
+        )
+        let associate = try prepare("INSERT INTO workout_samples (workout, sample_id) VALUES (?, ?)")
         defer {
             sqlite3_finalize(insertSample)
             sqlite3_finalize(insertMetadata)
+            sqlite3_finalize(insertLocations)
+            sqlite3_finalize(associate)
         }
         func step(_ statement: OpaquePointer?) throws {
             guard sqlite3_step(statement) == SQLITE_DONE else {
@@ -403,6 +454,7 @@ struct RawImportRows {
             }
         }
         var nextMetadata = 0
+        var nextRoute = 0
         var sampleIndex = 0
         for first in stride(from: 0, to: topLevel.count, by: recordsPerTransaction) {
             let endIndex =
@@ -442,6 +494,36 @@ struct RawImportRows {
                     bind(insertMetadata, 6, entry.base)
                     try step(insertMetadata)
                     nextMetadata += 1
+                }
+                while nextRoute < routes.count, routes[nextRoute].sample == sampleIndex {
+                    let route = routes[nextRoute]
+                    for (chunk, part) in route.chunks.enumerated() {
+                        sqlite3_bind_int64(insertLocations, 1, Int64(sampleIndex + 1))
+                        sqlite3_bind_int64(insertLocations, 2, Int64(chunk))
+                        sqlite3_bind_int64(insertLocations, 3, Int64(part.count))
+                        part.data.withUnsafeBytes {
+                            _ = sqlite3_bind_blob(
+                                insertLocations,
+                                4,
+                                $0.baseAddress,
+                                Int32($0.count),
+                                unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+                            )
+                        }
+                        try step(insertLocations)
+                    }
+                    withUnsafeBytes(of: route.workoutUUID.uuid) {
+                        _ = sqlite3_bind_blob(
+                            associate,
+                            1,
+                            $0.baseAddress,
+                            16,
+                            unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+                        )
+                    }
+                    sqlite3_bind_int64(associate, 2, Int64(sampleIndex + 1))
+                    try step(associate)
+                    nextRoute += 1
                 }
                 sampleIndex += 1
             }

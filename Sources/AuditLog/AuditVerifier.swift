@@ -42,15 +42,23 @@ public enum AuditVerifier {
         case verified
         case tampered(Fault)
         case unreadable(String)
+        /// The auditor's key is another vault's (its name is not the export's): nothing can be
+        /// said of the export with it, so it is not called tampered.
+        case otherVault(String)
 
-        /// 0 verified, 1 tampered, 2 could not read.
+        /// 0 verified, 1 tampered, 2 could not verify (unreadable, or another vault's key).
         public var exitCode: Int32 {
             switch self {
             case .verified: 0
             case .tampered: 1
-            case .unreadable: 2
+            case .unreadable, .otherVault: 2
             }
         }
+    }
+
+    /// The auditor's key names another log than the export's.
+    struct OtherVault: Error {
+        let message: String
     }
 
     public struct Report: Sendable {
@@ -76,6 +84,7 @@ public enum AuditVerifier {
                     "verified: \(entryCount) entries, consistent with every signed checkpoint (latest at size \(size))"
             case .tampered(let fault): return "TAMPERED: \(fault)"
             case .unreadable(let why): return "could not read: \(why)"
+            case .otherVault(let why): return "not this vault's key: \(why)"
             }
         }
     }
@@ -116,6 +125,8 @@ public enum AuditVerifier {
             verdict = .verified
         } catch let fault as Fault {
             verdict = .tampered(fault)
+        } catch let mismatch as OtherVault {
+            verdict = .otherVault(mismatch.message)
         } catch let error as AuditLogError {
             verdict = .unreadable(error.message)
         } catch {
@@ -180,6 +191,14 @@ public enum AuditVerifier {
                     throw AuditLogError(.io, "the export's key.vkey is not a verifier key")
                 }
                 return shipped
+            }
+            // Another vault's key (every vault's log has its own name): the auditor holds the
+            // wrong key, or the wrong export. Not tampering: nothing was checked.
+            if let shipped, shipped.name != trusted.name {
+                throw OtherVault(
+                    message: "the key given is for \(trusted.name), this export is the log of \(shipped.name); "
+                        + "verify it with that vault's audit-key.pub"
+                )
             }
             guard shipped == trusted else {
                 throw Fault(

@@ -9,12 +9,22 @@ public final class DaemonLock: Sendable {
     public static let fileName = "healthvaultd.lock"
     private let descriptor: Int32
 
-    /// Takes the lock, or throws naming the daemon that holds it.
+    /// Takes the lock, or throws naming the daemon that holds it. The lock file is made only in a
+    /// vault (a folder holding `keyring.json`): a folder that is not one is left untouched, so a
+    /// `healthvault init` there still finds it empty.
     public init(directory: URL) throws(ToolError) {
+        guard access(directory.appendingPathComponent("keyring.json").path, F_OK) == 0 else {
+            throw ToolError("\(directory.path) is not a vault: it holds no keyring.json; nothing was written there")
+        }
         let path = directory.appendingPathComponent(Self.fileName).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw ToolError("cannot open \(path): \(String(cString: strerror(errno)))")
+            let code = errno
+            throw ToolError(
+                code == EACCES || code == EPERM || code == EROFS
+                    ? "permission denied: you (uid \(getuid())) cannot write \(path), the lock that keeps a second daemon off the vault (\(String(cString: strerror(code))))"
+                    : "cannot open \(path), the vault's daemon lock: \(String(cString: strerror(code)))"
+            )
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?

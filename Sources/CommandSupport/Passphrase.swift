@@ -11,12 +11,15 @@ public enum PassphraseSource: Sendable, Equatable {
     case file(String)
 
     /// From the tools' options: `--passphrase-fd N` or `--passphrase-file PATH`, else a prompt.
-    public init(fd: Int32?, file: String?) throws(ToolError) {
+    /// `option` is the options' common start, as messages name them (`--new-passphrase`).
+    public init(fd: Int32?, file: String?, option: String = "--passphrase") throws(ToolError) {
         switch (fd, file) {
+        case (let fd?, nil) where fd < 0:
+            throw ToolError("\(option)-fd \(fd) is out of range: give an open file descriptor, 0 or more")
         case (let fd?, nil): self = .fileDescriptor(fd)
         case (nil, let file?): self = .file(file)
         case (nil, nil): self = .prompt
-        default: throw ToolError("give --passphrase-fd or --passphrase-file, not both")
+        default: throw ToolError("give \(option)-fd or \(option)-file, not both")
         }
     }
 
@@ -72,16 +75,39 @@ public enum PassphraseSource: Sendable, Equatable {
         }
         defer { close(fd) }
         var original = termios()
-        tcgetattr(fd, &original)
+        guard tcgetattr(fd, &original) == 0 else {
+            throw ToolError("cannot ask for the passphrase: /dev/tty is not a terminal")
+        }
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
+        // Echo comes back on every way out: a return, a throw, and a signal (Ctrl-C, Ctrl-\,
+        // a hang-up, a kill), whose handler restores it before the signal takes its course.
+        let guardian = TerminalGuardian(fd: fd, original: original, silent: silent)
+        defer { guardian.restore() }
         tcsetattr(fd, TCSAFLUSH, &silent)
         _ = prompt.withCString { write(fd, $0, strlen($0)) }
-        defer {
-            tcsetattr(fd, TCSAFLUSH, &original)
-            _ = "\n".withCString { write(fd, $0, 1) }
-        }
+        defer { _ = "\n".withCString { write(fd, $0, 1) } }
         return try readAll(fd: fd, name: "the terminal")
+    }
+
+    /// Writes `text` to the terminal, if there is one.
+    static func tellOnTerminal(_ text: String) {
+        let fd = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+    }
+
+    /// Asks `question` on the terminal (echo on) and reads one line; nil without a terminal.
+    public static func askOnTerminal(_ question: String) -> String? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        _ = question.withCString { write(fd, $0, strlen($0)) }
+        guard var bytes = try? readAll(fd: fd, name: "the terminal") else { return nil }
+        defer { wipe(&bytes) }
+        let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+        return String(decoding: line, as: UTF8.self)
     }
 
     static func wipe(_ bytes: inout [UInt8]) {
@@ -95,5 +121,57 @@ public struct ToolError: Error, CustomStringConvertible, Sendable {
 
     public init(_ description: String) {
         self.description = description
+    }
+}
+
+extension PassphraseSource {
+    /// Reads a new passphrase and says how strong it is (``PassphraseStrength``). On a terminal it
+    /// is asked twice; a weak one is described and asked again, unless the owner answers yes to
+    /// using it anyway. From a descriptor or a file a weak one is refused. `allowWeak` (the tools'
+    /// `--allow-weak-passphrase`) takes a weak one after a warning. `nothingDone` ends the
+    /// messages of a refusal ("nothing was created").
+    public func readNew(prompt: String, allowWeak: Bool, nothingDone: String) throws(ToolError) -> SecureBytes {
+        guard self == .prompt else {
+            let passphrase = try read()
+            let strength = passphrase.withUnsafeBytes { PassphraseStrength.estimate($0) }
+            if strength.isWeak {
+                guard allowWeak else {
+                    passphrase.wipe()
+                    throw ToolError(
+                        "the new passphrase is weak: \(strength); choose a stronger one, or give "
+                            + "--allow-weak-passphrase to use it anyway; \(nothingDone)"
+                    )
+                }
+                Self.warn("warning: the new passphrase is weak: \(strength)")
+            }
+            return passphrase
+        }
+        for _ in 0..<3 {
+            let passphrase = try read(prompt: prompt)
+            let strength = passphrase.withUnsafeBytes { PassphraseStrength.estimate($0) }
+            if strength.isWeak, !allowWeak {
+                let answer = Self.askOnTerminal("This passphrase is weak: \(strength).\nUse it anyway? [y/N] ")
+                guard let answer, ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+                else {
+                    passphrase.wipe()
+                    Self.tellOnTerminal(
+                        "Choose a longer one: a few words nobody would put together make a strong passphrase.\n"
+                    )
+                    continue
+                }
+            }
+            let again = try read(prompt: "Repeat the passphrase: ")
+            defer { again.wipe() }
+            guard passphrase.constantTimeEquals(again) else {
+                passphrase.wipe()
+                throw ToolError("the passphrases differ; \(nothingDone)")
+            }
+            return passphrase
+        }
+        throw ToolError("no passphrase was chosen; \(nothingDone)")
+    }
+
+    static func warn(_ line: String) {
+        _ = (line + "\n").withCString { write(2, $0, strlen($0)) }
     }
 }

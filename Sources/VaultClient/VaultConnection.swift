@@ -20,10 +20,21 @@ public enum ClientIdentity: Sendable {
 
 /// Why a call failed on the client's side of the socket.
 public struct ConnectionError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var description: String
+    /// What kind of failure, where a caller may act on it.
+    public enum Reason: Hashable, Sendable {
+        /// No daemon listens on the socket (there is none, or a killed daemon left its file).
+        case notListening
+        /// This user may not connect to the socket.
+        case permissionDenied
+        case other
+    }
 
-    public init(_ description: String) {
+    public var description: String
+    public var reason: Reason
+
+    public init(_ description: String, reason: Reason = .other) {
         self.description = description
+        self.reason = reason
     }
 }
 
@@ -56,6 +67,12 @@ public final class VaultConnection: Sendable {
         /// `export.progress`, `backup.progress`): it decodes and yields, or finishes.
         var progressListeners: [String: ProgressListener] = [:]
         var closed: ConnectionError?
+    }
+
+    /// An error from below as a person reads it: a system error's text without the call's name.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(error)"
     }
 
     /// The default socket of a vault directory.
@@ -94,8 +111,26 @@ public final class VaultConnection: Sendable {
                 }
                 try await Task.sleep(for: pause)
                 pause = min(pause * 2, .milliseconds(50))
+            } catch let error as IOError {
+                // Said as what happened, without the system call's name.
+                switch error.errnoCode {
+                case ECONNREFUSED, ENOENT:
+                    throw ConnectionError(
+                        "healthvaultd is not running: no daemon listens on \(socketPath)",
+                        reason: .notListening
+                    )
+                case EACCES, EPERM:
+                    throw ConnectionError(
+                        "permission denied: you (uid \(getuid())) may not connect to \(socketPath)",
+                        reason: .permissionDenied
+                    )
+                default:
+                    throw ConnectionError(
+                        "cannot connect to healthvaultd at \(socketPath): \(String(cString: strerror(error.errnoCode)))"
+                    )
+                }
             } catch {
-                throw ConnectionError("cannot connect to healthvaultd at \(socketPath) (is it running?): \(error)")
+                throw ConnectionError("cannot connect to healthvaultd at \(socketPath): \(error)")
             }
         }
         let (stream, continuation) = AsyncStream.makeStream(of: Startup.self)
@@ -114,8 +149,9 @@ public final class VaultConnection: Sendable {
                     }
                 }
             } catch {
-                continuation.yield(.failed(ConnectionError("the connection failed: \(error)")))
-                router.close(ConnectionError("the connection failed: \(error)"))
+                let failure = ConnectionError("the connection to healthvaultd failed: \(Self.describe(error))")
+                continuation.yield(.failed(failure))
+                router.close(failure)
                 return
             }
             continuation.yield(.failed(ConnectionError("the daemon closed the connection")))
@@ -248,7 +284,9 @@ public final class VaultConnection: Sendable {
                     try await writer.write(frame)
                 } catch {
                     let waiting = router.state.withLock { $0.pending.removeValue(forKey: id) }
-                    waiting?.resume(throwing: ConnectionError("cannot send the request: \(error)"))
+                    waiting?.resume(
+                        throwing: ConnectionError("cannot send the request to healthvaultd: \(Self.describe(error))")
+                    )
                 }
             }
         }

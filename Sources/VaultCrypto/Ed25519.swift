@@ -99,6 +99,12 @@ public enum Ed25519 {
             self.rawRepresentation = bytes
         }
 
+        /// Whether the bytes are a point of the curve's prime-order subgroup: true of every key a
+        /// seed gives, false of most other 32 bytes (a seed, a hash) taken for a public key.
+        public var isValidPoint: Bool {
+            rawRepresentation.withUnsafeBytes { Sodium.isValidEd25519Point($0.baseAddress!) }
+        }
+
         public func isValidSignature(_ signature: [UInt8], for message: some Collection<UInt8>) -> Bool {
             guard signature.count == Sodium.signatureBytes else { return false }
             let bytes = Array(message)

@@ -207,6 +207,13 @@ enum Sodium {
         precondition(result == 0, "Ed25519 public key extraction cannot fail")
     }
 
+    /// Whether 32 bytes encode a point of Ed25519's prime-order subgroup, as every public key
+    /// made from a seed does (and most other 32-byte strings do not).
+    static func isValidEd25519Point(_ bytes: UnsafeRawPointer) -> Bool {
+        ensureReady()
+        return crypto_core_ed25519_is_valid_point(bytes.assumingMemoryBound(to: UInt8.self)) == 1
+    }
+
     static func sign(
         signature: UnsafeMutableRawPointer,
         message: UnsafeRawBufferPointer,

@@ -92,6 +92,16 @@ extension Session {
                     HealthError.invalidArgument("not an Ed25519 public key (base64 of 32 bytes)", field: "publicKey")
                 )
             }
+            // Every public key is a point of the curve; most other 32 bytes (an app's private
+            // seed sent by mistake) are not, and are never stored or shown.
+            guard key.isValidPoint else {
+                throw RPCError.from(
+                    HealthError.invalidArgument(
+                        "not an Ed25519 public key: its 32 bytes are no point of the curve (an app's private key?); nothing was enrolled",
+                        field: "publicKey"
+                    )
+                )
+            }
             let registration = try await daemon.engine().enroll(
                 manifest: manifest,
                 publicKey: key,
@@ -114,7 +124,12 @@ extension Session {
             return Self.info(app, grants: try await engine.grants(of: app.appID))
         case Method.appsRemove:
             let p = try params(AppParams.self, from: data)
-            try await daemon.engine().removeApp(p.app)
+            let engine = try daemon.engine()
+            // Not enrolled: the same answer as apps.show's (noData), not a second code for it.
+            guard try await engine.app(p.app) != nil else {
+                throw RPCError.from(HealthError(.noData, "no app \(p.app) is enrolled", field: "app"))
+            }
+            try await engine.removeApp(p.app)
             // Its connections end with its enrolment: a key it had no longer opens anything.
             daemon.closeSessions(ofApp: p.app)
             return Empty()
@@ -225,7 +240,9 @@ extension Session {
                     }
                 )
             } catch let error as AppleHealthReadError {
-                throw RPCError.from(HealthError.invalidArgument(error.description, field: "path"))
+                // Said in words; the code (for programs) is not a prefix of the message.
+                let what = error.code == .truncated ? "the export is cut short: " : ""
+                throw RPCError.from(HealthError.invalidArgument(what + error.located, field: "path"))
             }
         case Method.importCSV:
             let p = try params(ImportCSVParams.self, from: data)
@@ -280,6 +297,37 @@ extension Session {
                         firstStart: summary.firstStart,
                         lastStart: summary.lastStart,
                         sources: summary.sources.map {
+                            .init(bundleIdentifier: $0.bundleIdentifier, name: $0.name, count: $0.count)
+                        }
+                    )
+                }
+            )
+        case Method.samplesDeletePreview:
+            let p = try params(DeletePreviewParams.self, from: data)
+            let engine = try daemon.engine()
+            let preview: DeletionPreview
+            switch (p.uuids, p.type) {
+            case (let uuids?, nil):
+                guard p.predicate == nil else {
+                    throw RPCError.from(
+                        HealthError.invalidArgument("a predicate goes with type, not uuids", field: "predicate")
+                    )
+                }
+                preview = try await engine.deletionPreview(uuids: uuids, requestID: requestID)
+            case (nil, let type?):
+                preview = try await engine.deletionPreview(of: type, predicate: p.predicate, requestID: requestID)
+            default:
+                throw RPCError.from(HealthError.invalidArgument("give uuids or type, one of them", field: "uuids"))
+            }
+            return DeletePreviewResult(
+                count: preview.count,
+                types: preview.types.map { part in
+                    DeletePreviewResult.TypeInfo(
+                        type: part.type,
+                        count: part.count,
+                        firstStart: part.firstStart,
+                        lastEnd: part.lastEnd,
+                        sources: part.sources.map {
                             .init(bundleIdentifier: $0.bundleIdentifier, name: $0.name, count: $0.count)
                         }
                     )

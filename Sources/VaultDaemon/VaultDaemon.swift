@@ -132,6 +132,23 @@ public final class VaultDaemon: Service, Sendable {
         }
     }
 
+    /// Runs `bind`, saying a failure as what it is (no system call's name): a path too long for a
+    /// Unix socket, or the system's reason.
+    static func listening<T>(on path: String, _ bind: () async throws -> T) async throws -> T {
+        do {
+            return try await bind()
+        } catch let error as IOError {
+            throw DaemonError("cannot listen on \(path): \(String(cString: strerror(error.errnoCode)))")
+        } catch let error as SocketAddressError {
+            if case .unixDomainSocketPathTooLong = error {
+                throw DaemonError(
+                    "cannot listen on \(path): the path is longer than a Unix socket's 107 bytes; move the vault to a shorter path"
+                )
+            }
+            throw DaemonError("cannot listen on \(path): \(error)")
+        }
+    }
+
     struct OpenVault: Sendable {
         let vault: Vault
         let engine: VaultEngine
@@ -212,19 +229,21 @@ public final class VaultDaemon: Service, Sendable {
         let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
         do {
             defer { umask(previousMask) }
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.backlog, value: 256)
-                .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { child in
-                    child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.addHandler(
-                            FrameHandler(maximumFrameBytes: maximumFrameBytes, frameTimeout: frameTimeout)
-                        )
-                        // Closed on deinit: a connection accepted while the server shuts down may
-                        // never reach the accept loop, and one wrapped without that closing traps
-                        // the process as it is dropped (swift-nio issues 2637 and 3481).
-                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(synchronouslyWrapping: child)
+            channel = try await Self.listening(on: path) {
+                try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelOption(.backlog, value: 256)
+                    .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { child in
+                        child.eventLoop.makeCompletedFuture {
+                            try child.pipeline.syncOperations.addHandler(
+                                FrameHandler(maximumFrameBytes: maximumFrameBytes, frameTimeout: frameTimeout)
+                            )
+                            // Closed on deinit: a connection accepted while the server shuts down may
+                            // never reach the accept loop, and one wrapped without that closing traps
+                            // the process as it is dropped (swift-nio issues 2637 and 3481).
+                            return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(synchronouslyWrapping: child)
+                        }
                     }
-                }
+            }
         }
         chmod(path, 0o600)
         server.withLock { $0 = channel.channel }

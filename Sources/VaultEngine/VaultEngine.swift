@@ -99,6 +99,8 @@ public final class VaultEngine: Sendable {
                 .unknownError,
                 "the vault could not complete the request: \(error.message) (\(error.resultCode))"
             )
+        // The audit layer's errors carry a message for a person after their code: the message.
+        case let error as AuditLogError: return HealthError(.unknownError, error.message)
         default: return HealthError(.unknownError, "the vault could not complete the request: \(error)")
         }
     }

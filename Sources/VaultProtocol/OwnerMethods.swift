@@ -488,6 +488,56 @@ public struct SamplesSummaryResult: Hashable, Sendable, Codable {
     }
 }
 
+/// `samples.deletePreview`: what `samples.delete` (`uuids`) or `samples.deleteObjects` (`type`,
+/// `predicate`) would take now, without deleting.
+public struct DeletePreviewParams: Hashable, Sendable, Codable {
+    public var uuids: [UUID]?
+    public var type: SampleType?
+    public var predicate: SamplePredicate?
+
+    public init(uuids: [UUID]? = nil, type: SampleType? = nil, predicate: SamplePredicate? = nil) {
+        self.uuids = uuids
+        self.type = type
+        self.predicate = predicate
+    }
+}
+
+/// The answer of `samples.deletePreview`: every sample the delete would take (a correlation's
+/// members counted), and by type (identifier order) how many, their earliest start and latest
+/// end, and their sources.
+public struct DeletePreviewResult: Hashable, Sendable, Codable {
+    public struct TypeInfo: Hashable, Sendable, Codable {
+        public var type: SampleType
+        public var count: Int
+        public var firstStart: Date
+        public var lastEnd: Date
+        /// The most samples first.
+        public var sources: [SamplesSummaryResult.TypeInfo.SourceInfo]
+
+        public init(
+            type: SampleType,
+            count: Int,
+            firstStart: Date,
+            lastEnd: Date,
+            sources: [SamplesSummaryResult.TypeInfo.SourceInfo]
+        ) {
+            self.type = type
+            self.count = count
+            self.firstStart = firstStart
+            self.lastEnd = lastEnd
+            self.sources = sources
+        }
+    }
+
+    public var count: Int
+    public var types: [TypeInfo]
+
+    public init(count: Int, types: [TypeInfo]) {
+        self.count = count
+        self.types = types
+    }
+}
+
 /// `import.appleHealth`: an Apple Health `export.xml` the daemon reads from its own file system.
 public struct ImportAppleHealthParams: Hashable, Sendable, Codable {
     /// An absolute path.

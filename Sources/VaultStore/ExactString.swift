@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text compared and hashed by its UTF-8 bytes, as SQLite compares it. Swift's `String` equality
 /// follows Unicode canonical equivalence ("é" precomposed equals "e" + U+0301), so a cache keyed by
 /// `String` would give two different stored strings one row id.
@@ -17,7 +19,12 @@ struct ExactString: Hashable {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
         var lhs = lhs
         var rhs = rhs
-        return lhs.withUTF8 { a in rhs.withUTF8 { b in a.elementsEqual(b) } }
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                // One string shared (an import's source, a revision kept from the last sample).
+                a.baseAddress == b.baseAddress || a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
+        }
     }
 
     static func equal(_ lhs: String?, _ rhs: String?) -> Bool {

@@ -168,8 +168,14 @@ struct Keyring: Codable {
 
     static func read(from directory: URL) throws(StoreError) -> Keyring {
         let url = directory.appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else {
+            // A folder this user may not enter hides the file: that is no missing file.
+            if errno == EACCES { throw .permission(FileAccess.unreachable(url.path)) }
             throw .missingKeyFile("the vault's key file \(url.path) is missing; without it the vault cannot be opened")
+        }
+        guard access(url.path, R_OK) == 0 else {
+            throw .permission(FileAccess.denied(url.path, status, what: "read the vault's key file"))
         }
         let keyring: Keyring
         do {

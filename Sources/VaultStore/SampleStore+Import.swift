@@ -26,6 +26,8 @@ public struct ImportSorting: Hashable, Sendable {
     public var deletedBefore: [UUID] = []
     /// The same UUID came earlier in the batch (the same record twice in a file).
     public var repeated: [UUID] = []
+    /// The types stored, each with the bundle identifiers of the sources stored under it.
+    public var changes: [SampleType: Set<String>] = [:]
 
     public init() {}
 }
@@ -50,79 +52,119 @@ extension SampleStore {
         in db: Connection
     ) throws -> ImportSorting {
         var sorting = ImportSorting()
-        var own: Set<UUID> = []  // top-level samples of the batch, in order
+        // Each sample's UUID read once (reading one through `Sample` copies the sample).
+        let uuids = samples.map(\.uuid)
+        var own: Set<UUID> = []  // top-level samples of the batch
         var members: Set<UUID> = []  // members of the batch's correlations
-        var fresh: [Sample] = []
-        for sample in samples {
-            let memberUUIDs: [UUID]
-            if case .correlation(let correlation) = sample {
+        var correlations: [Int: [UUID]] = [:]  // by position: the correlation's members
+        var fresh: [Int] = []  // positions of the samples not repeated in the batch
+        own.reserveCapacity(samples.count)
+        fresh.reserveCapacity(samples.count)
+        for index in samples.indices {
+            let uuid = uuids[index]
+            var memberUUIDs: [UUID] = []
+            if case .correlation(let correlation) = samples[index] {
                 memberUUIDs = correlation.objects.map(\.uuid)
-            } else {
-                memberUUIDs = []
+                correlations[index] = memberUUIDs
             }
             // A top-level copy after its correlation in the batch is the member already taken.
-            if own.contains(sample.uuid) || members.contains(sample.uuid)
-                || memberUUIDs.contains(where: { members.contains($0) || $0 == sample.uuid })
+            if own.contains(uuid) || members.contains(uuid)
+                || memberUUIDs.contains(where: { members.contains($0) || $0 == uuid })
             {
-                sorting.repeated.append(sample.uuid)
+                sorting.repeated.append(uuid)
                 continue
             }
-            own.insert(sample.uuid)
+            own.insert(uuid)
             members.formUnion(memberUUIDs)
-            fresh.append(sample)
+            fresh.append(index)
         }
         guard !fresh.isEmpty || !routes.isEmpty else { return sorting }
-        let all = own.union(members).union(routes.map(\.route.uuid)).union(routes.map(\.workout))
-        let list = DatabaseValue.jsonArray(uuids: all)
-        // The vault's samples among them, and whether each is a sample of its own (no correlation's).
+        // The vault's samples among the correlations, their members, the routes and the routes'
+        // workouts, and whether each is a sample of its own (no correlation's). Whether the vault
+        // holds any other sample is found as it is inserted (`passesOverPresentUUIDs`).
+        var lookedUp = Set(routes.map(\.route.uuid)).union(routes.map(\.workout)).union(members)
+        for index in correlations.keys { lookedUp.insert(uuids[index]) }
         var present: [UUID: Bool] = [:]
-        for row in try db.rows(
-            "SELECT uuid, parent_id IS NULL FROM samples WHERE uuid IN (SELECT unhex(value) FROM json_each(?))",
-            [list]
-        ) {
-            if let uuid = row[0].bytes.flatMap(UUID.init(bytes:)) { present[uuid] = row[1].int64 == 1 }
+        if !lookedUp.isEmpty {
+            for row in try db.rows(
+                "SELECT uuid, parent_id IS NULL FROM samples WHERE uuid IN (SELECT unhex(value) FROM json_each(?))",
+                [DatabaseValue.jsonArray(uuids: lookedUp)]
+            ) {
+                if let uuid = row[0].bytes.flatMap(UUID.init(bytes:)) { present[uuid] = row[1].int64 == 1 }
+            }
         }
-        let deleted = Set(
-            try db.rows("SELECT uuid FROM tombstones WHERE uuid IN (SELECT unhex(value) FROM json_each(?))", [list])
+        // The deleted ones among them all: none to look for in a vault without tombstones.
+        var deleted: Set<UUID> = []
+        if try db.scalarInt("SELECT EXISTS (SELECT 1 FROM tombstones)") == 1 {
+            let all = own.union(lookedUp)
+            deleted = Set(
+                try db.rows(
+                    "SELECT uuid FROM tombstones WHERE uuid IN (SELECT unhex(value) FROM json_each(?))",
+                    [DatabaseValue.jsonArray(uuids: all)]
+                )
                 .compactMap { $0[0].bytes.flatMap(UUID.init(bytes:)) }
-        )
-        var stored: [Sample] = []
+            )
+        }
+        var stored: [Int] = []  // positions of the samples to store
         var storing: Set<UUID> = []
         var adopted: Set<UUID> = []
-        for sample in fresh {
-            if deleted.contains(sample.uuid) {
-                sorting.deletedBefore.append(sample.uuid)
+        stored.reserveCapacity(fresh.count)
+        for index in fresh {
+            let uuid = uuids[index]
+            if deleted.contains(uuid) {
+                sorting.deletedBefore.append(uuid)
                 continue
             }
-            if present[sample.uuid] != nil {
-                sorting.alreadyPresent.append(sample.uuid)
+            if present[uuid] != nil {
+                sorting.alreadyPresent.append(uuid)
                 continue
             }
-            if case .correlation(let correlation) = sample {
-                let memberUUIDs = correlation.objects.map(\.uuid)
+            if let memberUUIDs = correlations[index] {
                 if memberUUIDs.contains(where: deleted.contains) {
-                    sorting.deletedBefore.append(sample.uuid)
+                    sorting.deletedBefore.append(uuid)
                     continue
                 }
                 // A member another correlation holds: this correlation was stored before.
                 if memberUUIDs.contains(where: { present[$0] == false }) {
-                    sorting.alreadyPresent.append(sample.uuid)
+                    sorting.alreadyPresent.append(uuid)
                     continue
                 }
                 adopted.formUnion(memberUUIDs.filter { present[$0] == true || storing.contains($0) })
             }
-            stored.append(sample)
-            storing.insert(sample.uuid)
-            sorting.stored.append(sample.uuid)
+            stored.append(index)
+            storing.insert(uuid)
         }
         if !stored.isEmpty {
             adoptedMembers = adopted
-            defer { adoptedMembers = [] }
-            try save(stored, in: db)
+            passesOverPresentUUIDs = true
+            passedOverUUIDs.removeAll(keepingCapacity: true)
+            defer {
+                adoptedMembers = []
+                passesOverPresentUUIDs = false
+            }
+            try save(samples, at: stored, in: db)
+            // What the vault held already was passed over as it was inserted.
+            let passedOver = Set(passedOverUUIDs)
+            var last: (type: SampleType, source: String)?
+            for index in stored {
+                let uuid = uuids[index]
+                if !passedOver.isEmpty, passedOver.contains(uuid) {
+                    sorting.alreadyPresent.append(uuid)
+                    storing.remove(uuid)
+                    continue
+                }
+                sorting.stored.append(uuid)
+                let type = samples[index].sampleType
+                let source = samples[index].sourceRevision.source.bundleIdentifier
+                // A batch is mostly long runs of one type from one source.
+                if let last, last.type == type, ExactString.equal(last.source, source) { continue }
+                sorting.changes[type, default: []].insert(source)
+                last = (type, source)
+            }
         }
         for imported in routes {
             let uuid = imported.route.uuid
-            if sorting.stored.contains(uuid) || sorting.repeated.contains(uuid) {
+            if storing.contains(uuid) || sorting.repeated.contains(uuid) {
                 sorting.repeated.append(uuid)
             } else if deleted.contains(uuid) || deleted.contains(imported.workout) {
                 sorting.deletedBefore.append(uuid)
@@ -131,6 +173,10 @@ extension SampleStore {
             } else if present[imported.workout] != nil || storing.contains(imported.workout) {
                 try saveRoute(imported.route, locations: imported.locations, workout: imported.workout, in: db)
                 sorting.stored.append(uuid)
+                sorting.changes[.workoutRoute, default: []].insert(
+                    imported.route.sourceRevision.source.bundleIdentifier
+                )
+                storing.insert(uuid)
             } else {
                 // Its workout was passed over (repeated in the batch, or not stored): so is the route.
                 sorting.repeated.append(uuid)

@@ -24,6 +24,10 @@ public final class SampleStore: @unchecked Sendable {
     // The members an import's correlations take from the vault instead of inserting
     // (``importSamples(_:in:)``): set for one save, writer-side.
     var adoptedMembers: Set<UUID> = []
+    // Set for an import's save: a top-level sample whose UUID the vault holds is passed over
+    // (its UUID kept in `passedOverUUIDs`) rather than failing the batch.
+    var passesOverPresentUUIDs = false
+    var passedOverUUIDs: [UUID] = []
 
     public init(database: Database) {
         self.database = database
@@ -54,8 +58,15 @@ public final class SampleStore: @unchecked Sendable {
     /// writes (the access's audit entry) commit with it or not at all.
     @discardableResult
     public func save(_ samples: [Sample], in db: Connection) throws -> SaveOutcome {
-        try Self.checkBatch(samples)
-        let superseded = Self.supersededSyncVersions(samples)
+        try save(samples, at: samples.indices, in: db)
+    }
+
+    /// ``save(_:in:)`` of the samples at `positions` of `samples` (in their order), as if they
+    /// were the batch: an import stores what it sorts in without copying each sample.
+    @discardableResult
+    func save(_ samples: [Sample], at positions: some Collection<Int>, in db: Connection) throws -> SaveOutcome {
+        try Self.checkBatch(samples, at: positions)
+        let superseded = Self.supersededSyncVersions(samples, at: positions)
         // A rolled-back transaction may have minted the ids these caches hold.
         db.onRollback { [self] in clearCaches() }
         do {
@@ -64,9 +75,10 @@ public final class SampleStore: @unchecked Sendable {
             insertedUUIDs.removeAll(keepingCapacity: true)
             let statements = Statements(
                 sample: try db.statement(Self.insertSampleSQL),
+                sampleUnlessPresent: passesOverPresentUUIDs ? try db.statement(Self.insertSampleUnlessPresentSQL) : nil,
                 metadata: try db.statement(Self.insertMetadataSQL)
             )
-            for index in samples.indices where superseded.isEmpty || !superseded.contains(index) {
+            for index in positions where superseded.isEmpty || !superseded.contains(index) {
                 try save(
                     samples[index],
                     parent: nil,
@@ -135,9 +147,9 @@ public final class SampleStore: @unchecked Sendable {
     /// Refuses a correlation with another source's objects, and a series without its points (a
     /// UUID the vault holds or held is
     /// refused by the database's unique index and the tombstones' probe, batch or not).
-    static func checkBatch(_ samples: [Sample]) throws(HealthError) {
+    static func checkBatch(_ samples: [Sample], at positions: some Collection<Int>) throws(HealthError) {
         // By index, binding only correlations: a sample is large, and copying each one shows.
-        for index in samples.indices {
+        for index in positions {
             try checkSeries(samples[index], at: index)
             guard case .correlation(let correlation) = samples[index] else { continue }
             for (position, member) in correlation.objects.enumerated() {
@@ -156,10 +168,10 @@ public final class SampleStore: @unchecked Sendable {
 
     /// The positions of samples whose sync identifier has a higher version in the same batch (or an
     /// equal version earlier in it): they are ignored, as if saved one after another.
-    static func supersededSyncVersions(_ samples: [Sample]) -> Set<Int> {
+    static func supersededSyncVersions(_ samples: [Sample], at positions: some Collection<Int>) -> Set<Int> {
         var winners: [SyncKey: (index: Int, version: Int64)] = [:]
         var superseded: Set<Int> = []
-        for index in samples.indices {
+        for index in positions {
             guard let (key, version) = SyncKey.of(samples[index]) else { continue }
             if let winner = winners[key] {
                 if version > winner.version {
@@ -209,12 +221,17 @@ public final class SampleStore: @unchecked Sendable {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// An import's top-level sample: nothing when the vault holds its UUID (the unique index's
+    /// own probe says so; no lookup beforehand).
+    static let insertSampleUnlessPresentSQL = insertSampleSQL + " ON CONFLICT (uuid) DO NOTHING"
+
     static let insertMetadataSQL =
         "INSERT INTO sample_metadata (sample_id, key, kind, text_value, number_value, base_value) VALUES (?, ?, ?, ?, ?, ?)"
 
     /// The statements a save runs for every sample, prepared once per save.
     private struct Statements {
         let sample: Statement
+        let sampleUnlessPresent: Statement?
         let metadata: Statement
     }
 
@@ -311,6 +328,15 @@ public final class SampleStore: @unchecked Sendable {
         var syncIdentifier: String?
         var syncVersion: Int64?
         if row.parent == nil, let (key, version) = SyncKey.of(sample.metadata, source: revision.source) {
+            // An import's sample the vault holds is passed over before its sync version is
+            // weighed (replacing the held one would reuse its UUID).
+            if row.statements.sampleUnlessPresent != nil,
+                try db.statement("SELECT EXISTS (SELECT 1 FROM samples WHERE uuid = ?)")
+                    .rows([DatabaseValue.blob(sample.uuid.bytes)]).first?[0].int64 == 1
+            {
+                passedOverUUIDs.append(sample.uuid)
+                return nil
+            }
             syncIdentifier = key.identifier.string
             syncVersion = version
             let existing = try db.statement(
@@ -328,7 +354,8 @@ public final class SampleStore: @unchecked Sendable {
         sequence += 1
         // Bound one by one: an array of the row's values for every sample showed in large saves.
         let uuid = sample.uuid
-        let insertSample = row.statements.sample
+        let passesOver = row.parent == nil ? row.statements.sampleUnlessPresent : nil
+        let insertSample = passesOver ?? row.statements.sample
         insertSample.reset()
         try insertSample.bind(uuid, at: 1)
         try insertSample.bind(.integer(try intern(type: sample.sampleType.identifier, db)), at: 2)
@@ -345,6 +372,11 @@ public final class SampleStore: @unchecked Sendable {
         if let syncVersion { try insertSample.bind(.integer(syncVersion), at: 13) }
         try insertSample.bind(.integer(sequence), at: 14)
         try insertSample.run()
+        if passesOver != nil, db.changes == 0 {
+            sequence -= 1
+            passedOverUUIDs.append(uuid)
+            return nil
+        }
         let id = db.lastInsertRowID
         insertedUUIDs.append(uuid)
         let metadata = sample.metadata
@@ -581,7 +613,7 @@ public final class SampleStore: @unchecked Sendable {
     }
 
     /// The top-level samples (a member's correlation) with these UUIDs in `scope`.
-    private func topLevelIDs(uuids: [UUID], scope: DeleteScope, _ db: Connection) throws -> [Int64] {
+    func topLevelIDs(uuids: [UUID], scope: DeleteScope, _ db: Connection) throws -> [Int64] {
         guard !uuids.isEmpty else { return [] }
         var sql = """
             SELECT s.id, s.parent_id FROM samples s
@@ -621,7 +653,7 @@ public final class SampleStore: @unchecked Sendable {
     }
 
     /// The top-level samples matching `query` in `scope`.
-    private func topLevelIDs(
+    func topLevelIDs(
         matching query: SampleTypePredicate,
         scope: DeleteScope,
         _ db: Connection

@@ -90,6 +90,8 @@ public final class Vault: @unchecked Sendable {
         let directory = directory.standardizedFileURL
         VaultFiles.removeAbandonedStaging(for: directory)
         try VaultFiles.checkCreatable(directory)
+        // A fresh account may have no ~/.local/share yet: the folders above are made owner-only.
+        try VaultFiles.createMissingFolders(above: directory)
         let name = ".\(directory.lastPathComponent).creating-\(UUID().uuidString)"
         let beside = directory.deletingLastPathComponent().appendingPathComponent(name)
         var staging = beside
@@ -208,10 +210,11 @@ public final class Vault: @unchecked Sendable {
         acceptingMissingCheckpoint: Bool = false
     ) throws(StoreError) -> Vault {
         VaultFiles.restrictUmask()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else {
-            throw .notAVault("\(directory.path) is not a vault directory")
+        try checkAccessible(directory)
+        let databasePath = directory.appendingPathComponent(databaseFileName).path
+        var databaseStatus = stat()
+        if lstat(databasePath, &databaseStatus) == 0, access(databasePath, R_OK) != 0 {
+            throw .permission(FileAccess.denied(databasePath, databaseStatus, what: "read the vault's database"))
         }
         let keyring = try Keyring.read(from: directory)
         let (databaseKey, signingKey) = try keyring.unwrap(passphrase: passphrase)

@@ -135,6 +135,19 @@ enum VaultFiles {
         }
     }
 
+    /// Makes the folders above `url` that do not exist, each 0700.
+    static func createMissingFolders(above url: URL) throws(StoreError) {
+        var missing: [URL] = []
+        var ancestor = url.deletingLastPathComponent()
+        while ancestor.path != "/", access(ancestor.path, F_OK) != 0 {
+            missing.append(ancestor)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        for folder in missing.reversed() where mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+            throw .io("cannot create \(folder.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Renames the finished directory `staging` to `target` (which must be absent or an empty
     /// directory; rename(2) replaces an empty directory atomically) and flushes the parent.
     /// Returns false, moving nothing, when `target` is an empty directory that cannot be replaced

@@ -73,14 +73,33 @@ struct Goals: AsyncParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "Active energy to burn, kcal.")
+    @Option(parsing: .unconditional, help: "Active energy to burn, kcal.")
     var move: Double?
 
-    @Option(help: "Exercise, minutes.")
+    @Option(parsing: .unconditional, help: "Exercise, minutes.")
     var exercise: Double?
 
-    @Option(help: "Stand hours.")
+    @Option(parsing: .unconditional, help: "Stand hours.")
     var stand: Double?
+
+    func validate() throws {
+        // Said with the option's name and the range, before the daemon is asked (its limits,
+        // docs/PROTOCOL.md, settings.setActivityGoals).
+        func check(_ value: Double?, _ option: String, _ range: String, _ valid: (Double) -> Bool) throws {
+            if let value, !valid(value) {
+                throw ValidationError("\(option) \(Self.number(value)) is out of range: give \(range)")
+            }
+        }
+        try check(move, "--move", "more than 0 and at most 100,000 kcal") { $0 > 0 && $0 <= 100_000 }
+        try check(exercise, "--exercise", "more than 0 and at most 1,440 minutes") { $0 > 0 && $0 <= 1_440 }
+        try check(stand, "--stand", "a whole number of hours from 1 to 24") {
+            $0 >= 1 && $0 <= 24 && $0 == $0.rounded()
+        }
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
 
     func run() async throws {
         let goals = try await vault.withOwner { connection in

@@ -166,25 +166,72 @@ struct Apps: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        /// `--json`: the app removed.
+        /// `--json`: the app removed; with `--dry-run`, the one that would be and what goes with it.
         struct Removed: Encodable {
             let app: String
             let removed: Bool
+            var dryRun: Bool?
+            var readTypes: Int?
+            var shareTypes: Int?
+            var pendingRequests: Int?
         }
 
         static let configuration = CommandConfiguration(
             abstract: "Remove an app: its grants and requests go, its sessions end; its samples stay.",
-            discussion: "Example: healthvault apps remove org.example.stepcounter"
+            discussion: """
+                First says what goes (its grants, its pending requests); then asks at a terminal, \
+                needs --yes in a script, or with --dry-run only says. Enrolling it again starts \
+                with no grants.
+
+                Examples:
+                  healthvault apps remove org.example.stepcounter --dry-run
+                  healthvault apps remove org.example.stepcounter --yes
+                """
         )
 
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var confirmation: ConfirmationOptions
 
         @Argument(help: "The app id.")
         var app: String
 
         func run() async throws {
-            try await vault.withOwner { _ = try await $0.call(Method.appsRemove, AppParams(app: app), as: Empty.self) }
+            // Two connections with one passphrase: the question may outlast the daemon's idle timeout.
+            let key = try vault.ownerKey()
+            let info = try await vault.withOwner(key: key) {
+                try await $0.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
+            }
+            let grants = info.grants ?? []
+            let reads = grants.filter { $0.read.state == "granted" }.count
+            let shares = grants.filter { $0.share.state == "granted" }.count
+            let pending = info.pendingRequests?.count ?? 0
+            let what =
+                "its grants (read \(reads) type\(reads == 1 ? "" : "s"), share \(shares)) and "
+                + "\(pending) pending request\(pending == 1 ? "" : "s")"
+            let removed = try confirmation.confirm(
+                plan: [
+                    "This removes \(info.app) (\(info.name)), enrolled \(timestamp(info.enrolledAt)):",
+                    "  \(what) go, its open connections end;",
+                    "  its samples stay.",
+                ],
+                summary: "this removes \(info.app) with \(what)",
+                question: "Remove it?",
+                nothingDone: "nothing was removed",
+                json: output.json
+                    ? Removed(
+                        app: info.app,
+                        removed: false,
+                        dryRun: true,
+                        readTypes: reads,
+                        shareTypes: shares,
+                        pendingRequests: pending
+                    ) : nil
+            )
+            guard removed else { return }
+            try await vault.withOwner(key: key) {
+                _ = try await $0.call(Method.appsRemove, AppParams(app: app), as: Empty.self)
+            }
             if output.json { return try printJSON(Removed(app: app, removed: true)) }
             print("Removed \(app).")
         }

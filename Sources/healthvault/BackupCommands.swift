@@ -51,6 +51,7 @@ struct Backup: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try vault.requireVault()
         let terminal = isatty(2) == 1 && !output.json
         if restic {
             return try await runRestic(terminal: terminal)
@@ -215,7 +216,8 @@ struct Restore: AsyncParsableCommand {
             integrity_check, and the audit log against its signed checkpoints. A damaged backup \
             is refused with what is damaged named. Restoring over an existing vault (the same \
             vault, not served: stop healthvaultd first) replaces it, and asks first (--yes in \
-            scripts); restoring an older state over a vault whose audit log is further along is \
+            scripts; --dry-run checks the backup and says what it would do, writing nothing); \
+            restoring an older state over a vault whose audit log is further along is \
             a rollback, refused unless --allow-rollback, which the restored log then records \
             (vault.restore-older). The restored vault opens with the passphrase the vault had \
             when the backup was made.
@@ -247,9 +249,13 @@ struct Restore: AsyncParsableCommand {
     @Flag(help: "Replace an existing vault without asking.")
     var yes = false
 
+    @Flag(help: "Check the backup and say what a restore would do, writing nothing.")
+    var dryRun = false
+
     func validate() throws {
         if !restic, backup == nil { throw ValidationError("name the backup's directory, or use --restic") }
         if snapshot != nil, !restic { throw ValidationError("--snapshot goes with --restic") }
+        if yes, dryRun { throw ValidationError("--yes and --dry-run exclude each other") }
     }
 
     func run() async throws {
@@ -329,6 +335,16 @@ struct Restore: AsyncParsableCommand {
                 Data("Checking the backup (every page and the audit log) before restoring...\n".utf8)
             )
         }
+        // `--dry-run --json`: what the restore would do, as one object instead of its lines.
+        struct DryRun: Encodable {
+            let vault: String
+            let directory: String
+            let backup: String
+            let dryRun = true
+            let replaces: Bool
+            let rollback: String?
+        }
+        var dryRunJSON: DryRun?
         let plan: RestorePlan
         do {
             plan = try Vault.restore(
@@ -337,7 +353,26 @@ struct Restore: AsyncParsableCommand {
                 passphrase: passphrase,
                 allowingRollback: allowRollback
             ) { plan in
-                guard case .replaces(let entries, let rollback) = plan.targetState else { return true }
+                guard case .replaces(let entries, let rollback) = plan.targetState else {
+                    if dryRun, output.json {
+                        dryRunJSON = DryRun(
+                            vault: plan.vaultID.uuidString,
+                            directory: target.path,
+                            backup: label,
+                            replaces: false,
+                            rollback: nil
+                        )
+                        return false
+                    }
+                    if dryRun {
+                        print(
+                            "The backup \(label) is whole (\(plan.report.auditEntries.map { "\($0) audit entries" } ?? "checked")); "
+                                + "restoring it would create the vault \(plan.vaultID) in \(target.path)."
+                        )
+                        return false
+                    }
+                    return true
+                }
                 let what =
                     "This replaces the vault in \(target.path)"
                     + (entries.map { " (its audit log: \($0) entries)" } ?? "")
@@ -348,6 +383,20 @@ struct Restore: AsyncParsableCommand {
                         " It rolls the vault back: \($0); the restored log will record that you insisted."
                     }
                         ?? "")
+                if dryRun {
+                    if output.json {
+                        dryRunJSON = DryRun(
+                            vault: plan.vaultID.uuidString,
+                            directory: target.path,
+                            backup: label,
+                            replaces: true,
+                            rollback: rollback
+                        )
+                    } else {
+                        print(what)
+                    }
+                    return false
+                }
                 if yes { return true }
                 guard interactive else {
                     FileHandle.standardError.write(Data("healthvault: \(what)\n".utf8))
@@ -363,6 +412,10 @@ struct Restore: AsyncParsableCommand {
                 throw ToolError(
                     "wrong passphrase for the backup (it opens with the vault's passphrase when it was made)"
                 )
+            case .cancelled where dryRun:
+                if let dryRunJSON { return try printJSON(dryRunJSON) }
+                print("Dry run: nothing was restored.")
+                return
             case .cancelled:
                 throw ToolError(
                     interactive || yes
@@ -414,6 +467,15 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let directory = path.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? vault.directory
+        // A folder or key file this user may not read cannot be checked (2): that is no damage.
+        do {
+            try Vault.checkAccessible(directory)
+        } catch {
+            if case .permission(let message) = error {
+                FileHandle.standardError.write(Data("healthvault: \(message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let passphrase = try vault.passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
         let report: CheckReport

@@ -2,6 +2,7 @@ import ArgumentParser
 import AuditLog
 import CommandSupport
 import Foundation
+import Glibc
 import HealthModel
 import VaultClient
 import VaultCrypto
@@ -121,10 +122,21 @@ struct Profile: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Clear one characteristic.",
-            discussion: "Example: healthvault profile remove wheelchairUse"
+            discussion: """
+                Asks first at a terminal; --yes in a script; --dry-run only says.
+
+                Example: healthvault profile remove wheelchairUse --yes
+                """
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var confirmation: ConfirmationOptions
+
+        /// `--json`: the characteristic cleared, or with `--dry-run` the one that would be.
+        struct Cleared: Encodable {
+            let type: String
+            var dryRun: Bool?
+        }
 
         @Argument(help: "The characteristic: biologicalSex, bloodType, dateOfBirth, skinType, wheelchairUse, moveMode.")
         var type: String
@@ -133,10 +145,21 @@ struct Profile: AsyncParsableCommand {
             guard case .characteristic(let id) = try parseObjectType(type) else {
                 throw ToolError("\(type) is not a characteristic (biologicalSex, bloodType, dateOfBirth, ...)")
             }
+            guard
+                try confirmation.confirm(
+                    plan: [
+                        "This clears \(id.shortName) from your profile; apps that may read it will find it not set."
+                    ],
+                    summary: "this clears \(id.shortName) from your profile",
+                    question: "Clear it?",
+                    nothingDone: "nothing was cleared",
+                    json: output.json ? Cleared(type: id.rawValue, dryRun: true) : nil
+                )
+            else { return }
             try await vault.withOwner {
                 _ = try await $0.call(Method.profileRemove, CharacteristicParams(type: id), as: Empty.self)
             }
-            if output.json { return try printJSON(["type": id.rawValue]) }
+            if output.json { return try printJSON(Cleared(type: id.rawValue)) }
             print("Cleared \(id.title.lowercased()).")
         }
     }
@@ -156,15 +179,31 @@ struct Samples: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete by UUID, or every sample of --type between --from and --to.",
+            abstract: "Delete samples (any app's): by UUID, or of --type between --from and --to, or --all of it.",
             discussion: """
+                First says what would go: how many samples, of which types and sources, over which \
+                dates. At a terminal it then asks; in a script it needs --yes (without it nothing is \
+                deleted and the exit is 1); --dry-run only says. Every sample of a type goes only \
+                with --all. A deletion cannot be undone (apps' anchored queries see it as deleted).
+
                 Examples:
                   healthvault samples delete 1D00FF0F-B990-40A7-8FFC-559F60FEA72E
-                  healthvault samples delete --type steps --from yesterday --to today
+                  healthvault samples delete --type steps --from yesterday --to today --dry-run
+                  healthvault samples delete --type steps --all --yes
                 """
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var confirmation: ConfirmationOptions
+
+        /// `--json`: how many were deleted; with `--dry-run`, what would go (`samples.deletePreview`'s
+        /// answer).
+        struct Deleted: Encodable {
+            var deleted: Int?
+            var dryRun: Bool?
+            var count: Int?
+            var types: [DeletePreviewResult.TypeInfo]?
+        }
 
         @Argument(help: "Sample UUIDs.")
         var uuids: [String] = []
@@ -178,33 +217,111 @@ struct Samples: AsyncParsableCommand {
         @Option(name: .long, parsing: .unconditional, help: .date("With --type: samples starting before this date."))
         var to: DateArgument?
 
+        @Flag(name: .long, help: "With --type and no dates: every sample of the type, every app's.")
+        var all = false
+
         func validate() throws {
             guard uuids.isEmpty != (type == nil) else { throw ValidationError("give UUIDs or --type, one of them") }
+            if type != nil, from == nil, to == nil, !all {
+                throw ValidationError(
+                    "--type without --from or --to deletes every sample of the type, every app's: say so with --all, or give dates"
+                )
+            }
+            if all, from != nil || to != nil {
+                throw ValidationError("--all deletes every sample of the type: give it without --from and --to")
+            }
+            if all, type == nil { throw ValidationError("--all goes with --type") }
+            if type == nil, from != nil || to != nil { throw ValidationError("--from and --to go with --type") }
         }
 
         func run() async throws {
-            let deleted: Int
-            if let type {
-                let sampleType = try parseSampleType(type)
-                deleted = try await vault.withOwner { [from, to] connection in
-                    let predicate = try await datePredicate(from: from, to: to, on: connection)
+            try checkDateOrder(from: from, to: to)
+            let sampleType = try type.map(parseSampleType)
+            let parsed = try uuids.map { text in
+                guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
+                return uuid
+            }
+            // Two connections with one passphrase: the question may outlast the daemon's idle timeout.
+            let key = try vault.ownerKey()
+            let (predicate, preview, view) = try await vault.withOwner(key: key) { [from, to] connection in
+                let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
+                let timeZone = TimeZone(identifier: zone) ?? .gmt
+                // Days and local times in the owner's time zone, as the plan shows them.
+                let predicate = try datePredicate(from: from, to: to, in: timeZone)
+                let params =
+                    sampleType.map { DeletePreviewParams(type: $0, predicate: predicate) }
+                    ?? DeletePreviewParams(uuids: parsed)
+                let preview = try await connection.call(
+                    Method.samplesDeletePreview,
+                    params,
+                    as: DeletePreviewResult.self
+                )
+                return (predicate, preview, WorkoutView(zoneName: zone, timeZone: timeZone, units: [:]))
+            }
+            let dryRunJSON = Deleted(dryRun: true, count: preview.count, types: preview.types)
+            guard preview.count > 0 else {
+                if output.json { return try printJSON(confirmation.dryRun ? dryRunJSON : Deleted(deleted: 0)) }
+                return print(
+                    sampleType.map { "No \(shortName($0)) sample matches: nothing to delete." }
+                        ?? "None of these UUIDs names a sample: nothing to delete."
+                )
+            }
+            guard
+                try confirmation.confirm(
+                    plan: Self.plan(preview, view: view, uuids: sampleType == nil ? parsed.count : nil),
+                    summary: "this deletes \(Self.samples(preview.count)) of \(Self.summary(preview, view: view))",
+                    question: "Delete \(preview.count == 1 ? "it" : "them")?",
+                    nothingDone: "nothing was deleted",
+                    json: output.json ? dryRunJSON : nil
+                )
+            else { return }
+            let deleted = try await vault.withOwner(key: key) { connection in
+                if let sampleType {
                     return try await connection.call(
                         Method.deleteObjects,
                         DeleteObjectsParams(type: sampleType, predicate: predicate),
                         as: DeleteResult.self
                     ).deleted
                 }
-            } else {
-                let parsed = try uuids.map { text in
-                    guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
-                    return uuid
-                }
-                deleted = try await vault.withOwner {
-                    try await $0.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self).deleted
+                return try await connection.call(Method.delete, DeleteParams(uuids: parsed), as: DeleteResult.self)
+                    .deleted
+            }
+            // Apps may save or delete between the question and the deletion.
+            if output.json { return try printJSON(Deleted(deleted: deleted)) }
+            let drift = deleted == preview.count ? "" : " (\(preview.count) were shown: the vault changed meanwhile)"
+            print("Deleted \(Self.samples(deleted))\(drift).")
+        }
+
+        static func samples(_ count: Int) -> String { "\(count) sample\(count == 1 ? "" : "s")" }
+
+        /// "stepCount from 2 sources, 2026-11-22 00:00 to 2026-11-23 00:00 (UTC)".
+        static func summary(_ preview: DeletePreviewResult, view: WorkoutView) -> String {
+            let sources = Set(preview.types.flatMap { $0.sources.map(\.bundleIdentifier) }).count
+            let first = preview.types.map(\.firstStart).min() ?? Date()
+            let last = preview.types.map(\.lastEnd).max() ?? Date()
+            return preview.types.map { shortName($0.type) }.joined(separator: ", ")
+                + " from \(sources) source\(sources == 1 ? "" : "s"), "
+                + "\(view.date(first, seconds: false)) to \(view.date(last, seconds: false)) \(view.zoneName)"
+        }
+
+        /// The lines that say what would go: per type, its count and dates, then its sources.
+        static func plan(_ preview: DeletePreviewResult, view: WorkoutView, uuids: Int?) -> [String] {
+            var lines = [
+                "This deletes \(samples(preview.count))"
+                    + (uuids.map { " (named by \($0) UUID\($0 == 1 ? "" : "s"), a correlation's members counted)" }
+                        ?? "")
+                    + ", every app's, for good:"
+            ]
+            for part in preview.types {
+                lines.append(
+                    "  \(shortName(part.type))  \(part.count)  from \(view.date(part.firstStart, seconds: false)) "
+                        + "to \(view.date(part.lastEnd, seconds: false)) (\(view.zoneName))"
+                )
+                for source in part.sources {
+                    lines.append("    \(source.name) (\(source.bundleIdentifier))  \(source.count)")
                 }
             }
-            if output.json { return try printJSON(["deleted": deleted]) }
-            print("Deleted \(deleted) sample\(deleted == 1 ? "" : "s").")
+            return lines
         }
     }
 }
@@ -245,6 +362,7 @@ struct Audit: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
+            try vault.requireVault()
             let note = vault.directory.appendingPathComponent(Vault.latestCheckpointFileName)
             guard !FileManager.default.fileExists(atPath: note.path) else {
                 if output.json { return try printJSON(Accepted(directory: vault.directory.path, accepted: false)) }
@@ -301,8 +419,9 @@ struct Audit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify an export offline: every entry, every signed checkpoint, against the vault's key.",
             discussion: """
-                Exit codes: 0 verified, 1 tampered (the entry named), 2 unreadable. Needs neither the \
-                vault nor the daemon.
+                Exit codes: 0 verified; 1 tampered (the entry named); 2 could not verify: a file \
+                missing or unreadable, no --key, a key that is another vault's, or the checkpoint \
+                not saved. Needs neither the vault nor the daemon.
 
                 Example: healthvault audit verify /srv/audit/2026-11 --key audit-key.pub --checkpoint last.note
                 """
@@ -311,8 +430,8 @@ struct Audit: AsyncParsableCommand {
         @Argument(help: "The export directory.")
         var export: String
 
-        @Option(name: .long, help: "The vault's audit key file (audit-key.pub), as you received it.")
-        var key: String
+        @Option(name: .long, help: "The vault's audit key file (audit-key.pub), as you received it (required).")
+        var key: String?
 
         @Option(name: .long, help: "A checkpoint kept from an earlier verification: the log must extend it.")
         var checkpoint: String?
@@ -342,16 +461,28 @@ struct Audit: AsyncParsableCommand {
                 for warning in report.warnings { print("warning: \(warning)") }
             }
             if let saveCheckpoint, let latest = report.latestCheckpoint {
-                do {
-                    try Data(latest.text.utf8).write(to: URL(fileURLWithPath: saveCheckpoint))
-                } catch {
-                    throw ToolError("cannot write the checkpoint to \(saveCheckpoint): \(error.localizedDescription)")
+                // Verified, but what the next verification needs was not kept: could not (2).
+                let fd = open(saveCheckpoint, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                let bytes = Array(latest.text.utf8)
+                let written = fd >= 0 ? write(fd, bytes, bytes.count) : -1
+                let reason = String(cString: strerror(errno))
+                if fd >= 0 { close(fd) }
+                guard written == bytes.count else {
+                    FileHandle.standardError.write(
+                        Data("healthvault: cannot save the checkpoint to \(saveCheckpoint): \(reason)\n".utf8)
+                    )
+                    throw ExitCode(2)
                 }
             }
             if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
         }
 
         func verify() throws -> AuditVerifier.Report {
+            guard let key else {
+                throw ToolError(
+                    "no key given: name the vault's audit-key.pub, as you received it, with --key (the export's own key.vkey proves nothing)"
+                )
+            }
             guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
                 throw ToolError("cannot read the key file \(key)")
             }
@@ -359,7 +490,9 @@ struct Audit: AsyncParsableCommand {
             do {
                 trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .whitespacesAndNewlines))
             } catch {
-                throw ToolError("\(key) is not an audit key file: \(error)")
+                throw ToolError(
+                    "\(key) is not an audit key file (one line, <name>+<hash>+<key>, as the vault's audit-key.pub)"
+                )
             }
             var previous: String?
             if let checkpoint {
@@ -389,7 +522,7 @@ struct Audit: AsyncParsableCommand {
                 switch report.verdict {
                 case .verified: (verdict, fault, entry) = ("verified", nil, nil)
                 case .tampered(let found): (verdict, fault, entry) = ("tampered", found.kind.rawValue, found.entry)
-                case .unreadable: (verdict, fault, entry) = ("unreadable", nil, nil)
+                case .unreadable, .otherVault: (verdict, fault, entry) = ("unreadable", nil, nil)
                 }
                 entries = report.entryCount
                 checkpointSize = report.latestCheckpoint?.checkpoint.size
@@ -430,27 +563,36 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, parsing: .unconditional, help: .date("Entries before this date."))
         var to: DateArgument?
 
-        @Option(name: .long, help: "At most this many (the newest).")
+        @Option(name: .long, parsing: .unconditional, help: "At most this many (the newest), 1 to 10,000.")
         var limit: Int = 1000
+
+        func validate() throws {
+            guard (1...10_000).contains(limit) else {
+                throw ValidationError(
+                    "--limit \(limit) is out of range: give 1 to 10,000 (page further back with --to)"
+                )
+            }
+            if let outcome, !["ok", "denied", "denied-served-empty", "error"].contains(outcome) {
+                throw ValidationError("--outcome is ok, denied, denied-served-empty or error, not \(outcome)")
+            }
+        }
 
         func run() async throws {
             let typeID = try type.map { try parseObjectType($0).description }
+            try checkDateOrder(from: from, to: to)
             let result = try await vault.withOwner { [app, operation, outcome, from, to, limit] connection in
-                var start: Date?
-                var end: Date?
+                // Days and local times in the owner's time zone.
+                var range: (start: Date?, end: Date?)?
                 if from != nil || to != nil {
-                    let zone = try await ownerTimeZone(on: connection)
-                    let now = Date()
-                    start = from?.date(in: zone, now: now)
-                    end = to?.date(in: zone, now: now)
+                    range = try dateRange(from: from, to: to, in: try await ownerTimeZone(on: connection))
                 }
                 let params = AuditEntriesParams(
                     app: app,
                     type: typeID,
                     operation: operation,
                     outcome: outcome,
-                    from: start,
-                    to: end,
+                    from: range?.start,
+                    to: range?.end,
                     limit: limit
                 )
                 return try await connection.call(Method.auditEntries, params, as: AuditEntriesResult.self)

@@ -139,6 +139,26 @@ struct DateArgument: ExpressibleByArgument, Sendable, Hashable, CustomStringConv
         }
     }
 
+    /// Whether this comes after `other` in every time zone, nil when that depends on the zone
+    /// (a day against an instant, a day relative to today against a time relative to now).
+    func isAfter(_ other: DateArgument) -> Bool? {
+        switch (form, other.form) {
+        case (.instant(let a), .instant(let b)): return a > b
+        case (.fromNow(let a), .fromNow(let b)): return a > b
+        case (.dayFromToday(let a), .dayFromToday(let b)): return a > b
+        case (.local, .local):
+            guard let mine = localFields, let others = other.localFields else { return nil }
+            return others.lexicographicallyPrecedes(mine)
+        default: return nil
+        }
+    }
+
+    /// A day or local time's fields, year first; nil for the other forms.
+    private var localFields: [Int]? {
+        guard case .local(let year, let month, let day, let hour, let minute, let second) = form else { return nil }
+        return [year, month, day, hour, minute, second]
+    }
+
     /// The day (`YYYY-MM-DD`) this names or falls in, in `zone`.
     func day(in zone: TimeZone, now: Date = Date()) -> String {
         if case .local(let year, let month, let day, _, _, _) = form {

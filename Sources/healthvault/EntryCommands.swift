@@ -62,6 +62,12 @@ extension Samples {
         func run() async throws {
             let sampleType = try parseSampleType(type)
             let now = Date()
+            // --to before --from, said before anything is asked when that does not depend on the
+            // owner's time zone; otherwise once the zone is known.
+            let endsBeforeStart = ToolError(
+                "--to \(to?.text ?? "(now)") is before --from \(from?.text ?? ""): a sample ends after it starts"
+            )
+            if let from, let to, from.isAfter(to) == true { throw endsBeforeStart }
             if sampleType == .workout, from == nil {
                 throw ToolError("a workout needs --from and --to")
             }
@@ -89,6 +95,7 @@ extension Samples {
                 let zone = at != nil || from != nil || to != nil ? try await ownerTimeZone(on: connection) : .gmt
                 let start = at?.date(in: zone, now: now) ?? from?.date(in: zone, now: now) ?? now
                 let end = at?.date(in: zone, now: now) ?? to?.date(in: zone, now: now) ?? now
+                if end < start { throw endsBeforeStart }
                 var preferred: [String: HealthUnit] = [:]
                 if unit == nil, let unitType {
                     preferred = try await connection.call(

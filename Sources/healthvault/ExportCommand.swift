@@ -63,23 +63,21 @@ struct Export: AsyncParsableCommand {
             )
         }
         let types = types.isEmpty ? nil : try types.map { try parseSampleType($0).identifier }
+        try checkDateOrder(from: from, to: to)
         FileHandle.standardError.write(Data(Self.warning.utf8))
         let terminal = isatty(2) == 1 && !output.json
         let started = Date()
         let summary = try await vault.withOwner { [from, to, out, sources, overwrite] connection in
-            var start: Date?
-            var end: Date?
+            var range: (start: Date?, end: Date?)?
             if from != nil || to != nil {
-                let zone = try await ownerTimeZone(on: connection)
-                start = from?.date(in: zone, now: started)
-                end = to?.date(in: zone, now: started)
+                range = try dateRange(from: from, to: to, in: try await ownerTimeZone(on: connection), now: started)
             }
             let params = ExportParams(
                 path: URL(fileURLWithPath: out).standardizedFileURL.path,
                 format: format.rawValue,
                 types: types,
-                from: start,
-                to: end,
+                from: range?.start,
+                to: range?.end,
                 sources: sources.isEmpty ? nil : sources,
                 overwrite: overwrite ? true : nil
             )

@@ -58,11 +58,17 @@ struct Import: AsyncParsableCommand {
                     }
                 }
                 defer { watcher.cancel() }
-                return try await connection.call(
-                    Method.importAppleHealth,
-                    ImportAppleHealthParams(path: file.path, acceptTruncated: acceptTruncated ? true : nil),
-                    as: AppleHealthImportSummary.self
-                )
+                do {
+                    return try await connection.call(
+                        Method.importAppleHealth,
+                        ImportAppleHealthParams(path: file.path, acceptTruncated: acceptTruncated ? true : nil),
+                        as: AppleHealthImportSummary.self
+                    )
+                } catch let error as RPCError where error.message.hasPrefix("the export is cut short") {
+                    throw ToolError(
+                        "\(error.message); nothing was imported: export it again, or import what precedes the cut with --accept-truncated"
+                    )
+                }
             }
             if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if output.json { return try printJSON(summary) }

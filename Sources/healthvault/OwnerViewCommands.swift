@@ -73,12 +73,13 @@ extension Samples {
         @Option(help: "Only this source's samples (its bundle identifier, as `data` lists them).")
         var source: String?
 
-        @Option(help: "At most this many (the newest); 0 for all.")
+        @Option(parsing: .unconditional, help: "At most this many (the newest); 0 for all.")
         var limit: Int = 100
 
         func run() async throws {
             guard limit >= 0 else { throw ToolError("--limit must be 0 (all) or more, not \(limit)") }
             let sampleType = try parseSampleType(type)
+            try checkDateOrder(from: from, to: to)
             let (samples, view) = try await vault.withOwner { [from, to, source, limit] connection in
                 var conditions: [SamplePredicate] = []
                 if let dates = try await datePredicate(from: from, to: to, on: connection) { conditions.append(dates) }

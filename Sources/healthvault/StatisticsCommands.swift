@@ -216,6 +216,7 @@ struct Stats: AsyncParsableCommand {
 
     func run() async throws {
         let sampleType = try parseSampleType(type)
+        try checkDateOrder(from: from, to: to)
         switch sampleType {
         case .quantity(let quantityType): try await quantityStatistics(quantityType)
         case .category(let categoryType): try await categoryStatistics(categoryType)
@@ -251,7 +252,7 @@ struct Stats: AsyncParsableCommand {
             ? [.cumulativeSum] : [.discreteAverage, .discreteMin, .discreteMax]
         let (collection, preferred) = try await vault.withOwner { [from, to] connection in
             let zone = try await ownerTimeZone(on: connection)
-            let predicate = datePredicate(from: from, to: to, in: zone)
+            let predicate = try datePredicate(from: from, to: to, in: zone)
             // Without --unit, the owner's preferred unit of the type.
             let preferred = try await connection.call(
                 Method.preferredUnits,
@@ -302,7 +303,7 @@ struct Stats: AsyncParsableCommand {
         let (components, hour) = try Self.components(intervalName)
         let collection = try await vault.withOwner { [from, to] connection in
             let zone = try await ownerTimeZone(on: connection)
-            let predicate = datePredicate(from: from, to: to, in: zone)
+            let predicate = try datePredicate(from: from, to: to, in: zone)
             return try await connection.call(
                 Method.samplesCategoryStatistics,
                 CategoryStatisticsQueryParams(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import Glibc
 import HealthInterchange
 import HealthModel
 import VaultClient
@@ -13,7 +14,7 @@ struct VaultOptions: ParsableArguments {
     @Option(name: .long, help: "The vault directory (default: $HEALTHVAULT_DIR, else ~/.local/share/healthvault).")
     var vault: String?
 
-    @Option(name: .long, help: "Read the passphrase from this open file descriptor.")
+    @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
     var passphraseFd: Int32?
 
     @Option(name: .long, help: "Read the passphrase from this file (its first line).")
@@ -33,18 +34,66 @@ struct VaultOptions: ParsableArguments {
         try PassphraseSource(fd: passphraseFd, file: passphraseFile).read(prompt: prompt)
     }
 
+    /// Checks, before anything is asked, that the folder holds a vault this user can open: what
+    /// is wrong is said as what it is (``VaultFolder``).
+    func requireVault() throws {
+        try VaultFolder.require(directory)
+    }
+
+    /// Whether the daemon's socket is there (a daemon runs, or one killed left it).
+    var isServed: Bool {
+        access(socketPath, F_OK) == 0
+    }
+
+    /// The error for a vault no daemon serves.
+    var notServed: ToolError {
+        ToolError(
+            "healthvaultd is not running for \(directory.path); start it with `healthvaultd --vault \(directory.path)`"
+        )
+    }
+
     /// An owner connection to the vault's daemon: the passphrase derives the owner key, which
     /// signs the daemon's challenge.
     func ownerConnection() async throws -> VaultConnection {
-        guard FileManager.default.fileExists(atPath: socketPath) else {
-            throw ToolError(
-                "healthvaultd is not running for \(directory.path); start it with `healthvaultd --vault \(directory.path)`"
-            )
-        }
+        try await connect(identity: .owner(key: ownerKey()))
+    }
+
+    /// The owner key from the passphrase, once the folder and the daemon are checked: for a
+    /// command that connects twice (one that asks the owner in between, longer than the daemon
+    /// keeps an idle connection) without asking the passphrase twice.
+    func ownerKey() throws -> Ed25519.SigningKey {
+        try requireVault()
+        guard isServed else { throw notServed }
         let passphrase = try passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
-        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase")
-        return try await VaultConnection.connect(socketPath: socketPath, identity: .owner(key: key))
+        return try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+    }
+
+    /// Connects to the vault's daemon as `identity`; a socket no daemon listens on is said as that.
+    func connect(identity: ClientIdentity) async throws -> VaultConnection {
+        do {
+            return try await VaultConnection.connect(socketPath: socketPath, identity: identity)
+        } catch let error as ConnectionError where error.reason == .notListening {
+            throw ToolError(
+                "healthvaultd is not running for \(directory.path) (a daemon that was killed left its socket); "
+                    + "start it with `healthvaultd --vault \(directory.path)`"
+            )
+        } catch let error as RPCError where error.code == RPCError.authenticationFailed {
+            // The owner key came from the right passphrase: the daemon refused this user, or it
+            // serves another vault than the one now in the folder.
+            let owner = (try? FileManager.default.attributesOfItem(atPath: socketPath)[.ownerAccountID] as? NSNumber)
+                .flatMap { $0 }?.uint32Value
+            if let owner, owner != getuid() {
+                throw ToolError(
+                    "healthvaultd refused you (uid \(getuid())): it runs as uid \(owner) and serves only that user "
+                        + "and those its --allowed-uid names; run this as that user"
+                )
+            }
+            throw ToolError(
+                "healthvaultd refused the owner key of \(directory.path): it serves another vault than the one now "
+                    + "in the folder; restart it (`healthvaultd --vault \(directory.path)`)"
+            )
+        }
     }
 
     /// The owner key, derived from the passphrase; a wrong one is `wrong`.
@@ -53,13 +102,18 @@ struct VaultOptions: ParsableArguments {
             return try Vault.ownerKey(at: directory, passphrase: passphrase)
         } catch {
             if case .wrongPassphrase = error { throw ToolError(wrong) }
-            throw ToolError("\(error)")
+            throw ToolError(VaultFolder.message(for: error, directory: directory))
         }
     }
 
     /// Runs `body` on an owner connection, closing it afterwards.
-    func withOwner<T>(_ body: (VaultConnection) async throws -> T) async throws -> T {
-        let connection = try await ownerConnection()
+    func withOwner<T>(key: Ed25519.SigningKey? = nil, _ body: (VaultConnection) async throws -> T) async throws -> T {
+        let connection: VaultConnection
+        if let key {
+            connection = try await connect(identity: .owner(key: key))
+        } else {
+            connection = try await ownerConnection()
+        }
         do {
             let result = try await body(connection)
             await connection.closeAndWait()
@@ -126,21 +180,48 @@ func ownerTimeZone(on connection: VaultConnection) async throws -> TimeZone {
 }
 
 /// The `from`...`to` date predicate of two date options, read in the owner's time zone; nil
-/// when neither is given.
+/// when neither is given; `--to` not after `--from` is refused (``dateRange(from:to:in:now:)``).
 func datePredicate(
     from: DateArgument?,
     to: DateArgument?,
     on connection: VaultConnection
 ) async throws -> SamplePredicate? {
     guard from != nil || to != nil else { return nil }
-    return datePredicate(from: from, to: to, in: try await ownerTimeZone(on: connection))
+    return try datePredicate(from: from, to: to, in: try await ownerTimeZone(on: connection))
 }
 
 /// The `from`...`to` date predicate of two date options, read in `zone`; nil when neither is given.
-func datePredicate(from: DateArgument?, to: DateArgument?, in zone: TimeZone) -> SamplePredicate? {
+func datePredicate(from: DateArgument?, to: DateArgument?, in zone: TimeZone) throws -> SamplePredicate? {
+    try dateRange(from: from, to: to, in: zone).map { .date(start: $0.start, end: $0.end, options: []) }
+}
+
+/// `--from` and `--to` as dates, days and local times in the owner's time zone `zone`, nil when
+/// neither is given; `--to` must come after `--from`, said with the options' own names.
+func dateRange(
+    from: DateArgument?,
+    to: DateArgument?,
+    in zone: TimeZone,
+    now: Date = Date()
+) throws -> (start: Date?, end: Date?)? {
     guard from != nil || to != nil else { return nil }
-    let now = Date()
-    return .date(start: from?.date(in: zone, now: now), end: to?.date(in: zone, now: now), options: [])
+    try checkDateOrder(from: from, to: to)
+    let start = from?.date(in: zone, now: now)
+    let end = to?.date(in: zone, now: now)
+    if let start, let end, end <= start { throw dateOrderError(from: from, to: to) }
+    return (start, end)
+}
+
+/// `--to` not after `--from`, refused before anything is asked (the passphrase, the daemon)
+/// whenever that does not depend on the owner's time zone: two days or local times, two
+/// instants, two dates relative to today or two relative to now. The rest is checked once the
+/// zone is known (``dateRange(from:to:in:now:)``).
+func checkDateOrder(from: DateArgument?, to: DateArgument?) throws {
+    guard let from, let to, let after = to.isAfter(from), !after else { return }
+    throw dateOrderError(from: from, to: to)
+}
+
+private func dateOrderError(from: DateArgument?, to: DateArgument?) -> ToolError {
+    ToolError("--to \(to?.text ?? "") is not after --from \(from?.text ?? ""): no time lies between them")
 }
 
 /// A time for people: to the second, UTC.
@@ -160,4 +241,17 @@ func table(_ rows: [[String]]) -> String {
             column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
         }.joined(separator: "  ")
     }.joined(separator: "\n")
+}
+
+/// The daemon's refusal as one line in the tools' style: its message for a person, never the
+/// protocol's code or field names (`invalidArgument: app: ...`); a method this daemon does not
+/// know means it is older than this command.
+func daemonMessage(_ error: RPCError) -> String {
+    switch error.code {
+    case RPCError.methodNotFound:
+        return "this healthvaultd does not know the request (it is older than this healthvault); "
+            + "restart it with the healthvaultd that came with this healthvault"
+    default:
+        return error.message
+    }
 }

@@ -24,17 +24,23 @@ struct Init: AsyncParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var output: OutputOptions
 
+    @Flag(help: "Take a passphrase the strength check finds weak (on a terminal you are asked instead).")
+    var allowWeakPassphrase = false
+
     func run() async throws {
         let directory = vault.directory
-        let passphrase = try vault.passphrase(prompt: "New passphrase for \(directory.path): ")
-        defer { passphrase.wipe() }
-        if vault.passphraseFd == nil, vault.passphraseFile == nil {
-            let again = try vault.passphrase(prompt: "Repeat the passphrase: ")
-            defer { again.wipe() }
-            guard passphrase.constantTimeEquals(again) else {
-                throw ToolError("the passphrases differ; nothing was created")
-            }
+        // Before the passphrase is asked: a folder that cannot take a vault is refused now.
+        do {
+            try Vault.checkCreatable(at: directory)
+        } catch {
+            throw ToolError(Self.notCreatable(error, directory: directory))
         }
+        let passphrase = try PassphraseSource(fd: vault.passphraseFd, file: vault.passphraseFile).readNew(
+            prompt: "New passphrase for \(directory.path): ",
+            allowWeak: allowWeakPassphrase,
+            nothingDone: "nothing was created"
+        )
+        defer { passphrase.wipe() }
         if !output.json {
             FileHandle.standardError.write(Data("Deriving the key (Argon2id, about a second)...\n".utf8))
         }
@@ -42,7 +48,7 @@ struct Init: AsyncParsableCommand {
         do {
             created = try Vault.create(at: directory, passphrase: passphrase)
         } catch {
-            throw ToolError("\(error)")
+            throw ToolError(Self.notCreatable(error, directory: directory))
         }
         defer { created.lock() }
         let keyPath = directory.appendingPathComponent(Vault.auditPublicKeyFileName).path
@@ -52,6 +58,20 @@ struct Init: AsyncParsableCommand {
             print("Created vault \(created.vaultID) in \(directory.path).")
             print("Auditors verify its log with the key in \(keyPath).")
             print("Start serving it with: healthvaultd --vault \(directory.path)")
+        }
+    }
+
+    /// Why no vault can be made at `directory`, with what to do.
+    static func notCreatable(_ error: StoreError, directory: URL) -> String {
+        switch error {
+        case .vaultExists(let message):
+            if (try? Vault.checkAccessible(directory)) != nil {
+                return
+                    "\(directory.path) holds a vault already; nothing was created (`healthvault status --vault \(directory.path)` shows it)"
+            }
+            return "\(message); nothing was created"
+        default:
+            return "\(error); nothing was created"
         }
     }
 }
@@ -78,24 +98,24 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let directory = vault.directory
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("keyring.json").path) else {
-            throw ToolError("\(directory.path) is not a vault; create one with `healthvault init`")
-        }
-        guard FileManager.default.fileExists(atPath: vault.socketPath) else {
+        try vault.requireVault()
+        func notServed(_ detail: String = "") throws {
             if output.json {
                 try printJSON(StatusJSON(directory: directory.path, served: false))
             } else {
                 print(
-                    "\(directory.path): a vault, not served (start it with `healthvaultd --vault \(directory.path)`)."
+                    "\(directory.path): a vault, not served\(detail) (start it with `healthvaultd --vault \(directory.path)`)."
                 )
             }
-            return
         }
+        guard vault.isServed else { return try notServed() }
         let connection: VaultConnection
         do {
             connection = try await VaultConnection.connect(socketPath: vault.socketPath, identity: .anonymous)
+        } catch let error as ConnectionError where error.reason == .notListening {
+            return try notServed("; a daemon that was killed left its socket")
         } catch let error as RPCError {
-            throw ToolError("healthvaultd refused this connection: \(error.healthError.message)")
+            throw ToolError("healthvaultd refused this connection: \(error.message)")
         }
         let hello = connection.hello
         await connection.closeAndWait()
@@ -188,10 +208,12 @@ struct Unlock: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
+        try vault.requireVault()
+        guard vault.isServed else { throw vault.notServed }
         let passphrase = try vault.passphrase(prompt: "Passphrase for \(vault.directory.path): ")
         defer { passphrase.wipe() }
-        let key = try vault.ownerKey(passphrase: passphrase, wrong: "wrong passphrase")
-        let connection = try await VaultConnection.connect(socketPath: vault.socketPath, identity: .owner(key: key))
+        let key = try vault.ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(vault.directory.path)")
+        let connection = try await vault.connect(identity: .owner(key: key))
         defer { connection.close() }
         let encoded = passphrase.withUnsafeBytes { Data($0).base64EncodedString() }
         _ = try await connection.call(Method.unlock, PassphraseParams(passphrase: encoded), as: Empty.self)
@@ -204,6 +226,9 @@ struct Passwd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Change the passphrase (the keys are rewrapped; the database is not re-encrypted).",
         discussion: """
+            The current passphrase is checked first; then the new one is asked (twice on a \
+            terminal) and its strength said: a weak one is asked again unless you take it.
+
             Examples:
               healthvault passwd
               healthvault passwd --passphrase-file old.txt --new-passphrase-file new.txt
@@ -213,26 +238,35 @@ struct Passwd: AsyncParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(name: .long, help: "Read the new passphrase from this open file descriptor.")
+    @Option(name: .long, parsing: .unconditional, help: "Read the new passphrase from this open file descriptor.")
     var newPassphraseFd: Int32?
 
     @Option(name: .long, help: "Read the new passphrase from this file.")
     var newPassphraseFile: String?
 
+    @Flag(help: "Take a new passphrase the strength check finds weak (on a terminal you are asked instead).")
+    var allowWeakPassphrase = false
+
     func run() async throws {
-        let old = try vault.passphrase(prompt: "Current passphrase: ")
+        try vault.requireVault()
+        let source = try PassphraseSource(fd: newPassphraseFd, file: newPassphraseFile, option: "--new-passphrase")
+        // No daemon: this process is the only one that may open the vault meanwhile (taken
+        // before anything is asked, so a daemon starting meanwhile is refused, not raced).
+        let served = vault.isServed
+        let lock = served ? nil : try DaemonLock(directory: vault.directory)
+        defer { withExtendedLifetime(lock) {} }
+        let old = try vault.passphrase(prompt: "Current passphrase for \(vault.directory.path): ")
         defer { old.wipe() }
-        let source = try PassphraseSource(fd: newPassphraseFd, file: newPassphraseFile)
-        let new = try source.read(prompt: "New passphrase: ")
+        // The current passphrase is checked before the new one is asked.
+        let key = try vault.ownerKey(passphrase: old, wrong: "the current passphrase is wrong; nothing was changed")
+        let new = try source.readNew(
+            prompt: "New passphrase: ",
+            allowWeak: allowWeakPassphrase,
+            nothingDone: "nothing was changed"
+        )
         defer { new.wipe() }
-        if source == .prompt {
-            let again = try source.read(prompt: "Repeat the new passphrase: ")
-            defer { again.wipe() }
-            guard new.constantTimeEquals(again) else { throw ToolError("the passphrases differ; nothing was changed") }
-        }
-        if FileManager.default.fileExists(atPath: vault.socketPath) {
-            let key = try vault.ownerKey(passphrase: old, wrong: "the current passphrase is wrong")
-            let connection = try await VaultConnection.connect(socketPath: vault.socketPath, identity: .owner(key: key))
+        if served {
+            let connection = try await vault.connect(identity: .owner(key: key))
             defer { connection.close() }
             let params = ChangePassphraseParams(
                 old: old.withUnsafeBytes { Data($0).base64EncodedString() },
@@ -240,9 +274,6 @@ struct Passwd: AsyncParsableCommand {
             )
             _ = try await connection.call(Method.changePassphrase, params, as: Empty.self)
         } else {
-            // No daemon: this process is the only one that may open the vault meanwhile.
-            let lock = try DaemonLock(directory: vault.directory)
-            defer { withExtendedLifetime(lock) {} }
             do {
                 let opened = try Vault.open(at: vault.directory, passphrase: old, by: .owner)
                 defer { opened.lock() }
@@ -252,8 +283,10 @@ struct Passwd: AsyncParsableCommand {
                     recording: AuditEntry(time: Date(), actor: .owner, operation: .passphraseChange, outcome: .ok)
                 )
             } catch {
-                if case .wrongPassphrase = error { throw ToolError("the current passphrase is wrong") }
-                throw ToolError("\(error)")
+                if case .wrongPassphrase = error {
+                    throw ToolError("the current passphrase is wrong; nothing was changed")
+                }
+                throw ToolError(VaultFolder.message(for: error, directory: vault.directory))
             }
         }
         if output.json { return try printJSON(["directory": vault.directory.path, "changed": "passphrase"]) }

@@ -43,11 +43,12 @@ struct Workouts: AsyncParsableCommand {
         @Option(parsing: .unconditional, help: .date("Workouts starting before this date."))
         var to: DateArgument?
 
-        @Option(help: "At most this many (the newest); 0 for all.")
+        @Option(parsing: .unconditional, help: "At most this many (the newest); 0 for all.")
         var limit: Int = 100
 
         func run() async throws {
             guard limit >= 0 else { throw ToolError("--limit must be 0 (all) or more, not \(limit)") }
+            try checkDateOrder(from: from, to: to)
             let (workouts, view) = try await vault.withOwner { [from, to, limit] connection in
                 let query = SampleQueryDescriptor(
                     predicates: [

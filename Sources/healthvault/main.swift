@@ -60,14 +60,18 @@ do {
         try command.run()
     }
 } catch {
-    let code = HealthVaultCommand.exitCode(for: error)
+    var code = HealthVaultCommand.exitCode(for: error)
+    // `audit verify --help` promises 0, 1 or 2: a command line it cannot use is "could not verify".
+    if code == .validationFailure, Array(CommandLine.arguments.dropFirst().prefix(2)) == ["audit", "verify"] {
+        code = ExitCode(2)
+    }
     if code == .success || error is CleanExit {
         HealthVaultCommand.exit(withError: error)
     }
     let message: String
     switch error {
     case let error as ToolError: message = error.description
-    case let error as RPCError: message = error.healthError.description
+    case let error as RPCError: message = daemonMessage(error)
     case let error as ConnectionError: message = error.description
     case let error as ExitCode: exit(error.rawValue)
     default:

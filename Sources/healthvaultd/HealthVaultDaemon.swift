@@ -31,47 +31,56 @@ struct HealthVaultDaemon: AsyncParsableCommand {
     @Option(name: .long, help: "The vault directory.")
     var vault: String
 
-    @Option(name: .long, help: "Read the passphrase from this open file descriptor.")
+    @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
     var passphraseFd: Int32?
 
     @Option(name: .long, help: "Read the passphrase from this file (its first line).")
     var passphraseFile: String?
 
-    @Option(name: .long, help: "The largest frame accepted, bytes.")
+    @Option(name: .long, parsing: .unconditional, help: "The largest frame accepted, bytes.")
     var maxFrameBytes: Int = 16 * 1024 * 1024
 
-    @Option(name: .long, help: "Authenticated app connections served at once, all apps together.")
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: "Authenticated app connections served at once, all apps together."
+    )
     var maxConnections: Int = ConnectionLimits().apps
 
-    @Option(name: .long, help: "Authenticated connections of one app.")
+    @Option(name: .long, parsing: .unconditional, help: "Authenticated connections of one app.")
     var maxConnectionsPerApp: Int = ConnectionLimits().perApp
 
-    @Option(name: .long, help: "Authenticated owner connections (never taken by apps).")
+    @Option(name: .long, parsing: .unconditional, help: "Authenticated owner connections (never taken by apps).")
     var maxOwnerConnections: Int = ConnectionLimits().owner
 
-    @Option(name: .long, help: "Connections waiting to authenticate, all peers together.")
+    @Option(name: .long, parsing: .unconditional, help: "Connections waiting to authenticate, all peers together.")
     var maxUnauthenticated: Int = ConnectionLimits().unauthenticated
 
-    @Option(name: .long, help: "Connections waiting to authenticate from one process.")
+    @Option(name: .long, parsing: .unconditional, help: "Connections waiting to authenticate from one process.")
     var maxUnauthenticatedPerPeer: Int = ConnectionLimits().unauthenticatedPerPeer
 
-    @Option(name: .long, help: "Seconds an authenticated connection without a live subscription may stay idle.")
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: "Seconds an authenticated connection without a live subscription may stay idle."
+    )
     var idleTimeout: Double = 300
 
-    @Option(name: .long, help: "Requests per second allowed on one connection.")
+    @Option(name: .long, parsing: .unconditional, help: "Requests per second allowed on one connection.")
     var maxRequestsPerSecond: Int = 1000
 
-    @Option(name: .long, help: "Seconds a request may run before it is answered timedOut.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds a request may run before it is answered timedOut.")
     var requestTimeout: Double = 30
 
-    @Option(name: .long, help: "Seconds a new connection has to authenticate.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds a new connection has to authenticate.")
     var authenticationTimeout: Double = 10
 
-    @Option(name: .long, help: "Seconds a frame, once begun, may take to arrive whole.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds a frame, once begun, may take to arrive whole.")
     var frameTimeout: Double = 10
 
     @Option(
         name: .long,
+        parsing: .unconditionalSingleValue,
         help: "Another user id allowed to connect (repeatable); the daemon's own user always is."
     )
     var allowedUid: [UInt32] = []
@@ -94,7 +103,9 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         try ProcessHardening.apply()
 
         guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ToolError("unknown log level \(logLevel)")
+            throw ToolError(
+                "--log-level is trace, debug, info, notice, warning, error or critical, not \(logLevel)"
+            )
         }
         for (name, value) in [
             ("--max-frame-bytes", Double(maxFrameBytes)), ("--max-connections", Double(maxConnections)),
@@ -114,6 +125,9 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         }
         let logger = Logger(label: "healthvaultd")
         let directory = URL(fileURLWithPath: vault).standardizedFileURL
+        // Before anything is written: a folder that is not a vault, or one this user may not
+        // read, is said as what it is, and left as it was (no lock file in it).
+        try VaultFolder.require(directory)
         let lock = try DaemonLock(directory: directory)
         for warning in try Vault.checkServable(directory, socketFileName: WireProtocol.socketFileName) {
             logger.warning("\(warning)")

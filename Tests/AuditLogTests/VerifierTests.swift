@@ -197,9 +197,16 @@ struct VerifierTests {
         var changed = export
         changed.checkpoints[0] = changed.checkpoints[0].replacingOccurrences(of: "\n20\n", with: "\n21\n")
         #expect(fault(verify(changed, key: fixture.verifierKey))?.kind == .badSignature)
-        // An export from another vault, checked with the auditor's key.
+        // An export from another vault, checked with the auditor's key: not this vault's key
+        // (could not verify, exit 2), not tampering: nothing of that export was checked.
         let other = try AuditLogFixture(count: 50, checkpointSizes: [50])
-        #expect(fault(verify(try other.export(), key: fixture.verifierKey))?.kind == .wrongKey)
+        let mismatched = verify(try other.export(), key: fixture.verifierKey)
+        guard case .otherVault(let why) = mismatched.verdict else {
+            Issue.record("another vault's export: \(mismatched.verdict)")
+            return
+        }
+        #expect(why.contains(fixture.verifierKey.name) && mismatched.verdict.exitCode == 2)
+        #expect(mismatched.summary.hasPrefix("not this vault's key: "))
         // Its key.vkey swapped for the auditor's: the checkpoints are still by the wrong key.
         var disguised = try other.export()
         disguised.verifierKeyLine = fixture.verifierKey.description

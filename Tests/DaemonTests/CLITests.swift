@@ -82,7 +82,7 @@ extension DaemonEndToEnd {
             )
             let sample = try quantity(.stepCount, 5, .count, at: Date(timeIntervalSince1970: 1_790_000_000))
             try await store.save(sample)
-            let deleted = try Self.healthvault(["samples", "delete", sample.uuid.uuidString], daemon: daemon)
+            let deleted = try Self.healthvault(["samples", "delete", sample.uuid.uuidString, "--yes"], daemon: daemon)
             #expect(deleted.out.contains("Deleted 1 sample."))
             await store.close()
 

@@ -111,8 +111,10 @@ extension DaemonEndToEnd {
             // The owner still gets in, and removes the app: its connections close.
             #expect(await offPool { try? CLITests.healthvault(["status"], daemon: daemon) }?.status == 0)
             #expect(
-                await offPool { try? CLITests.healthvault(["apps", "remove", "org.example.greedy"], daemon: daemon) }?
-                    .status == 0
+                await offPool {
+                    try? CLITests.healthvault(["apps", "remove", "org.example.greedy", "--yes"], daemon: daemon)
+                }?
+                .status == 0
             )
             for socket in held { #expect(await socket.isClosedByPeer) }
             #expect(daemon.stop() == 0)

@@ -166,7 +166,7 @@ extension DaemonEndToEnd {
                 try CLITests.healthvault(["samples", "list", "bodyMass"], daemon: daemon).out.contains(id.uuidString)
             )
             // The owner may.
-            let deleted = try CLITests.healthvault(["samples", "delete", id.uuidString], daemon: daemon)
+            let deleted = try CLITests.healthvault(["samples", "delete", id.uuidString, "--yes"], daemon: daemon)
             #expect(deleted.out == "Deleted 1 sample.\n", "\(deleted)")
         }
     }

@@ -41,4 +41,26 @@ import Testing
         // Without a horizontal accuracy the vertical one stands in (never a claimed 0).
         #expect(track.locations.map(\.horizontalAccuracy) == [3])
     }
+
+    @Test func readsWhatOtherToolsWriteAndRefusesWhatIsNotANumber() {
+        let text = """
+            <trkptx lat="1" lon="1"><time>2020-01-01T08:29:00Z</time></trkptx>
+            <trkpt\tlon = "-122.5"\n lat=\t'37.25' ><ele> 3 </ele><time>
+             2020-01-01T08:30:00Z </time><extensions><hAcc>5</hAcc><course>360.5</course></extensions></trkpt>
+            <trkpt lat="nan" lon="1"><time>2020-01-01T08:31:00Z</time><extensions><hAcc>5</hAcc></extensions></trkpt>
+            <trkpt lat="2" lon="0x10"><time>2020-01-01T08:32:00Z</time><extensions><hAcc>5</hAcc></extensions></trkpt>
+            <trkpt lat="3" lon="3" ><time>2020-01-01T08:33:00Z</time><hAcc>inf</hAcc><vAcc>2</vAcc><ele>1</ele><ele>9</ele></trkpt>
+            """
+        let track = GPXTrack(Array(text.utf8))
+        // `<trkptx>` is not a point; `nan` and `0x10` are not GPX numbers.
+        #expect(track.skipped == 2)
+        #expect(track.locations.map(\.latitude) == [37.25, 3])
+        let first = track.locations[0]
+        #expect(
+            first.longitude == -122.5 && first.altitude == 3 && first.course == 0.5 && first.horizontalAccuracy == 5
+        )
+        // An unreadable horizontal accuracy: the vertical one stands in; the first `<ele>` counts.
+        let second = track.locations[1]
+        #expect(second.horizontalAccuracy == 2 && second.altitude == 1)
+    }
 }

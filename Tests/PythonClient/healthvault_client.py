@@ -84,9 +84,14 @@ class Sodium:
             u8p, ctypes.POINTER(ctypes.c_ulonglong), u8p, u8p, ctypes.c_ulonglong,
             u8p, ctypes.c_ulonglong, u8p, u8p,
         ]
+        self.lib.crypto_core_ed25519_is_valid_point.argtypes = [u8p]
         self.lib.crypto_kdf_derive_from_key.argtypes = [
             u8p, ctypes.c_size_t, ctypes.c_uint64, u8p, u8p
         ]
+
+    def is_valid_point(self, key):
+        """Whether 32 bytes are a point of Ed25519's prime-order subgroup (every public key is)."""
+        return self.lib.crypto_core_ed25519_is_valid_point(key) == 1
 
     def keypair(self, seed):
         """The Ed25519 key pair of a 32-byte seed: (public key, 64-byte secret key)."""
@@ -149,20 +154,66 @@ def sodium():
 # MARK: Keys
 
 
-def read_private_key(path):
-    """An app's private key file: one line, base64 of the 32-byte Ed25519 seed."""
+PUBLIC_KEY_TYPE = "healthvault-ed25519-public"
+PRIVATE_KEY_BEGIN = "-----BEGIN HEALTHVAULT ED25519 PRIVATE KEY-----"
+PRIVATE_KEY_END = "-----END HEALTHVAULT ED25519 PRIVATE KEY-----"
+
+
+def _key_file_content(path):
+    """A key file's form (docs/PROTOCOL.md, "Key files"): ("public" | "private" | "untyped" |
+    None, decoded bytes or None)."""
     with open(path, "rb") as f:
-        seed = base64.b64decode(f.read().strip(), validate=True)
-    if len(seed) != 32:
+        text = f.read().decode("utf-8")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None, None
+
+    def decode(b64):
+        try:
+            return base64.b64decode(b64, validate=True)
+        except ValueError:
+            return None
+
+    if lines[0] == PRIVATE_KEY_BEGIN:
+        if len(lines) < 3 or lines[-1] != PRIVATE_KEY_END:
+            return "private", None
+        return "private", decode("".join(lines[1:-1]))
+    fields = lines[0].split()
+    if fields[0] == PUBLIC_KEY_TYPE:
+        return "public", decode(fields[1]) if len(lines) == 1 and len(fields) >= 2 else None
+    if len(lines) == 1 and len(fields) == 1:
+        return "untyped", decode(fields[0])
+    return None, None
+
+
+def read_private_key(path):
+    """An app's private key file: the armoured block (its seed's base64 between the BEGIN and END
+    lines), or the older form, the seed's base64 alone on one line. A public key is refused."""
+    kind, seed = _key_file_content(path)
+    if kind == "public":
+        raise ValueError(f"{path} is an app's public key, not its private key")
+    if kind not in ("private", "untyped") or seed is None or len(seed) != 32:
         raise ValueError(f"{path} is not a HealthVault private key file")
     return seed
 
 
 def read_public_key(path):
-    """An app's public key file: one line, base64 of the 32-byte Ed25519 public key."""
-    with open(path, "rb") as f:
-        key = base64.b64decode(f.read().strip(), validate=True)
-    if len(key) != 32:
+    """An app's public key file: `healthvault-ed25519-public <base64>`, or the older untyped form
+    where it is safely a public key: 32 bytes that are a point of the curve, in a file others may
+    read (older tools wrote private keys 0600). A private key is refused."""
+    kind, key = _key_file_content(path)
+    if kind == "private":
+        raise ValueError(f"{path} is an app's PRIVATE key, not a public one")
+    if kind == "untyped" and key is not None:
+        if len(key) == 64:
+            raise ValueError(f"{path} holds a 64-byte Ed25519 secret key, not a public key")
+        if len(key) == 32 and not sodium().is_valid_point(key):
+            raise ValueError(f"{path} is not an Ed25519 public key (an app's private key in the older form?)")
+        if len(key) == 32 and os.stat(path).st_mode & 0o077 == 0:
+            raise ValueError(f"{path} is an untyped key file only its owner may read: it may be a private key")
+    elif kind == "public" and key is not None and not sodium().is_valid_point(key):
+        key = None
+    if kind not in ("public", "untyped") or key is None or len(key) != 32:
         raise ValueError(f"{path} is not a HealthVault public key file")
     return key
 

@@ -164,8 +164,23 @@ class Run:
             self.cli("apps", "keygen", "--private-key", private, "--public-key", public, owner=False)
             seed = hv.read_private_key(private)
             derived, _ = hv.sodium().keypair(seed)
-            self.require(f"{name}: the key files are base64 of the 32-byte seed and of its public key",
+            self.require(f"{name}: the key files hold the 32-byte seed and its public key",
                          derived == hv.read_public_key(public))
+            with open(private) as f:
+                private_text = f.read()
+            with open(public) as f:
+                public_text = f.read()
+            self.check(f"{name}: the private key file says what it is (docs/PROTOCOL.md, Key files)",
+                       private_text.startswith(hv.PRIVATE_KEY_BEGIN + "\n")
+                       and private_text.endswith(hv.PRIVATE_KEY_END + "\n"), private_text.splitlines()[0])
+            self.check(f"{name}: the public key file is one typed line",
+                       public_text == f"{hv.PUBLIC_KEY_TYPE} {base64.b64encode(derived).decode()}\n", public_text)
+            try:
+                hv.read_public_key(private)
+                refused = False
+            except ValueError:
+                refused = True
+            self.check(f"{name}: a private key file is refused where a public key is expected", refused)
             self.cli("apps", "enroll", os.path.join(REPO, "policies", "apps", f"{app}.json"), "--key", public)
             self.keys[app] = seed
             self.section(f"{app}: throwaway key of this run: seed {base64.b64encode(seed).decode()} "
@@ -467,6 +482,19 @@ class Run:
         weight["metadata"] = {"HKWasUserEntered": 1}
         raw, answer = owner.call_raw("samples.add", {"objects": [weight]})
         self.check("samples.add: the owner's entry saved", answer.get("result") == {"saved": 1}, raw)
+        raw, answer = owner.call_raw("samples.deletePreview", {"type": "HKQuantityTypeIdentifierBodyMass"})
+        preview = answer.get("result", {})
+        parts = preview.get("types", [])
+        self.check("samples.deletePreview: what deleteObjects would take, by type and source, deleting nothing",
+                   preview.get("count") == 1 and len(parts) == 1
+                   and parts[0].get("type") == "HKQuantityTypeIdentifierBodyMass"
+                   and parts[0].get("firstStart") == "2026-11-23T08:00:00.000Z"
+                   and parts[0].get("lastEnd") == "2026-11-23T08:00:00.000Z"
+                   and parts[0].get("sources") == [{"bundleIdentifier": "owner:healthvault", "name": "HealthVault",
+                                                    "count": 1}], raw)
+        raw, answer = owner.call_raw("samples.deletePreview", {"uuids": [str(uuid.uuid4()).upper()]})
+        self.check("samples.deletePreview of an unknown UUID: nothing", answer.get("result") == {"count": 0, "types": []},
+                   raw)
         raw, answer = owner.call_raw("query.object", {"uuid": weight["uuid"]})
         source = answer.get("result", {}).get("sample", {}).get("sourceRevision", {}).get("source")
         self.check("an owner's entry is under owner:healthvault, named HealthVault",

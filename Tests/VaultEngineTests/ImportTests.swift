@@ -164,3 +164,43 @@ extension ImportTests {
         #expect(try await test.engine.samples(matching: systolic, as: .owner).count == 4)
     }
 }
+
+extension ImportTests {
+    /// A batch that mixes what the vault holds with what it does not: the held ones are passed
+    /// over as they are inserted (no lookup beforehand), the rest stored, and the changes name
+    /// only what was stored. A held sample with a sync identifier is passed over too, whatever
+    /// sync version the file now gives it (replacing it would reuse its UUID).
+    @Test func aBatchPartlyHeldStoresTheRestAndPassesOverTheHeld() async throws {
+        let test = try TestEngine()
+        let engine = test.engine
+        func synced(_ version: Int) throws -> Sample {
+            let start = Fixtures.start.addingTimeInterval(3_600)
+            return .quantity(
+                try QuantitySample(
+                    uuid: try engine.importUUID(for: Array("synced weight".utf8)),
+                    type: .bodyMass,
+                    quantity: Quantity(70, .kilogram),
+                    start: start,
+                    end: start,
+                    sourceRevision: SourceRevision(source: Self.phone, version: "17.1"),
+                    metadata: [.syncIdentifier: .string("scale-1"), .syncVersion: .number(Double(version))]
+                )
+            )
+        }
+        let held = [try Self.steps(10, minute: 0, from: Self.watch, engine), try synced(1)]
+        #expect(try await engine.importSamples(held).stored.count == 2)
+
+        let fresh = try Self.steps(20, minute: 1, from: Self.phone, engine)
+        let batch = [held[0], fresh, try synced(2)]
+        let sorting = try await engine.importSamples(batch)
+        #expect(sorting.stored == [fresh.uuid])
+        #expect(Set(sorting.alreadyPresent) == [held[0].uuid, held[1].uuid])
+        #expect(sorting.changes == [.quantity(.stepCount): [Self.phone.bundleIdentifier]])
+        let weights = try await engine.samples(
+            matching: SampleQueryDescriptor(predicates: [.quantitySample(type: .bodyMass)]),
+            as: .owner
+        )
+        #expect(weights.map(\.metadata[.syncVersion]) == [.number(1)])
+        #expect(try test.auditEntries().filter { $0.operation == .import }.map(\.objectCount) == [2, 1])
+    }
+}

@@ -207,8 +207,8 @@ import VaultCrypto
             #expect(AuditVerifier.verify(directory: export).verdict.exitCode == 1)
         }
         try original.write(to: entries)
-        // Another vault's key: tampered (wrong key), for both.
+        // Another vault's key: not this vault's key (could not verify, 2), never tampered, for both.
         let other = try TestVault()
-        #expect(try verify(export, key: other.directory.appendingPathComponent("audit-key.pub")).0 == 1)
+        #expect(try verify(export, key: other.directory.appendingPathComponent("audit-key.pub")).0 == 2)
     }
 }

@@ -33,13 +33,14 @@ public struct AppleHealthReadError: Error, Hashable, Sendable, CustomStringConve
     }
 
     public var description: String {
-        var text = "\(code): \(message)"
-        if let line, let byteOffset {
-            text += " (line \(line), byte \(byteOffset))"
-        } else if let byteOffset {
-            text += " (byte \(byteOffset))"
-        }
-        return text
+        "\(code): \(located)"
+    }
+
+    /// The message and where, for a person: without the code, which is for programs.
+    public var located: String {
+        if let line, let byteOffset { return message + " (line \(line), byte \(byteOffset))" }
+        if let byteOffset { return message + " (byte \(byteOffset))" }
+        return message
     }
 }
 

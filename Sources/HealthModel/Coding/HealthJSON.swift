@@ -50,6 +50,19 @@ public enum HealthJSON {
     /// Decodes a value from its wire JSON. Anything wrong (malformed JSON, a missing field, an
     /// invalid value, nesting deeper than ``JSONNesting/maximumDepth``) throws a ``HealthError``
     /// with code `invalidArgument` naming the field.
+    /// What JSON value a decoder wanted, in JSON's words: "a number", "a string", "an object".
+    static func jsonKind(of type: Any.Type) -> String {
+        switch type {
+        case is any BinaryInteger.Type: "a whole number"
+        case is any BinaryFloatingPoint.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default:
+            String(describing: type).hasPrefix("Array<")
+                ? "a list" : String(describing: type).hasPrefix("Dictionary<") ? "an object" : "another kind of value"
+        }
+    }
+
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(HealthError) -> T {
         guard JSONNesting.isWithin(data) else { throw JSONNesting.tooDeep() }
         do {
@@ -58,9 +71,10 @@ public enum HealthJSON {
             throw error
         } catch let DecodingError.keyNotFound(key, context) {
             throw .invalidArgument("missing field", field: codingPathString(context.codingPath + [key]))
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+        } catch let DecodingError.typeMismatch(expected, context), let DecodingError.valueNotFound(expected, context) {
+            // Said in JSON's words, not the decoder's (which names Swift types).
             throw .invalidArgument(
-                "wrong type of value: \(context.debugDescription)",
+                "wrong type of value: expected \(jsonKind(of: expected))",
                 field: codingPathString(context.codingPath)
             )
         } catch let DecodingError.dataCorrupted(context) {

@@ -3,7 +3,7 @@ public import Foundation
 /// A sample whose value is one case of an enumeration (a sleep stage, a symptom's severity),
 /// as HealthKit's `HKCategorySample`.
 public struct CategorySample: HealthSample {
-    public let uuid: UUID
+    public private(set) var uuid: UUID
     public let categoryType: CategoryTypeIdentifier
     /// The raw value of a case of the type's ``CategoryTypeIdentifier/valueSet``.
     public let value: Int
@@ -67,6 +67,16 @@ public struct CategorySample: HealthSample {
     }
 
     public var sampleType: SampleType { .category(categoryType) }
+
+    /// This sample under another UUID and source revision, checking only the revision: the rest
+    /// was checked when it was made (an importer names a converted record this way).
+    public func renamed(uuid: UUID, attributedTo sourceRevision: SourceRevision) throws(HealthError) -> CategorySample {
+        try sourceRevision.validate()
+        var copy = self
+        copy.uuid = uuid
+        copy.sourceRevision = sourceRevision
+        return copy
+    }
 
     public func attributed(to sourceRevision: SourceRevision) -> CategorySample {
         var copy = self

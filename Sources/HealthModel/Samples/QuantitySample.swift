@@ -7,7 +7,7 @@ public import Foundation
 /// discrete one, which also keeps their minimum, maximum and most recent (HealthKit's
 /// `HKDiscreteQuantitySample`); the quantities themselves are read with a quantity series query.
 public struct QuantitySample: HealthSample {
-    public let uuid: UUID
+    public private(set) var uuid: UUID
     public let quantityType: QuantityTypeIdentifier
     public let quantity: Quantity
     public let startDate: Date
@@ -96,6 +96,16 @@ public struct QuantitySample: HealthSample {
     }
 
     public var sampleType: SampleType { .quantity(quantityType) }
+
+    /// This sample under another UUID and source revision, checking only the revision: the rest
+    /// was checked when it was made (an importer names a converted record this way).
+    public func renamed(uuid: UUID, attributedTo sourceRevision: SourceRevision) throws(HealthError) -> QuantitySample {
+        try sourceRevision.validate()
+        var copy = self
+        copy.uuid = uuid
+        copy.sourceRevision = sourceRevision
+        return copy
+    }
 
     public func attributed(to sourceRevision: SourceRevision) -> QuantitySample {
         var copy = self

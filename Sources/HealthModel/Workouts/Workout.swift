@@ -3,7 +3,7 @@ public import Foundation
 /// A workout: an activity over a time span with its duration, totals and events, as HealthKit's
 /// `HKWorkout`.
 public struct Workout: HealthSample {
-    public let uuid: UUID
+    public private(set) var uuid: UUID
     public let workoutActivityType: WorkoutActivityType
     public let startDate: Date
     public let endDate: Date
@@ -113,6 +113,16 @@ public struct Workout: HealthSample {
     /// The statistics of one quantity type, if it was collected (`statistics(for:)`).
     public func statistics(for type: QuantityTypeIdentifier) -> Statistics? {
         allStatistics.first { $0.quantityType == type }
+    }
+
+    /// This sample under another UUID and source revision, checking only the revision: the rest
+    /// was checked when it was made (an importer names a converted record this way).
+    public func renamed(uuid: UUID, attributedTo sourceRevision: SourceRevision) throws(HealthError) -> Workout {
+        try sourceRevision.validate()
+        var copy = self
+        copy.uuid = uuid
+        copy.sourceRevision = sourceRevision
+        return copy
     }
 
     public func attributed(to sourceRevision: SourceRevision) -> Workout {

@@ -42,9 +42,12 @@ extension VaultEngine {
         for (kind, count) in export.unreadFiles { summary.unsupported[kind, default: 0] += count }
         let reader = try export.reader()
 
-        typealias Item = (sample: Sample, source: String)
         typealias RouteItem = (route: ImportedRoute, source: String)
-        var batch: [Item] = []
+        // What a batch's tally needs is kept apart from its samples (its UUIDs, types and
+        // sources), so a stored batch's samples are freed.
+        typealias Tally = (uuid: UUID, type: SampleType, source: String)
+        var batch: [Sample] = []
+        var batchTally: [Tally] = []
         var batchRoutes: [RouteItem] = []
         var batchLocations = 0
         // The goals of each day the export's activity summaries give (a few thousand days).
@@ -53,27 +56,44 @@ extension VaultEngine {
         // A batch is stored while the next is read: reading and converting on one core, storing
         // on the other; batches commit in order, one at a time. (Letting a second batch wait
         // behind the one being stored, chained to it, gained 3% on a 1,000,000-record import and
-        // held a third batch in memory.) What a batch's tally needs is kept apart from its
-        // samples (its UUIDs, types and sources), so a stored batch's samples are freed.
-        typealias Tally = (uuid: UUID, type: SampleType, source: String)
+        // held a third batch in memory.)
         var inFlight: [(task: Task<ImportSorting, any Error>, tally: [Tally])] = []
         func settleOldest() async throws {
             guard !inFlight.isEmpty else { return }
             let (task, items) = inFlight.removeFirst()
             let sorting = try await task.value
             summary.batches += 1
-            let byUUID = Dictionary(items.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
-            func tally(_ uuids: [UUID], _ field: WritableKeyPath<AppleHealthImportSummary.Counts, Int>) {
-                for uuid in uuids {
-                    guard let item = byUUID[uuid] else { continue }
-                    summary.byType[item.type.identifier, default: .init()][keyPath: field] += 1
-                    summary.bySource[item.source, default: .init()][keyPath: field] += 1
+            func count(_ item: Tally, _ field: WritableKeyPath<AppleHealthImportSummary.Counts, Int>, _ n: Int) {
+                summary.byType[item.type.identifier, default: .init()][keyPath: field] += n
+                summary.bySource[item.source, default: .init()][keyPath: field] += n
+            }
+            // Every object counted as imported, a run of one type from one source at a time (a
+            // file is mostly long runs)...
+            var start = 0
+            while start < items.count {
+                var end = start + 1
+                while end < items.count, items[end].type == items[start].type, items[end].source == items[start].source
+                {
+                    end += 1
+                }
+                count(items[start], \.imported, end - start)
+                start = end
+            }
+            // ...then each one not stored moved to its column.
+            let passedOver: [([UUID], WritableKeyPath<AppleHealthImportSummary.Counts, Int>)] = [
+                (sorting.alreadyPresent, \.alreadyPresent), (sorting.deletedBefore, \.deletedBefore),
+                (sorting.repeated, \.repeated),
+            ]
+            if passedOver.contains(where: { !$0.0.isEmpty }) {
+                let byUUID = Dictionary(items.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+                for (uuids, field) in passedOver {
+                    for uuid in uuids {
+                        guard let item = byUUID[uuid] else { continue }
+                        count(item, \.imported, -1)
+                        count(item, field, 1)
+                    }
                 }
             }
-            tally(sorting.stored, \.imported)
-            tally(sorting.alreadyPresent, \.alreadyPresent)
-            tally(sorting.deletedBefore, \.deletedBefore)
-            tally(sorting.repeated, \.repeated)
             progress(reader.progress)
         }
         func settle() async throws {
@@ -89,16 +109,16 @@ extension VaultEngine {
                 )
             }
             guard !batch.isEmpty || !batchRoutes.isEmpty else { return }
-            let samples = batch.map(\.sample)
+            let samples = batch
             let routes = batchRoutes.map(\.route)
             // Routes are tallied as samples (their row is one).
-            let items =
-                batch.map { ($0.sample.uuid, $0.sample.sampleType, $0.source) }
-                + batchRoutes.map { ($0.route.route.uuid, SampleType.workoutRoute, $0.source) }
+            let items = batchTally + batchRoutes.map { ($0.route.route.uuid, SampleType.workoutRoute, $0.source) }
             inFlight.append(
                 (Task { [self] in try await importSamples(samples, routes: routes, requestID: requestID) }, items)
             )
-            batch.removeAll(keepingCapacity: true)
+            batch = []
+            batch.reserveCapacity(batchSize)
+            batchTally.removeAll(keepingCapacity: true)
             batchRoutes.removeAll(keepingCapacity: true)
             batchLocations = 0
         }
@@ -109,8 +129,12 @@ extension VaultEngine {
                 try await store()
             }
         }
-        func add(_ sample: Sample, source: String) async throws {
-            batch.append((sample, source))
+        func append(_ sample: Sample, uuid: UUID, source: String) {
+            batch.append(sample)
+            batchTally.append((uuid, sample.sampleType, source))
+        }
+        func add(_ sample: Sample, uuid: UUID, source: String) async throws {
+            append(sample, uuid: uuid, source: source)
             try await storeIfFull()
         }
         func skip(_ type: String, _ source: String?, _ reason: String) {
@@ -168,7 +192,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: record.identity.bytes)
                         let sample = try record.sample(uuid: uuid, source: source(record.sourceName))
-                        try await add(sample, source: record.sourceName)
+                        try await add(sample, uuid: uuid, source: record.sourceName)
                     } catch let error as HealthError {
                         skip(record.type, record.sourceName, error.message)
                         continue
@@ -178,7 +202,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: record.heartbeatSeriesIdentity.bytes)
                         if let series = try record.heartbeatSeries(uuid: uuid, source: source(record.sourceName)) {
-                            try await add(.heartbeatSeries(series), source: record.sourceName)
+                            try await add(.heartbeatSeries(series), uuid: uuid, source: record.sourceName)
                         }
                     } catch let error as HealthError {
                         skip(ObjectType.heartbeatSeriesTypeIdentifier, record.sourceName, error.message)
@@ -186,12 +210,13 @@ extension VaultEngine {
                 case .correlation(let correlation):
                     do {
                         let members = try correlation.records.map { try importUUID(for: $0.identity.bytes) }
+                        let uuid = try importUUID(for: correlation.identity.bytes)
                         let sample = try correlation.sample(
-                            uuid: try importUUID(for: correlation.identity.bytes),
+                            uuid: uuid,
                             memberUUIDs: members,
                             source: source(correlation.sourceName)
                         )
-                        try await add(sample, source: correlation.sourceName)
+                        try await add(sample, uuid: uuid, source: correlation.sourceName)
                     } catch let error as HealthError {
                         skip(correlation.type, correlation.sourceName, error.message)
                     }
@@ -199,7 +224,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: workout.identity.bytes)
                         let sample = try workout.sample(uuid: uuid, source: source(workout.sourceName))
-                        batch.append((sample, workout.sourceName))
+                        append(sample, uuid: uuid, source: workout.sourceName)
                         try await addRoutes(of: workout, uuid: uuid)
                     } catch let error as HealthError {
                         skip(ObjectType.workoutTypeIdentifier, workout.sourceName, error.message)

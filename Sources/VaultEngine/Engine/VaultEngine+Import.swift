@@ -86,14 +86,7 @@ extension VaultEngine {
             return try audited(.owner, .import, types: attempted, requestID: requestID) {
                 try database.write { db in
                     let sorting = try store.importSamples(samples, routes: routes, in: db)
-                    let stored = Set(sorting.stored)
-                    var changes: [SampleType: Set<String>] = [:]
-                    for sample in samples where stored.contains(sample.uuid) {
-                        changes[sample.sampleType, default: []].insert(sample.sourceRevision.source.bundleIdentifier)
-                    }
-                    for route in routes where stored.contains(route.route.uuid) {
-                        changes[.workoutRoute, default: []].insert(route.route.sourceRevision.source.bundleIdentifier)
-                    }
+                    let changes = sorting.changes
                     try countBackgroundChanges(changes, db)
                     try append(
                         entry(

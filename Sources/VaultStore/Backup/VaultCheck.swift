@@ -316,6 +316,8 @@ extension Vault {
                     report.add(.problem, subject, "does not verify: \(fault)")
                 case .unreadable(let message):
                     report.add(.problem, subject, "cannot be read: \(message)")
+                case .otherVault(let message):
+                    report.add(.problem, subject, "is not this vault's: \(message)")
                 }
                 guard let note else { return }
                 let checkpoint = note.checkpoint

@@ -45,51 +45,14 @@ extension Sample {
     /// correlation whose members keep theirs (``Correlation`` re-stamps members separately).
     func restamped(uuid: UUID, source: Source) throws(HealthError) -> Sample {
         let revision = sourceRevision.replacingSource(with: source)
+        // Checked when it was made; only the new revision is checked again.
         switch self {
         case .quantity(let sample):
-            return .quantity(
-                try QuantitySample(
-                    uuid: uuid,
-                    type: sample.quantityType,
-                    quantity: sample.quantity,
-                    start: sample.startDate,
-                    end: sample.endDate,
-                    sourceRevision: revision,
-                    device: sample.device,
-                    metadata: sample.metadata
-                )
-            )
+            return .quantity(try sample.renamed(uuid: uuid, attributedTo: revision))
         case .category(let sample):
-            return .category(
-                try CategorySample(
-                    uuid: uuid,
-                    type: sample.categoryType,
-                    value: sample.value,
-                    start: sample.startDate,
-                    end: sample.endDate,
-                    sourceRevision: revision,
-                    device: sample.device,
-                    metadata: sample.metadata
-                )
-            )
+            return .category(try sample.renamed(uuid: uuid, attributedTo: revision))
         case .workout(let workout):
-            return .workout(
-                try Workout(
-                    uuid: uuid,
-                    activityType: workout.workoutActivityType,
-                    start: workout.startDate,
-                    end: workout.endDate,
-                    duration: workout.duration,
-                    totalEnergyBurned: workout.totalEnergyBurned,
-                    totalDistance: workout.totalDistance,
-                    events: workout.workoutEvents,
-                    activities: workout.workoutActivities,
-                    statistics: workout.allStatistics,
-                    sourceRevision: revision,
-                    device: workout.device,
-                    metadata: workout.metadata
-                )
-            )
+            return .workout(try workout.renamed(uuid: uuid, attributedTo: revision))
         default:
             throw .invalidArgument("this kind of sample is not made from an Apple Health export", field: "type")
         }

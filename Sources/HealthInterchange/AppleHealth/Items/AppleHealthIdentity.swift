@@ -30,16 +30,25 @@ public struct AppleHealthIdentity: Hashable, Sendable, CustomStringConvertible {
     /// one the byte 1 and its length-prefixed UTF-8; the members' count (4 bytes) and each
     /// member's bytes, length-prefixed.
     public var bytes: [UInt8] {
-        var out: [UInt8] = Array("AHI1".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        append(to: &out)
+        return out
+    }
+
+    private func append(to out: inout [UInt8]) {
         func append(length: Int) {
             let value = UInt32(length)
-            out += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            out.append(UInt8(value >> 24))
+            out.append(UInt8(value >> 16 & 0xFF))
+            out.append(UInt8(value >> 8 & 0xFF))
+            out.append(UInt8(value & 0xFF))
         }
         func append(_ text: String) {
-            let utf8 = Array(text.utf8)
-            append(length: utf8.count)
-            out += utf8
+            append(length: text.utf8.count)
+            out.append(contentsOf: text.utf8)
         }
+        out.append(contentsOf: "AHI1".utf8)
         append(element)
         append(length: fields.count)
         for field in fields {
@@ -54,9 +63,8 @@ public struct AppleHealthIdentity: Hashable, Sendable, CustomStringConvertible {
         for member in members {
             let bytes = member.bytes
             append(length: bytes.count)
-            out += bytes
+            out.append(contentsOf: bytes)
         }
-        return out
     }
 
     public var description: String {
@@ -72,7 +80,11 @@ extension AppleHealthIdentity {
     static func date(_ text: String?) -> String? {
         guard let text else { return nil }
         guard let date = AppleHealthDate(parsing: text) else { return "unparsed:" + text }
-        return RFC3339.string(from: date.date)
+        // RFC3339.string(from:)'s bytes, made without its string work for a whole second.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        RFC3339.append(date.date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A number as read back (`72.0` for `72`), or as written when it is not one.

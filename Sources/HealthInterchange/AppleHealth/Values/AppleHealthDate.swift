@@ -127,7 +127,15 @@ struct ClockTime: Hashable, Sendable {
     let secondsSinceMidnight: Double
 
     init?(parsing text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let seconds = text.withUTF8({ Self.parse($0) }) else { return nil }
+        secondsSinceMidnight = seconds
+    }
+
+    /// Seconds since midnight of `H:MM:SS[.fff]`, with an AM or PM marker (any case, with dots:
+    /// `p.m.`) after white space or none, Unicode spaces included (iOS 17 writes a narrow no-break
+    /// space before it).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func digits(max: Int) -> Int? {
             var value = 0
@@ -157,27 +165,66 @@ struct ClockTime: Hashable, Sendable {
                 i += 1
             }
         }
-        while i < bytes.count, Byte.isSpace(bytes[i]) || bytes[i] == 0xC2 || bytes[i] == 0xA0 {
-            // Spaces, and the no-break space (U+00A0) some locales put before AM and PM.
-            i += 1
+        // The marker: what is left without its dots, white space trimmed from both ends.
+        var lower = i
+        var upper = bytes.count
+        while lower < upper, let width = whiteSpaceWidth(bytes, at: lower) { lower += width }
+        while lower < upper, let width = whiteSpaceWidth(bytes, endingAt: upper) { upper -= width }
+        var letters: (UInt8, UInt8) = (0, 0)
+        var count = 0
+        for index in lower..<upper where bytes[index] != UInt8(ascii: ".") {
+            count += 1
+            guard count <= 2 else { return nil }
+            let byte = bytes[index] | 0x20  // ASCII lower case; anything else matches no marker
+            if count == 1 { letters.0 = byte } else { letters.1 = byte }
         }
-        let marker = String(decoding: bytes[i...], as: UTF8.self).lowercased()
-            .replacingOccurrences(of: ".", with: "")
-            .trimmingCharacters(in: .whitespaces)
-        switch marker {
-        case "":
+        switch (count, letters.0, letters.1) {
+        case (0, _, _):
             break
-        case "am":
+        case (2, UInt8(ascii: "a"), UInt8(ascii: "m")):
             guard (1...12).contains(hour) else { return nil }
             if hour == 12 { hour = 0 }
-        case "pm":
+        case (2, UInt8(ascii: "p"), UInt8(ascii: "m")):
             guard (1...12).contains(hour) else { return nil }
             if hour != 12 { hour += 12 }
         default:
             return nil
         }
         guard hour < 24, minute < 60, second < 60 else { return nil }
-        secondsSinceMidnight = Double(hour * 3600 + minute * 60 + second) + fraction
+        return Double(hour * 3600 + minute * 60 + second) + fraction
+    }
+
+    /// The UTF-8 width of the white space character (Unicode's space separators and the tab)
+    /// starting at `index`, or nil.
+    private static func whiteSpaceWidth(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        for width in 1...3 where index + width <= bytes.count {
+            if isWhiteSpace(UnsafeBufferPointer(rebasing: bytes[index..<(index + width)])) { return width }
+        }
+        return nil
+    }
+
+    /// The UTF-8 width of the white space character ending just before `end`, or nil.
+    private static func whiteSpaceWidth(_ bytes: UnsafeBufferPointer<UInt8>, endingAt end: Int) -> Int? {
+        for width in 1...3 where end - width >= 0 {
+            if isWhiteSpace(UnsafeBufferPointer(rebasing: bytes[(end - width)..<end])) { return width }
+        }
+        return nil
+    }
+
+    /// Whether these bytes are exactly one of: space, tab, U+00A0, U+1680, U+2000-U+200A,
+    /// U+202F, U+205F, U+3000 (Foundation's `whitespaces`).
+    private static func isWhiteSpace(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch c.count {
+        case 1: return c[0] == 0x20 || c[0] == 0x09
+        case 2: return c[0] == 0xC2 && c[1] == 0xA0
+        case 3:
+            switch (c[0], c[1], c[2]) {
+            case (0xE1, 0x9A, 0x80), (0xE2, 0x80, 0xAF), (0xE2, 0x81, 0x9F), (0xE3, 0x80, 0x80): return true
+            case (0xE2, 0x80, let last): return (0x80...0x8A).contains(last)
+            default: return false
+            }
+        default: return false
+        }
     }
 
     /// The instant this clock time names nearest to `reference`, reading it in the reference's

@@ -7,27 +7,40 @@ enum ExportValues {
     /// A decimal number as exports write it (`72`, `-0.5`, `1.2e-3`); nil for anything else,
     /// including `inf`, `nan` and hexadecimal, which `Double(_:)` would take.
     static func number(_ text: String) -> Double? {
+        guard isDecimal(text.utf8), let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// `number(_:)` of the bytes in `range`, without the white space at either end.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+        let digits = UnsafeBufferPointer(rebasing: bytes[GPXTrack.trimmed(bytes, range)])
+        // Short numbers make small strings, without an allocation.
+        guard isDecimal(digits), let value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite
+        else { return nil }
+        return value
+    }
+
+    private static func isDecimal<C: Collection<UInt8>>(_ text: C) -> Bool {
         var sawDigit = false
         var sawExponent = false
         var previous: UInt8 = 0
-        for (index, byte) in text.utf8.enumerated() {
+        for (index, byte) in text.enumerated() {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 sawDigit = true
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
-                guard index == 0 || previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return nil }
+                guard index == 0 || previous == UInt8(ascii: "e") || previous == UInt8(ascii: "E") else { return false }
             case UInt8(ascii: "."):
-                guard !sawExponent else { return nil }
+                guard !sawExponent else { return false }
             case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                guard sawDigit, !sawExponent else { return nil }
+                guard sawDigit, !sawExponent else { return false }
                 sawExponent = true
             default:
-                return nil
+                return false
             }
             previous = byte
         }
-        guard sawDigit, let value = Double(text), value.isFinite else { return nil }
-        return value
+        return sawDigit
     }
 
     /// A number with at most 15 significant digits, which a double holds exactly as written: a
