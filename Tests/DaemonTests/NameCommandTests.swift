@@ -233,7 +233,7 @@ extension DaemonEndToEnd {
                     $0["type"] as? String == "HKCharacteristicTypeIdentifierBloodType" && $0["value"] as? Int == 1
                 }
             )
-            #expect(try Self.healthvault(["profile", "remove", "wheelchair_use"], daemon).status == 0)
+            #expect(try Self.healthvault(["profile", "remove", "wheelchair_use", "--yes"], daemon).status == 0)
             let after = try Self.healthvault(["profile"], daemon).out
             #expect(after.contains("Wheelchair use") && after.contains("not set"), "\(after)")
             #expect(try Self.healthvault(["profile", "set", "biologicalSex", "2"], daemon).status == 0)
