@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT_FORMAT ?= $(SWIFT) format
 FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Package.swift Benchmarks/StoreBenchmarks
 
-.PHONY: all deps venv build test bench demo fuzz format format-check clean
+.PHONY: all deps venv build test bench demo fuzz format format-check install-docs clean
 
 all: build
 
@@ -52,6 +52,19 @@ FUZZ_FRAMES ?= 200000
 fuzz: deps
 	$(SWIFT) build --build-tests
 	HEALTHVAULT_FUZZ_FRAMES=$(FUZZ_FRAMES) $(SWIFT) test --skip-build --filter fuzzedFramesNeitherCrashNorLeak
+
+# Manual pages and bash, zsh and fish completions for healthvault and healthvaultd, generated from
+# their argument parsers and installed under PREFIX (docs/COMMAND_LINE.md). BIN=DIR takes the two
+# binaries from DIR instead of building them. generate-manual is built from swift-argument-parser's
+# own package into .build/tools, a build directory of its own.
+PREFIX ?= $(HOME)/.local
+BIN ?=
+install-docs:
+	@if [ -z "$(BIN)" ]; then $(SWIFT) build --product healthvault && $(SWIFT) build --product healthvaultd; fi
+	@[ -d .build/checkouts/swift-argument-parser ] || $(SWIFT) package resolve
+	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/tools \
+		--product generate-manual
+	@./scripts/install-docs.sh "$(PREFIX)" "$(if $(BIN),$(BIN),$(CURDIR)/.build/debug)" .build/tools/debug/generate-manual
 
 format:
 	$(SWIFT_FORMAT) format --in-place --recursive $(FORMAT_PATHS)

@@ -163,6 +163,8 @@ public struct AuditEntry: Hashable, Sendable {
         public static let queryRoute = Operation(rawValue: "query.route")
         /// The owner's summary of what the vault holds, per type and source (counts and dates).
         public static let querySummary = Operation(rawValue: "query.summary")
+        /// The owner's statistics of a category type per interval (time asleep per night).
+        public static let queryCategoryStatistics = Operation(rawValue: "query.category-statistics")
 
         /// Every operation this version names (docs/AUDIT_LOG.md).
         public static let known: [Operation] = [
@@ -175,7 +177,7 @@ public struct AuditEntry: Hashable, Sendable {
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
             .passphraseChange, .sessionOpen, .sessionClose, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
-            .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder,
+            .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder, .queryCategoryStatistics,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

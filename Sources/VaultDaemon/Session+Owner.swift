@@ -198,14 +198,17 @@ extension Session {
             try await daemon.engine().removeCharacteristic(p.type, requestID: requestID)
             return Empty()
         case Method.profileShow:
-            let engine = try daemon.engine()
-            var values: [CharacteristicValue] = []
-            for type in CharacteristicTypeIdentifier.allCases {
-                if let value = try await engine.characteristic(type, as: .owner, requestID: requestID) {
-                    values.append(value)
-                }
-            }
-            return ProfileResult(values: values)
+            // One read and one audit entry for the six characteristics.
+            return ProfileResult(values: try await daemon.engine().characteristics(as: .owner, requestID: requestID))
+        case Method.samplesCategoryStatistics:
+            let p = try params(CategoryStatisticsQueryParams.self, from: data)
+            return CategoryStatisticsResult(
+                collection: try await daemon.engine().categoryStatisticsCollection(
+                    matching: p.query,
+                    as: .owner,
+                    requestID: requestID
+                )
+            )
         case Method.importAppleHealth:
             let p = try params(ImportAppleHealthParams.self, from: data)
             guard p.path.hasPrefix("/") else {

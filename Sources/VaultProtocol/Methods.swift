@@ -59,6 +59,7 @@ public enum Method {
     public static let settingsSetActivityGoals = "settings.setActivityGoals"
     public static let settingsSetPreferredUnit = "settings.setPreferredUnit"
     public static let samplesSummary = "samples.summary"
+    public static let samplesCategoryStatistics = "samples.categoryStatistics"
     public static let samplesDeletePreview = "samples.deletePreview"
     public static let importAppleHealth = "import.appleHealth"
     public static let importProgress = "import.progress"  // a notification, daemon to owner

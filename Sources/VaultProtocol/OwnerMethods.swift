@@ -433,6 +433,24 @@ public struct TimeZoneParams: Hashable, Sendable, Codable {
 }
 
 /// `samples.summary`: what the vault holds, per type (identifier order).
+/// `samples.categoryStatistics`: statistics of a category type per interval (docs/STATISTICS.md,
+/// "Category statistics").
+public struct CategoryStatisticsQueryParams: Hashable, Sendable, Codable {
+    public var query: CategoryStatisticsQueryDescriptor
+
+    public init(query: CategoryStatisticsQueryDescriptor) {
+        self.query = query
+    }
+}
+
+public struct CategoryStatisticsResult: Hashable, Sendable, Codable {
+    public var collection: CategoryStatisticsCollection
+
+    public init(collection: CategoryStatisticsCollection) {
+        self.collection = collection
+    }
+}
+
 public struct SamplesSummaryResult: Hashable, Sendable, Codable {
     public struct TypeInfo: Hashable, Sendable, Codable {
         public struct SourceInfo: Hashable, Sendable, Codable {

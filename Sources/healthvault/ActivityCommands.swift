@@ -10,24 +10,29 @@ struct Activity: AsyncParsableCommand {
         abstract: "Daily activity summaries: active energy, exercise minutes and stand hours, with your goals.",
         discussion: """
             Derived from every app's samples (docs/ACTIVITY.md). Days in your time zone; days without \
-            data are not shown.
+            data are not shown. --json prints one summary per line (docs/MODEL_JSON.md).
+
+            Examples:
+              healthvault activity
+              healthvault activity --from -30d
+              healthvault activity --from 2026-11-01 --to 2026-11-30 --json
             """
     )
     @OptionGroup var vault: VaultOptions
     @OptionGroup var output: OutputOptions
 
-    @Option(help: "The first day, YYYY-MM-DD (default: six days before the last).")
-    var from: String?
+    @Option(parsing: .unconditional, help: .date("The first day, or a date in it (default: six days before the last)."))
+    var from: DateArgument?
 
-    @Option(help: "The last day, YYYY-MM-DD (default: today).")
-    var to: String?
+    @Option(parsing: .unconditional, help: .date("The last day, or a date in it (default: today)."))
+    var to: DateArgument?
 
     func run() async throws {
-        let summaries = try await vault.withOwner { connection in
-            let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
-            let timeZone = TimeZone(identifier: zone) ?? .gmt
-            let last = to ?? CalendarDay.string(of: Date(), in: timeZone)
-            var first = from
+        let summaries = try await vault.withOwner { [from, to] connection in
+            let timeZone = try await ownerTimeZone(on: connection)
+            let now = Date()
+            let last = to?.day(in: timeZone, now: now) ?? CalendarDay.string(of: now, in: timeZone)
+            var first = from?.day(in: timeZone, now: now)
             // Six days before the last: noon, so a 23- or 25-hour day never shifts the date.
             if first == nil, let lastMidnight = CalendarDay.midnight(of: last, in: timeZone) {
                 first = CalendarDay.string(of: lastMidnight.addingTimeInterval(-6 * 86_400 + 12 * 3600), in: timeZone)
@@ -38,7 +43,7 @@ struct Activity: AsyncParsableCommand {
                 as: ActivitySummariesResult.self
             ).summaries
         }
-        if output.json { return try printJSON(summaries) }
+        if output.json { return try printJSONLines(summaries) }
         guard !summaries.isEmpty else { return print("No activity.") }
         func number(_ quantity: Quantity, _ unit: HealthUnit) -> String {
             let value = (try? quantity.doubleValue(for: unit)) ?? 0
@@ -58,9 +63,15 @@ struct Activity: AsyncParsableCommand {
 /// The owner's daily activity goals.
 struct Goals: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show or set your daily activity goals (from today on; earlier days keep theirs)."
+        abstract: "Show or set your daily activity goals (from today on; earlier days keep theirs).",
+        discussion: """
+            Examples:
+              healthvault goals
+              healthvault goals --move 600 --stand 10
+            """
     )
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(parsing: .unconditional, help: "Active energy to burn, kcal.")
     var move: Double?
@@ -104,6 +115,7 @@ struct Goals: AsyncParsableCommand {
             }
             return current
         }
+        if output.json { return try printJSON(goals) }
         print(
             "Goals: move \(Int(goals.activeEnergyBurned)) kcal, exercise \(Int(goals.exerciseMinutes)) min, "
                 + "stand \(Int(goals.standHours)) h"

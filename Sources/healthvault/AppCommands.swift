@@ -8,14 +8,25 @@ import VaultProtocol
 struct Apps: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Enrol, list, show and remove apps; generate an app's key pair.",
+        discussion: """
+            Examples:
+              healthvault apps keygen --private-key ~/.config/stepcounter/app.key --public-key stepcounter.pub
+              healthvault apps enroll policies/apps/org.example.stepcounter.json --key stepcounter.pub
+              healthvault apps
+              healthvault apps show org.example.stepcounter
+            """,
         subcommands: [List.self, Show.self, Enroll.self, Remove.self, Keygen.self],
         defaultSubcommand: List.self
     )
 
     struct Keygen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Generate an app's Ed25519 key pair: the private key only where you say, 0600."
+            abstract: "Generate an app's Ed25519 key pair: the private key only where you say, 0600.",
+            discussion: """
+                Example: healthvault apps keygen --private-key ~/.config/stepcounter/app.key --public-key stepcounter.pub
+                """
         )
+        @OptionGroup var output: OutputOptions
 
         @Option(name: .long, help: "Where to write the private key (created 0600; never overwritten).")
         var privateKey: String
@@ -25,6 +36,11 @@ struct Apps: AsyncParsableCommand {
 
         func run() async throws {
             let key = try KeyFiles.generate(privatePath: privateKey, publicPath: publicKey)
+            if output.json {
+                return try printJSON([
+                    "privateKey": privateKey, "publicKey": publicKey, "key": KeyFiles.publicKeyText(key),
+                ])
+            }
             print(
                 "Wrote the private key to \(privateKey) (0600) and the public key \(KeyFiles.publicKeyText(key)) to \(publicKey)."
             )
@@ -33,10 +49,17 @@ struct Apps: AsyncParsableCommand {
 
     struct Enroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Enrol an app from its manifest (policies/apps/<id>.json) with its public key."
+            abstract: "Enrol an app from its manifest (policies/apps/<id>.json) with its public key.",
+            discussion: """
+                The manifest names types by HealthKit identifier or short name (docs/POLICIES.md). \
+                --json prints the app as `apps show --json` does.
+
+                Example: healthvault apps enroll policies/apps/org.example.stepcounter.json --key stepcounter.pub
+                """
         )
 
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
         @Argument(help: "The app's manifest file.")
         var manifest: String
@@ -64,6 +87,7 @@ struct Apps: AsyncParsableCommand {
                     as: AppInfo.self
                 )
             }
+            if output.json { return try printJSON(info) }
             print(
                 "Enrolled \(info.app) (\(info.name)). It may ask to read \(info.declaredRead.count) and share \(info.declaredShare.count) types."
             )
@@ -71,17 +95,21 @@ struct Apps: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The enrolled apps and what each may read and share.")
+        static let configuration = CommandConfiguration(
+            abstract: "The enrolled apps and what each may read and share.",
+            discussion: """
+                --json prints one app per line, as `apps show --json` does.
+
+                Example: healthvault apps list
+                """
+        )
 
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
             let result = try await vault.withOwner { try await $0.call(Method.appsList, Empty(), as: AppsResult.self) }
-            if output.json {
-                for app in result.apps { try printJSON(app) }
-                return
-            }
+            if output.json { return try printJSONLines(result.apps) }
             guard !result.apps.isEmpty else { return print("No apps are enrolled.") }
             var rows = [["APP", "NAME", "READS", "SHARES", "PENDING", "ENROLLED"]]
             for app in result.apps {
@@ -99,7 +127,10 @@ struct Apps: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "One app: its purposes, key, and each type's grants.")
+        static let configuration = CommandConfiguration(
+            abstract: "One app: its purposes, key, and each type's grants.",
+            discussion: "Example: healthvault apps show org.example.stepcounter"
+        )
 
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
@@ -135,16 +166,31 @@ struct Apps: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
+        /// `--json`: the app removed; with `--dry-run`, the one that would be and what goes with it.
+        struct Removed: Encodable {
+            let app: String
+            let removed: Bool
+            var dryRun: Bool?
+            var readTypes: Int?
+            var shareTypes: Int?
+            var pendingRequests: Int?
+        }
+
         static let configuration = CommandConfiguration(
             abstract: "Remove an app: its grants and requests go, its sessions end; its samples stay.",
             discussion: """
                 First says what goes (its grants, its pending requests); then asks at a terminal, \
                 needs --yes in a script, or with --dry-run only says. Enrolling it again starts \
                 with no grants.
+
+                Examples:
+                  healthvault apps remove org.example.stepcounter --dry-run
+                  healthvault apps remove org.example.stepcounter --yes
                 """
         )
 
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
         @OptionGroup var confirmation: ConfirmationOptions
 
         @Argument(help: "The app id.")
@@ -171,14 +217,23 @@ struct Apps: AsyncParsableCommand {
                 ],
                 summary: "this removes \(info.app) with \(what)",
                 question: "Remove it?",
-                nothingDone: "nothing was removed"
+                nothingDone: "nothing was removed",
+                json: output.json
+                    ? Removed(
+                        app: info.app,
+                        removed: false,
+                        dryRun: true,
+                        readTypes: reads,
+                        shareTypes: shares,
+                        pendingRequests: pending
+                    ) : nil
             )
-            if removed {
-                try await vault.withOwner(key: key) {
-                    _ = try await $0.call(Method.appsRemove, AppParams(app: app), as: Empty.self)
-                }
+            guard removed else { return }
+            try await vault.withOwner(key: key) {
+                _ = try await $0.call(Method.appsRemove, AppParams(app: app), as: Empty.self)
             }
-            if removed { print("Removed \(app).") }
+            if output.json { return try printJSON(Removed(app: app, removed: true)) }
+            print("Removed \(app).")
         }
     }
 }
@@ -186,12 +241,27 @@ struct Apps: AsyncParsableCommand {
 struct Requests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Apps' authorization requests waiting for you: list, approve, deny.",
+        discussion: """
+            Examples:
+              healthvault requests
+              healthvault requests approve 1
+              healthvault requests deny 2
+            """,
         subcommands: [List.self, Approve.self, DenyRequest.self],
         defaultSubcommand: List.self
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The pending requests.")
+        static let configuration = CommandConfiguration(
+            abstract: "The pending requests.",
+            discussion: """
+                --json prints one request per line.
+
+                Examples:
+                  healthvault requests list
+                  healthvault requests list --app org.example.sleeptracker --json
+                """
+        )
 
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
@@ -203,10 +273,7 @@ struct Requests: AsyncParsableCommand {
             let result = try await vault.withOwner {
                 try await $0.call(Method.requestsList, RequestsListParams(app: app), as: RequestsResult.self)
             }
-            if output.json {
-                for request in result.requests { try printJSON(request) }
-                return
-            }
+            if output.json { return try printJSONLines(result.requests) }
             guard !result.requests.isEmpty else { return print("No requests are waiting.") }
             var rows = [["ID", "APP", "REQUESTED", "READ", "SHARE"]]
             for request in result.requests {
@@ -222,10 +289,12 @@ struct Requests: AsyncParsableCommand {
 
     struct Approve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Grant everything a request asks for (types needing an explicit decision stay pending)."
+            abstract: "Grant everything a request asks for (types needing an explicit decision stay pending).",
+            discussion: "Example: healthvault requests approve 1"
         )
 
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
         @Argument(help: "The request's id.")
         var id: Int64
@@ -234,6 +303,7 @@ struct Requests: AsyncParsableCommand {
             try await vault.withOwner {
                 _ = try await $0.call(Method.requestsApprove, RequestIDParams(id: id), as: Empty.self)
             }
+            if output.json { return try printJSON(["request": id]) }
             print("Approved request \(id).")
         }
     }
@@ -241,10 +311,12 @@ struct Requests: AsyncParsableCommand {
     struct DenyRequest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "deny",
-            abstract: "Deny everything a request asks for."
+            abstract: "Deny everything a request asks for.",
+            discussion: "Example: healthvault requests deny 2"
         )
 
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
         @Argument(help: "The request's id.")
         var id: Int64
@@ -253,6 +325,7 @@ struct Requests: AsyncParsableCommand {
             try await vault.withOwner {
                 _ = try await $0.call(Method.requestsDeny, RequestIDParams(id: id), as: Empty.self)
             }
+            if output.json { return try printJSON(["request": id]) }
             print("Denied request \(id).")
         }
     }
@@ -261,11 +334,12 @@ struct Requests: AsyncParsableCommand {
 /// grant, deny and revoke: one app, some types, read and/or share.
 struct DecisionArguments: ParsableArguments {
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
 
     @Argument(help: "The app id.")
     var app: String
 
-    @Argument(help: "Types, by HealthKit identifier or short name (stepCount, heartRate).")
+    @Argument(help: "Types, by short name (stepCount, heartRate, workout, activitySummary) or HealthKit identifier.")
     var types: [String]
 
     @Flag(name: .long, help: "Decide reading.")
@@ -289,6 +363,11 @@ struct DecisionArguments: ParsableArguments {
                 as: Empty.self
             )
         }
+        if output.json {
+            return try printJSON(
+                DecisionJSON(app: app, decision: decision, access: access, types: parsed.map(\.identifier))
+            )
+        }
         let past = ["grant": "Granted", "deny": "Denied", "revoke": "Revoked"][decision] ?? decision
         print(
             "\(past) \(access.joined(separator: " and ")) of \(parsed.map(\.description).joined(separator: ", ")) for \(app)."
@@ -296,21 +375,40 @@ struct DecisionArguments: ParsableArguments {
     }
 }
 
+/// A decision in `--json`: the app, the decision, the accesses and the types' identifiers.
+struct DecisionJSON: Encodable {
+    let app: String
+    let decision: String
+    let access: [String]
+    let types: [String]
+}
+
 struct Grant: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Grant an app reading and/or sharing of types.")
+    static let configuration = CommandConfiguration(
+        abstract: "Grant an app reading and/or sharing of types.",
+        discussion: """
+            Only types the app's manifest declares for that access. Types by short name or identifier.
+
+            Example: healthvault grant org.example.stepcounter steps heartRate --read --share
+            """
+    )
     @OptionGroup var arguments: DecisionArguments
     func run() async throws { try await arguments.decide("grant") }
 }
 
 struct Deny: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Deny an app reading and/or sharing of types.")
+    static let configuration = CommandConfiguration(
+        abstract: "Deny an app reading and/or sharing of types.",
+        discussion: "Example: healthvault deny org.example.sleeptracker steps --read"
+    )
     @OptionGroup var arguments: DecisionArguments
     func run() async throws { try await arguments.decide("deny") }
 }
 
 struct Revoke: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Revoke a grant: effective at the app's next request, its subscriptions included."
+        abstract: "Revoke a grant: effective at the app's next request, its subscriptions included.",
+        discussion: "Example: healthvault revoke org.example.sleeptracker steps --read"
     )
     @OptionGroup var arguments: DecisionArguments
     func run() async throws { try await arguments.decide("revoke") }

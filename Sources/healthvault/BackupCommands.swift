@@ -21,6 +21,10 @@ struct Backup: AsyncParsableCommand {
             snapshot of a restic repository (REPO, else $RESTIC_REPOSITORY; restic's password and \
             backend settings come from its usual environment variables), which encrypts and \
             deduplicates it again: a day's new samples add little.
+
+            Examples:
+              healthvault backup /media/usb/healthvault-2026-11-26
+              healthvault backup --restic sftp:me@nas.local:/srv/restic/health
             """
     )
 
@@ -212,10 +216,15 @@ struct Restore: AsyncParsableCommand {
             integrity_check, and the audit log against its signed checkpoints. A damaged backup \
             is refused with what is damaged named. Restoring over an existing vault (the same \
             vault, not served: stop healthvaultd first) replaces it, and asks first (--yes in \
-            scripts); restoring an older state over a vault whose audit log is further along is \
+            scripts; --dry-run checks the backup and says what it would do, writing nothing); \
+            restoring an older state over a vault whose audit log is further along is \
             a rollback, refused unless --allow-rollback, which the restored log then records \
             (vault.restore-older). The restored vault opens with the passphrase the vault had \
             when the backup was made.
+
+            Examples:
+              healthvault restore /media/usb/healthvault-2026-11-26 --vault ~/.local/share/healthvault-restored
+              healthvault restore --restic sftp:me@nas.local:/srv/restic/health --vault ~/restored
             """
     )
 
@@ -326,6 +335,16 @@ struct Restore: AsyncParsableCommand {
                 Data("Checking the backup (every page and the audit log) before restoring...\n".utf8)
             )
         }
+        // `--dry-run --json`: what the restore would do, as one object instead of its lines.
+        struct DryRun: Encodable {
+            let vault: String
+            let directory: String
+            let backup: String
+            let dryRun = true
+            let replaces: Bool
+            let rollback: String?
+        }
+        var dryRunJSON: DryRun?
         let plan: RestorePlan
         do {
             plan = try Vault.restore(
@@ -335,6 +354,16 @@ struct Restore: AsyncParsableCommand {
                 allowingRollback: allowRollback
             ) { plan in
                 guard case .replaces(let entries, let rollback) = plan.targetState else {
+                    if dryRun, output.json {
+                        dryRunJSON = DryRun(
+                            vault: plan.vaultID.uuidString,
+                            directory: target.path,
+                            backup: label,
+                            replaces: false,
+                            rollback: nil
+                        )
+                        return false
+                    }
                     if dryRun {
                         print(
                             "The backup \(label) is whole (\(plan.report.auditEntries.map { "\($0) audit entries" } ?? "checked")); "
@@ -355,7 +384,17 @@ struct Restore: AsyncParsableCommand {
                     }
                         ?? "")
                 if dryRun {
-                    print(what)
+                    if output.json {
+                        dryRunJSON = DryRun(
+                            vault: plan.vaultID.uuidString,
+                            directory: target.path,
+                            backup: label,
+                            replaces: true,
+                            rollback: rollback
+                        )
+                    } else {
+                        print(what)
+                    }
                     return false
                 }
                 if yes { return true }
@@ -374,6 +413,7 @@ struct Restore: AsyncParsableCommand {
                     "wrong passphrase for the backup (it opens with the vault's passphrase when it was made)"
                 )
             case .cancelled where dryRun:
+                if let dryRunJSON { return try printJSON(dryRunJSON) }
                 print("Dry run: nothing was restored.")
                 return
             case .cancelled:
@@ -412,6 +452,10 @@ struct Check: AsyncParsableCommand {
             kept beside it. Exit 0: whole (warnings may be printed); 1: something is damaged, \
             missing or unsafe, each named; 2: it could not be checked (wrong passphrase, not a \
             vault).
+
+            Examples:
+              healthvault check
+              healthvault check /media/usb/healthvault-2026-11-26 --json
             """
     )
 

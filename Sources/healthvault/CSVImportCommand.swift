@@ -16,7 +16,11 @@ extension Import {
                 The daemon reads the file (give a path it can read) and checks every row before it \
                 stores any: a file with bad rows is refused, each bad row named by line and column, \
                 and nothing is imported. Importing the same file again adds nothing. Rows without \
-                a source are stored under the file's name (or --source).
+                a source are stored under the file's name (or --source). Types by short name or \
+                identifier; units as HealthKit writes them or bpm, °F, lbs. --json prints the \
+                import's summary as one object.
+
+                Example: healthvault import csv weights.csv --source "Bathroom scale"
                 """
         )
         @OptionGroup var vault: VaultOptions

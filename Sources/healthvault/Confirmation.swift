@@ -20,9 +20,21 @@ struct ConfirmationOptions: ParsableArguments {
 
     /// Whether to go on with what `plan` says. `summary` is the plan in one line (for the refusal
     /// without a terminal), `question` what a terminal is asked, `nothingDone` what is said when
-    /// it is not done ("nothing was deleted").
-    func confirm(plan: [String], summary: String, question: String, nothingDone: String) throws -> Bool {
+    /// it is not done ("nothing was deleted"). With `--json` (`json` given), `--dry-run` prints
+    /// that one object (with `"dryRun": true`) instead of the plan's lines; a terminal is still
+    /// asked on standard error.
+    func confirm(
+        plan: [String],
+        summary: String,
+        question: String,
+        nothingDone: String,
+        json: (any Encodable)? = nil
+    ) throws -> Bool {
         if dryRun {
+            if let json {
+                try printJSON(json)
+                return false
+            }
             for line in plan { print(line) }
             print("Dry run: \(nothingDone).")
             return false

@@ -11,13 +11,29 @@ import VaultStore
 
 struct Profile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Your characteristics (date of birth, biological sex, blood type, ...).",
+        abstract:
+            "Your characteristics: biological sex, blood type, date of birth, skin type, wheelchair use, move mode.",
+        discussion: """
+            Examples:
+              healthvault profile                          what is set, in words
+              healthvault profile set bloodType A+
+              healthvault profile set dateOfBirth 1990-05-01
+              healthvault profile remove wheelchairUse
+            """,
         subcommands: [Show.self, Set.self, Remove.self],
         defaultSubcommand: Show.self
     )
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The characteristics set.")
+        static let configuration = CommandConfiguration(
+            abstract: "Your characteristics, in words; those not set say so.",
+            discussion: """
+                Read as one audit entry (query.characteristic, naming the six types). --json prints \
+                each characteristic that is set as docs/MODEL_JSON.md writes it, one per line.
+
+                Example: healthvault profile show
+                """
+        )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
@@ -25,75 +41,126 @@ struct Profile: AsyncParsableCommand {
             let result = try await vault.withOwner {
                 try await $0.call(Method.profileShow, Empty(), as: ProfileResult.self)
             }
-            if output.json { return try printJSON(result) }
-            guard !result.values.isEmpty else { return print("No characteristics are set.") }
-            for value in result.values {
-                print("\(value.type.rawValue)  \(String(decoding: try HealthJSON.encode(value), as: UTF8.self))")
+            if output.json { return try printJSONLines(result.values) }
+            var rows: [[String]] = []
+            for type in CharacteristicTypeIdentifier.allCases.sorted(by: { $0.title < $1.title }) {
+                let value = result.values.first { $0.type == type }
+                var words = value?.words ?? "not set"
+                if case .dateOfBirth(let birth)? = value, let age = Self.age(birth) { words += " (age \(age))" }
+                rows.append([type.title, words])
             }
+            print(table(rows))
+            if result.values.count < CharacteristicTypeIdentifier.allCases.count {
+                print("Set one with `healthvault profile set TYPE VALUE` (bloodType A+, biologicalSex female, ...).")
+            }
+        }
+
+        /// Whole years from the date of birth to today, on this machine's calendar.
+        static func age(_ birth: DateOfBirth) -> Int? {
+            let calendar = Calendar(identifier: .gregorian)
+            guard let born = calendar.date(from: DateComponents(year: birth.year, month: birth.month, day: birth.day))
+            else { return nil }
+            return calendar.dateComponents([.year], from: born, to: Date()).year.flatMap { $0 >= 0 ? $0 : nil }
         }
     }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set one: TYPE and its value as JSON (docs/MODEL_JSON.md).",
+            abstract: "Set one characteristic, in words.",
             discussion: """
-                Examples: `profile set biologicalSex 1` (female), \
-                `profile set dateOfBirth '{"year":1990,"month":5,"day":1}'`, `profile set bloodType 3`.
+                biologicalSex female, male or other; bloodType A+, A-, B+, B-, AB+, AB-, O+ or O-; \
+                dateOfBirth YYYY-MM-DD; fitzpatrickSkinType (or skinType) I to VI; wheelchairUse \
+                yes or no; activityMoveMode (or moveMode) activeEnergy or moveTime. Case does not \
+                matter. HealthKit's numbers and docs/MODEL_JSON.md's JSON are read too \
+                (`biologicalSex 1`, `dateOfBirth '{"year":1990,"month":5,"day":1}'`).
+
+                Examples:
+                  healthvault profile set bloodType A+
+                  healthvault profile set biologicalSex female
+                  healthvault profile set dateOfBirth 1990-05-01
+                  healthvault profile set skinType III
                 """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The characteristic type.")
+        @Argument(help: "The characteristic: biologicalSex, bloodType, dateOfBirth, skinType, wheelchairUse, moveMode.")
         var type: String
 
-        @Argument(help: "Its value, as JSON.")
-        var value: String
+        @Argument(help: "Its value, in words (A+, female, 1990-05-01, III, no, activeEnergy).")
+        var value: [String]
 
         func run() async throws {
-            guard case .characteristic(let id) = try parseObjectType(type) else {
-                throw ToolError("\(type) is not a characteristic type")
-            }
-            let json = #"{"type":"\#(id.rawValue)","value":\#(value)}"#
-            let parsed: CharacteristicValue
-            do {
-                parsed = try HealthJSON.decode(CharacteristicValue.self, from: Data(json.utf8))
-            } catch {
-                throw ToolError("\(type): \(error.message)")
-            }
+            let parsed = try Self.characteristic(type, value.joined(separator: " "))
             try await vault.withOwner {
                 _ = try await $0.call(Method.profileSet, ProfileSetParams(value: parsed), as: Empty.self)
             }
-            print("Set \(id.rawValue).")
+            if output.json { return try printJSON(parsed) }
+            print("Set \(parsed.type.title.lowercased()) to \(parsed.words).")
+        }
+
+        /// The characteristic `text` says, in words, or (as before) HealthKit's number or JSON.
+        static func characteristic(_ name: String, _ text: String) throws -> CharacteristicValue {
+            guard case .characteristic(let id) = try parseObjectType(name) else {
+                throw ToolError("\(name) is not a characteristic (biologicalSex, bloodType, dateOfBirth, ...)")
+            }
+            do {
+                return try CharacteristicValue(id, words: text)
+            } catch {
+                // A number or a JSON object: docs/MODEL_JSON.md's form, as earlier versions took it.
+                guard let first = text.first, first.isNumber || first == "{",
+                    let decoded = try? HealthJSON.decode(
+                        CharacteristicValue.self,
+                        from: Data(#"{"type":"\#(id.rawValue)","value":\#(text)}"#.utf8)
+                    )
+                else { throw ToolError(error.message) }
+                return decoded
+            }
         }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Clear one.",
-            discussion: "Asks first at a terminal; --yes in a script; --dry-run only says."
+            abstract: "Clear one characteristic.",
+            discussion: """
+                Asks first at a terminal; --yes in a script; --dry-run only says.
+
+                Example: healthvault profile remove wheelchairUse --yes
+                """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
         @OptionGroup var confirmation: ConfirmationOptions
 
-        @Argument(help: "The characteristic type.")
+        /// `--json`: the characteristic cleared, or with `--dry-run` the one that would be.
+        struct Cleared: Encodable {
+            let type: String
+            var dryRun: Bool?
+        }
+
+        @Argument(help: "The characteristic: biologicalSex, bloodType, dateOfBirth, skinType, wheelchairUse, moveMode.")
         var type: String
 
         func run() async throws {
             guard case .characteristic(let id) = try parseObjectType(type) else {
-                throw ToolError("\(type) is not a characteristic type")
+                throw ToolError("\(type) is not a characteristic (biologicalSex, bloodType, dateOfBirth, ...)")
             }
             guard
                 try confirmation.confirm(
-                    plan: ["This clears \(id.rawValue) from your profile; apps that may read it will find it not set."],
-                    summary: "this clears \(id.rawValue) from your profile",
+                    plan: [
+                        "This clears \(id.shortName) from your profile; apps that may read it will find it not set."
+                    ],
+                    summary: "this clears \(id.shortName) from your profile",
                     question: "Clear it?",
-                    nothingDone: "nothing was cleared"
+                    nothingDone: "nothing was cleared",
+                    json: output.json ? Cleared(type: id.rawValue, dryRun: true) : nil
                 )
             else { return }
             try await vault.withOwner {
                 _ = try await $0.call(Method.profileRemove, CharacteristicParams(type: id), as: Empty.self)
             }
-            print("Cleared \(id.rawValue).")
+            if output.json { return try printJSON(Cleared(type: id.rawValue)) }
+            print("Cleared \(id.title.lowercased()).")
         }
     }
 }
@@ -101,6 +168,12 @@ struct Profile: AsyncParsableCommand {
 struct Samples: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The samples of a type: list them, add your own, delete them (any app's).",
+        discussion: """
+            Examples:
+              healthvault samples list steps --from today
+              healthvault samples add weight 72.5 kg
+              healthvault samples delete --type steps --from yesterday --to today
+            """,
         subcommands: [List.self, Add.self, Delete.self]
     )
 
@@ -112,10 +185,25 @@ struct Samples: AsyncParsableCommand {
                 dates. At a terminal it then asks; in a script it needs --yes (without it nothing is \
                 deleted and the exit is 1); --dry-run only says. Every sample of a type goes only \
                 with --all. A deletion cannot be undone (apps' anchored queries see it as deleted).
+
+                Examples:
+                  healthvault samples delete 1D00FF0F-B990-40A7-8FFC-559F60FEA72E
+                  healthvault samples delete --type steps --from yesterday --to today --dry-run
+                  healthvault samples delete --type steps --all --yes
                 """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
         @OptionGroup var confirmation: ConfirmationOptions
+
+        /// `--json`: how many were deleted; with `--dry-run`, what would go (`samples.deletePreview`'s
+        /// answer).
+        struct Deleted: Encodable {
+            var deleted: Int?
+            var dryRun: Bool?
+            var count: Int?
+            var types: [DeletePreviewResult.TypeInfo]?
+        }
 
         @Argument(help: "Sample UUIDs.")
         var uuids: [String] = []
@@ -123,11 +211,11 @@ struct Samples: AsyncParsableCommand {
         @Option(name: .long, help: "Delete samples of this type instead.")
         var type: String?
 
-        @Option(name: .long, help: "With --type: samples ending at or after this date.")
-        var from: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("With --type: samples ending at or after this date."))
+        var from: DateArgument?
 
-        @Option(name: .long, help: "With --type: samples starting before this date.")
-        var to: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("With --type: samples starting before this date."))
+        var to: DateArgument?
 
         @Flag(name: .long, help: "With --type and no dates: every sample of the type, every app's.")
         var all = false
@@ -147,29 +235,32 @@ struct Samples: AsyncParsableCommand {
         }
 
         func run() async throws {
+            try checkDateOrder(from: from, to: to)
             let sampleType = try type.map(parseSampleType)
-            let predicate = try dateRange(from: from, to: to).map {
-                SamplePredicate.date(start: $0.start, end: $0.end, options: [])
-            }
             let parsed = try uuids.map { text in
                 guard let uuid = UUID(uuidString: text) else { throw ToolError("\(text) is not a UUID") }
                 return uuid
             }
-            let params =
-                sampleType.map { DeletePreviewParams(type: $0, predicate: predicate) }
-                ?? DeletePreviewParams(uuids: parsed)
             // Two connections with one passphrase: the question may outlast the daemon's idle timeout.
             let key = try vault.ownerKey()
-            let (preview, view) = try await vault.withOwner(key: key) { connection in
+            let (predicate, preview, view) = try await vault.withOwner(key: key) { [from, to] connection in
+                let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
+                let timeZone = TimeZone(identifier: zone) ?? .gmt
+                // Days and local times in the owner's time zone, as the plan shows them.
+                let predicate = try datePredicate(from: from, to: to, in: timeZone)
+                let params =
+                    sampleType.map { DeletePreviewParams(type: $0, predicate: predicate) }
+                    ?? DeletePreviewParams(uuids: parsed)
                 let preview = try await connection.call(
                     Method.samplesDeletePreview,
                     params,
                     as: DeletePreviewResult.self
                 )
-                let zone = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
-                return (preview, WorkoutView(zoneName: zone, timeZone: TimeZone(identifier: zone) ?? .gmt, units: [:]))
+                return (predicate, preview, WorkoutView(zoneName: zone, timeZone: timeZone, units: [:]))
             }
+            let dryRunJSON = Deleted(dryRun: true, count: preview.count, types: preview.types)
             guard preview.count > 0 else {
+                if output.json { return try printJSON(confirmation.dryRun ? dryRunJSON : Deleted(deleted: 0)) }
                 return print(
                     sampleType.map { "No \(shortName($0)) sample matches: nothing to delete." }
                         ?? "None of these UUIDs names a sample: nothing to delete."
@@ -180,7 +271,8 @@ struct Samples: AsyncParsableCommand {
                     plan: Self.plan(preview, view: view, uuids: sampleType == nil ? parsed.count : nil),
                     summary: "this deletes \(Self.samples(preview.count)) of \(Self.summary(preview, view: view))",
                     question: "Delete \(preview.count == 1 ? "it" : "them")?",
-                    nothingDone: "nothing was deleted"
+                    nothingDone: "nothing was deleted",
+                    json: output.json ? dryRunJSON : nil
                 )
             else { return }
             let deleted = try await vault.withOwner(key: key) { connection in
@@ -195,6 +287,7 @@ struct Samples: AsyncParsableCommand {
                     .deleted
             }
             // Apps may save or delete between the question and the deletion.
+            if output.json { return try printJSON(Deleted(deleted: deleted)) }
             let drift = deleted == preview.count ? "" : " (\(preview.count) were shown: the vault changed meanwhile)"
             print("Deleted \(Self.samples(deleted))\(drift).")
         }
@@ -236,10 +329,22 @@ struct Samples: AsyncParsableCommand {
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The signed audit log: export it, verify an export offline, show entries.",
+        discussion: """
+            Examples:
+              healthvault audit show --from today
+              healthvault audit export /srv/audit/2026-11
+              healthvault audit verify /srv/audit/2026-11 --key audit-key.pub
+            """,
         subcommands: [Export.self, Verify.self, Show.self, AcceptMissingCheckpoint.self]
     )
 
     struct AcceptMissingCheckpoint: AsyncParsableCommand {
+        /// `--json`: whether the missing note was accepted (false: it was there).
+        struct Accepted: Encodable {
+            let directory: String
+            let accepted: Bool
+        }
+
         static let configuration = CommandConfiguration(
             commandName: "accept-missing-checkpoint",
             abstract: "Open a vault whose audit-checkpoint.note is gone, once, recording that you decided to.",
@@ -249,14 +354,18 @@ struct Audit: AsyncParsableCommand {
                 database is the latest (you removed or lost only the note), this opens the vault \
                 without healthvaultd, records vault.open-without-checkpoint in the audit log, signs \
                 a new note and locks it again. Then start healthvaultd.
+
+                Example: healthvault audit accept-missing-checkpoint --vault ~/.local/share/healthvault
                 """
         )
         @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
 
         func run() async throws {
             try vault.requireVault()
             let note = vault.directory.appendingPathComponent(Vault.latestCheckpointFileName)
             guard !FileManager.default.fileExists(atPath: note.path) else {
+                if output.json { return try printJSON(Accepted(directory: vault.directory.path, accepted: false)) }
                 print("\(note.path) is there: nothing to accept.")
                 return
             }
@@ -277,6 +386,7 @@ struct Audit: AsyncParsableCommand {
                 if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
                 throw ToolError("\(error)")
             }
+            if output.json { return try printJSON(Accepted(directory: vault.directory.path, accepted: true)) }
             print(
                 "Opened \(vault.directory.path) without its checkpoint note; the decision is in the audit log "
                     + "(vault.open-without-checkpoint) and a new note is signed. Start healthvaultd again."
@@ -286,7 +396,8 @@ struct Audit: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the whole log, signed, to a new directory an auditor verifies offline."
+            abstract: "Write the whole log, signed, to a new directory an auditor verifies offline.",
+            discussion: "Example: healthvault audit export /srv/audit/2026-11"
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
@@ -310,7 +421,9 @@ struct Audit: AsyncParsableCommand {
             discussion: """
                 Exit codes: 0 verified; 1 tampered (the entry named); 2 could not verify: a file \
                 missing or unreadable, no --key, a key that is another vault's, or the checkpoint \
-                not saved.
+                not saved. Needs neither the vault nor the daemon.
+
+                Example: healthvault audit verify /srv/audit/2026-11 --key audit-key.pub --checkpoint last.note
                 """
         )
 
@@ -421,7 +534,13 @@ struct Audit: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Entries, filtered: a table, or JSON lines with --json."
+            abstract: "Entries, filtered: a table, or JSON lines with --json.",
+            discussion: """
+                Examples:
+                  healthvault audit show --from today
+                  healthvault audit show --app org.example.sleeptracker --type steps --from -7d
+                  healthvault audit show --operation authentication.failure --json
+                """
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
@@ -429,7 +548,7 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, help: "Only this app's accesses.")
         var app: String?
 
-        @Option(name: .long, help: "Only entries naming this type.")
+        @Option(name: .long, help: "Only entries naming this type (a short name or an identifier).")
         var type: String?
 
         @Option(name: .long, help: "Only this operation (save, query.sample, authorization.grant-read, ...).")
@@ -438,11 +557,11 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, help: "Only this outcome: ok, denied, denied-served-empty, error.")
         var outcome: String?
 
-        @Option(name: .long, help: "Entries at or after this date.")
-        var from: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("Entries at or after this date."))
+        var from: DateArgument?
 
-        @Option(name: .long, help: "Entries before this date.")
-        var to: String?
+        @Option(name: .long, parsing: .unconditional, help: .date("Entries before this date."))
+        var to: DateArgument?
 
         @Option(name: .long, parsing: .unconditional, help: "At most this many (the newest), 1 to 10,000.")
         var limit: Int = 1000
@@ -460,18 +579,23 @@ struct Audit: AsyncParsableCommand {
 
         func run() async throws {
             let typeID = try type.map { try parseObjectType($0).description }
-            let range = try dateRange(from: from, to: to)
-            let params = AuditEntriesParams(
-                app: app,
-                type: typeID,
-                operation: operation,
-                outcome: outcome,
-                from: range?.start,
-                to: range?.end,
-                limit: limit
-            )
-            let result = try await vault.withOwner {
-                try await $0.call(Method.auditEntries, params, as: AuditEntriesResult.self)
+            try checkDateOrder(from: from, to: to)
+            let result = try await vault.withOwner { [app, operation, outcome, from, to, limit] connection in
+                // Days and local times in the owner's time zone.
+                var range: (start: Date?, end: Date?)?
+                if from != nil || to != nil {
+                    range = try dateRange(from: from, to: to, in: try await ownerTimeZone(on: connection))
+                }
+                let params = AuditEntriesParams(
+                    app: app,
+                    type: typeID,
+                    operation: operation,
+                    outcome: outcome,
+                    from: range?.start,
+                    to: range?.end,
+                    limit: limit
+                )
+                return try await connection.call(Method.auditEntries, params, as: AuditEntriesResult.self)
             }
             // The log's own presentation (docs/AUDIT_LOG.md): JSON lines or a table.
             let entries = result.entries.map { info in

@@ -13,14 +13,21 @@ extension Samples {
         static let configuration = CommandConfiguration(
             abstract: "Enter a sample yourself: a weight, a blood pressure, a night's sleep, a workout.",
             discussion: """
-                Examples: `samples add bodyMass 72.5 kg`, `samples add bodyMass 160` (in your unit, \
-                see `units`), `samples add bloodPressure 120/80 mmHg --at 2026-11-23T08:00:00Z`, \
-                `samples add sleepAnalysis asleepCore --from 2026-11-22T23:00:00Z --to \
-                2026-11-23T06:30:00Z`, `samples add workout running --from ... --to ...`. A category \
-                value is its name (asleepCore, asleepREM, awake, inBed, ...), HealthKit's constant, \
-                or its number. Dates: RFC 3339 or a day (2026-11-23, midnight UTC); without one, \
-                now. Each entry is marked HKWasUserEntered = 1, and stored under the source \
-                HealthVault (owner:healthvault), which apps that may read the type see.
+                A category value is its name (asleepCore, asleepREM, awake, inBed, ...), HealthKit's \
+                constant, or its number. Units: HealthKit's (kg, lb, st, mmHg, count/min, degF) or \
+                bpm, °F, °C, lbs; without one, your unit of the type (see `units`). Dates: \
+                \(DateArgument.formats), days and local times in your time zone; without one, now. \
+                Each entry is marked HKWasUserEntered = 1, and stored under the source HealthVault \
+                (owner:healthvault), which apps that may read the type see.
+
+                Examples:
+                  healthvault samples add weight 72.5 kg
+                  healthvault samples add bodyMass 11.5 st
+                  healthvault samples add heartRate 62 bpm --at 2026-11-23T08:00
+                  healthvault samples add bodyTemperature 98.6 °F --at today
+                  healthvault samples add bloodPressure 120/80 mmHg --at 2026-11-23T08:00:00Z
+                  healthvault samples add sleep asleepCore --from "2026-11-22 23:00" --to "2026-11-23 06:30"
+                  healthvault samples add workout running --from -1h --to now
                 """
         )
         @OptionGroup var vault: VaultOptions
@@ -32,17 +39,17 @@ extension Samples {
         @Argument(help: "The value: a number, systolic/diastolic, a category value's name, a workout's activity.")
         var value: String
 
-        @Argument(help: "The unit (kg, lb, mmHg, count/min); without it, your preferred unit for the type.")
+        @Argument(help: "The unit (kg, lb, st, mmHg, bpm, °F); without it, your preferred unit for the type.")
         var unit: String?
 
-        @Option(help: "When it was measured (default: now).")
-        var at: String?
+        @Option(parsing: .unconditional, help: .date("When it was measured (default: now)."))
+        var at: DateArgument?
 
-        @Option(help: "When it began (with --to; --to defaults to now).")
-        var from: String?
+        @Option(parsing: .unconditional, help: .date("When it began (with --to; --to defaults to now)."))
+        var from: DateArgument?
 
-        @Option(help: "When it ended.")
-        var to: String?
+        @Option(parsing: .unconditional, help: .date("When it ended."))
+        var to: DateArgument?
 
         @Option(parsing: .upToNextOption, help: "Metadata, KEY=VALUE (a number, or text), as many as you like.")
         var metadata: [String] = []
@@ -55,11 +62,12 @@ extension Samples {
         func run() async throws {
             let sampleType = try parseSampleType(type)
             let now = Date()
-            let start = try at.map(parseDate) ?? from.map(parseDate) ?? now
-            let end = try at.map(parseDate) ?? to.map(parseDate) ?? now
-            if end < start {
-                throw ToolError("--to \(to ?? "(now)") is before --from \(from ?? ""): a sample ends after it starts")
-            }
+            // --to before --from, said before anything is asked when that does not depend on the
+            // owner's time zone; otherwise once the zone is known.
+            let endsBeforeStart = ToolError(
+                "--to \(to?.text ?? "(now)") is before --from \(from?.text ?? ""): a sample ends after it starts"
+            )
+            if let from, let to, from.isAfter(to) == true { throw endsBeforeStart }
             if sampleType == .workout, from == nil {
                 throw ToolError("a workout needs --from and --to")
             }
@@ -79,8 +87,15 @@ extension Samples {
                 case .correlation(.bloodPressure): .bloodPressureSystolic
                 default: nil
                 }
+            // A unit that does not parse fails before the passphrase is asked for.
+            if let unit, unitType != nil { _ = try parseUnit(unit, option: "unit") }
             let metadata = entered
-            let sample = try await vault.withOwner { connection -> Sample in
+            let sample = try await vault.withOwner { [at, from, to, unit, type, value] connection -> Sample in
+                // Days and local times in the owner's time zone.
+                let zone = at != nil || from != nil || to != nil ? try await ownerTimeZone(on: connection) : .gmt
+                let start = at?.date(in: zone, now: now) ?? from?.date(in: zone, now: now) ?? now
+                let end = at?.date(in: zone, now: now) ?? to?.date(in: zone, now: now) ?? now
+                if end < start { throw endsBeforeStart }
                 var preferred: [String: HealthUnit] = [:]
                 if unit == nil, let unitType {
                     preferred = try await connection.call(

@@ -15,9 +15,14 @@ struct Export: AsyncParsableCommand {
             it can write), owner-only: the directory 0700, every file 0600. The export is NOT \
             encrypted. --format json is lossless: `healthvault import json OUT` brings it back \
             into any vault, every UUID and source kept (docs/EXPORT_JSON.md). Filters: --type \
-            (repeatable), --from/--to (the sample's start; a day is midnight UTC), --source (a \
-            bundle identifier or a name, repeatable); an export with a --type or --source leaves \
-            characteristics and settings out. Audited as vault.export.
+            (repeatable), --from/--to (the sample's start; days and local times in your time \
+            zone), --source (a bundle identifier or a name, repeatable); an export with a --type \
+            or --source leaves characteristics and settings out. Audited as vault.export.
+
+            Examples:
+              healthvault export --format json ~/health-2026
+              healthvault export --format csv ~/sheets --type weight --from 2026-01-01
+              healthvault export --format fhir ~/for-my-doctor --from -90d
             """
     )
     @OptionGroup var vault: VaultOptions
@@ -35,11 +40,11 @@ struct Export: AsyncParsableCommand {
     )
     var types: [String] = []
 
-    @Option(help: "Only samples starting at or after this date (2026-11-23 or 2026-11-23T08:00:00Z).")
-    var from: String?
+    @Option(parsing: .unconditional, help: .date("Only samples starting at or after this date."))
+    var from: DateArgument?
 
-    @Option(help: "Only samples starting before this date.")
-    var to: String?
+    @Option(parsing: .unconditional, help: .date("Only samples starting before this date."))
+    var to: DateArgument?
 
     @Option(name: .customLong("source"), help: "Only this source, by bundle identifier or name (repeatable).")
     var sources: [String] = []
@@ -57,20 +62,25 @@ struct Export: AsyncParsableCommand {
                 "--format is one of \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))"
             )
         }
-        let range = try dateRange(from: from, to: to)
-        let params = ExportParams(
-            path: URL(fileURLWithPath: out).standardizedFileURL.path,
-            format: format.rawValue,
-            types: types.isEmpty ? nil : try types.map { try parseSampleType($0).identifier },
-            from: range?.start,
-            to: range?.end,
-            sources: sources.isEmpty ? nil : sources,
-            overwrite: overwrite ? true : nil
-        )
+        let types = types.isEmpty ? nil : try types.map { try parseSampleType($0).identifier }
+        try checkDateOrder(from: from, to: to)
         FileHandle.standardError.write(Data(Self.warning.utf8))
         let terminal = isatty(2) == 1 && !output.json
         let started = Date()
-        let summary = try await vault.withOwner { connection in
+        let summary = try await vault.withOwner { [from, to, out, sources, overwrite] connection in
+            var range: (start: Date?, end: Date?)?
+            if from != nil || to != nil {
+                range = try dateRange(from: from, to: to, in: try await ownerTimeZone(on: connection), now: started)
+            }
+            let params = ExportParams(
+                path: URL(fileURLWithPath: out).standardizedFileURL.path,
+                format: format.rawValue,
+                types: types,
+                from: range?.start,
+                to: range?.end,
+                sources: sources.isEmpty ? nil : sources,
+                overwrite: overwrite ? true : nil
+            )
             let watcher = Task {
                 for await progress in connection.exportProgress() where terminal {
                     FileHandle.standardError.write(Data(Self.progressLine(progress, since: started).utf8))

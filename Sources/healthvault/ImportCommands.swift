@@ -10,6 +10,12 @@ import VaultProtocol
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Bring your history in: an Apple Health export, a CSV file, a HealthVault JSON export.",
+        discussion: """
+            Examples:
+              healthvault import apple-health ~/Downloads/export.zip
+              healthvault import csv weights.csv
+              healthvault import json ~/health-2026
+            """,
         subcommands: [AppleHealth.self, CSV.self, JSON.self]
     )
 
@@ -23,7 +29,10 @@ struct Import: AsyncParsableCommand {
                 never unpacked to disk) with its workout routes, and stores it in batches, each \
                 audited as vault.import. Importing the same export again adds nothing; a newer \
                 export adds only what is new; a record you deleted is not brought back. A file cut \
-                short is refused, nothing imported, unless --accept-truncated.
+                short is refused, nothing imported, unless --accept-truncated. --json prints the \
+                import's summary as one object.
+
+                Example: healthvault import apple-health ~/Downloads/export.zip
                 """
         )
         @OptionGroup var vault: VaultOptions

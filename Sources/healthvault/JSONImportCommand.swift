@@ -18,7 +18,10 @@ extension Import {
                 samples in batches, each audited as vault.import, keeping every UUID, source, \
                 device and metadata; then the characteristics and settings this vault does not \
                 hold yet (yours win). Importing it again adds nothing; a sample you deleted is not \
-                brought back. A problem is named by file and line.
+                brought back. A problem is named by file and line. --json prints the import's \
+                summary as one object.
+
+                Example: healthvault import json ~/health-2026
                 """
         )
         @OptionGroup var vault: VaultOptions

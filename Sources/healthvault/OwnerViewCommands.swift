@@ -15,6 +15,10 @@ struct DataSummary: AsyncParsableCommand {
         discussion: """
             Dates in your time zone (see `timezone`). Counts include a correlation's members under \
             their own types. `samples list TYPE` shows the samples of one type.
+
+            Examples:
+              healthvault data
+              healthvault data --json
             """
     )
     @OptionGroup var vault: VaultOptions
@@ -25,10 +29,7 @@ struct DataSummary: AsyncParsableCommand {
             let summary = try await connection.call(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
             return (summary, try await WorkoutView.load(for: [], on: connection))
         }
-        if output.json {
-            for type in summary.types { try printJSON(type) }
-            return
-        }
+        if output.json { return try printJSONLines(summary.types) }
         guard !summary.types.isEmpty else { return print("The vault holds no samples.") }
         var rows = [["TYPE", "SAMPLES", "FIRST (\(view.zoneName))", "LAST", "SOURCES"]]
         for type in summary.types {
@@ -47,7 +48,15 @@ struct DataSummary: AsyncParsableCommand {
 extension Samples {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The samples of one type, newest first: dates, value in your unit, source, UUID."
+            abstract: "The samples of one type, newest first: dates, value in your unit, source, UUID.",
+            discussion: """
+                Dates in your time zone (see `timezone`), values in your unit of the type (see `units`).
+
+                Examples:
+                  healthvault samples list steps --from today
+                  healthvault samples list heartRate --from -12h --limit 0
+                  healthvault samples list weight --from 2026-01-01 --to 2026-07-01 --json
+                """
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
@@ -55,11 +64,11 @@ extension Samples {
         @Argument(help: "The type: a short name (stepCount, heartRate, sleepAnalysis, bloodPressure) or an identifier.")
         var type: String
 
-        @Option(help: "Samples ending at or after this date (2026-11-23 or RFC 3339).")
-        var from: String?
+        @Option(parsing: .unconditional, help: .date("Samples ending at or after this date."))
+        var from: DateArgument?
 
-        @Option(help: "Samples starting before this date.")
-        var to: String?
+        @Option(parsing: .unconditional, help: .date("Samples starting before this date."))
+        var to: DateArgument?
 
         @Option(help: "Only this source's samples (its bundle identifier, as `data` lists them).")
         var source: String?
@@ -70,19 +79,18 @@ extension Samples {
         func run() async throws {
             guard limit >= 0 else { throw ToolError("--limit must be 0 (all) or more, not \(limit)") }
             let sampleType = try parseSampleType(type)
-            var conditions: [SamplePredicate] = []
-            if let range = try dateRange(from: from, to: to) {
-                conditions.append(.date(start: range.start, end: range.end, options: []))
-            }
-            if let source { conditions.append(.sources([source])) }
-            let query = SampleQueryDescriptor(
-                predicates: [
-                    SampleTypePredicate(sampleType, predicate: conditions.isEmpty ? nil : .and(conditions))
-                ],
-                sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)],
-                limit: limit
-            )
-            let (samples, view) = try await vault.withOwner { connection in
+            try checkDateOrder(from: from, to: to)
+            let (samples, view) = try await vault.withOwner { [from, to, source, limit] connection in
+                var conditions: [SamplePredicate] = []
+                if let dates = try await datePredicate(from: from, to: to, on: connection) { conditions.append(dates) }
+                if let source { conditions.append(.sources([source])) }
+                let query = SampleQueryDescriptor(
+                    predicates: [
+                        SampleTypePredicate(sampleType, predicate: conditions.isEmpty ? nil : .and(conditions))
+                    ],
+                    sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)],
+                    limit: limit
+                )
                 let samples = try await connection.call(
                     Method.querySamples,
                     SampleQueryParams(query: query),
@@ -90,10 +98,7 @@ extension Samples {
                 ).samples
                 return (samples, try await WorkoutView.load(for: [], on: connection, types: quantityTypes(of: samples)))
             }
-            if output.json {
-                for sample in samples { try printJSON(sample) }
-                return
-            }
+            if output.json { return try printJSONLines(samples) }
             guard !samples.isEmpty else { return print("No \(shortName(sampleType)) samples.") }
             var rows = [["START (\(view.zoneName))", "END", "VALUE", "SOURCE", "UUID"]]
             for sample in samples {

@@ -45,6 +45,7 @@ struct Login: AsyncParsableCommand {
     )
 
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(
         name: .customLong("for"),
@@ -111,19 +112,27 @@ struct Login: AsyncParsableCommand {
         defer { token.wipe() }
         let expires = Date().addingTimeInterval(Double(opened.seconds))
         try file.write(token: token, expires: expires)
+        if output.json {
+            return try printJSON(
+                SessionJSON(directory: vault.directory.path, expires: expires, seconds: opened.seconds)
+            )
+        }
         print("Logged in to \(vault.directory.path) until \(timestamp(expires)); `healthvault logout` ends it.")
     }
 }
 
 struct Logout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "End the session of `healthvault login`: owner commands ask for the passphrase again."
+        abstract: "End the session of `healthvault login`: owner commands ask for the passphrase again.",
+        discussion: "Example: healthvault logout"
     )
 
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         guard let file = SessionFile(vault: vault.directory), let session = try file.read() else {
+            if output.json { return try printJSON(LogoutJSON(directory: vault.directory.path, session: false)) }
             print("No session for \(vault.directory.path).")
             return
         }
@@ -141,10 +150,27 @@ struct Logout: AsyncParsableCommand {
                 closed = false
             }
         }
+        if output.json {
+            return try printJSON(LogoutJSON(directory: vault.directory.path, session: true, ended: closed))
+        }
         print(
             closed
                 ? "Logged out of \(vault.directory.path)."
                 : "Logged out of \(vault.directory.path) (healthvaultd had already ended the session)."
         )
     }
+}
+
+/// `login --json` (docs/COMMAND_LINE.md): where, until when, and how long.
+struct SessionJSON: Encodable {
+    let directory: String
+    let expires: Date
+    let seconds: Int
+}
+
+/// `logout --json`: whether there was a session, and whether healthvaultd still knew it.
+struct LogoutJSON: Encodable {
+    let directory: String
+    let session: Bool
+    var ended: Bool?
 }

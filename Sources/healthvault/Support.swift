@@ -212,27 +212,42 @@ enum OwnerCredential {
 /// The daemon refused a session token: it no longer knows it.
 struct SessionRefused: Error {}
 
+/// `--json` (docs/COMMAND_LINE.md, "JSON output"): a command that gives one result prints one
+/// JSON object on one line; a command that lists prints one object per line (JSON lines), nothing
+/// for an empty list. Numbers are JSON numbers, dates RFC 3339 strings in UTC, types HealthKit
+/// identifiers; samples and statistics in the shapes of docs/MODEL_JSON.md.
 struct OutputOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print JSON (one object, or one per line) instead of text.")
+    @Flag(name: .long, help: "Print JSON: one object, or one object per line for a list (docs/COMMAND_LINE.md).")
     var json = false
 }
 
-/// A type named by its HealthKit identifier, or by its short name (`stepCount`, `heartRate`,
-/// `sleepAnalysis`, `bloodPressure`, `biologicalSex`, `workout`, `activitySummary`).
+/// A type named by its HealthKit identifier, its short name in any case (`stepCount`,
+/// `stepcount`, `heart_rate`), or an alias (`steps`); anything else is an error that suggests the
+/// closest short names (docs/NAMES.md).
 func parseObjectType(_ name: String) throws -> ObjectType {
-    if let type = TypeNames.objectType(named: name) { return type }
     do {
-        return try ObjectType(identifier: name)
+        return try ObjectType.resolving(name)
     } catch {
-        throw ToolError("\(name): \(error.message)")
+        throw ToolError(error.message)
     }
 }
 
 func parseSampleType(_ name: String) throws -> SampleType {
-    guard let type = try parseObjectType(name).sampleType else {
-        throw ToolError("\(name) is not a sample type")
+    let type = try parseObjectType(name)
+    guard let sampleType = type.sampleType else {
+        throw ToolError("\(type.shortName) is a \(type.kind) type, not a sample type")
     }
-    return type
+    return sampleType
+}
+
+/// A unit as the owner writes it: HealthKit's unit string or a name people use (`bpm`, `°F`,
+/// `lbs`; docs/UNITS.md, "Names people use").
+func parseUnit(_ text: String, option: String) throws -> HealthUnit {
+    do {
+        return try HealthUnit(named: text)
+    } catch {
+        throw ToolError("\(option): \(error.message)")
+    }
 }
 
 /// Prints a value as JSON (sorted keys, RFC 3339 dates), one line.
@@ -240,23 +255,60 @@ func printJSON(_ value: some Encodable) throws {
     print(String(decoding: try HealthJSON.encode(value), as: UTF8.self))
 }
 
-/// A date from the command line: RFC 3339, or a day (`2026-11-23`, midnight UTC).
-func parseDate(_ text: String) throws -> Date {
-    if let date = RFC3339.date(from: text) { return date }
-    if let date = RFC3339.date(from: text + "T00:00:00Z") { return date }
-    throw ToolError("\(text) is not a date (2026-11-23 or 2026-11-23T08:00:00Z)")
+/// Prints a list as JSON lines: one object per line, nothing for an empty list.
+func printJSONLines<Element: Encodable>(_ values: some Sequence<Element>) throws {
+    for value in values { try printJSON(value) }
 }
 
-/// `--from` and `--to` as dates, nil when neither is given; `--to` must come after `--from`
-/// (said with the options' own names, before anything is asked of the daemon).
-func dateRange(from: String?, to: String?) throws -> (start: Date?, end: Date?)? {
+/// The owner's time zone, as `timezone` set it: the zone dates are shown and read in.
+func ownerTimeZone(on connection: VaultConnection) async throws -> TimeZone {
+    let name = try await connection.call(Method.settingsShow, Empty(), as: SettingsResult.self).timeZone
+    return TimeZone(identifier: name) ?? .gmt
+}
+
+/// The `from`...`to` date predicate of two date options, read in the owner's time zone; nil
+/// when neither is given; `--to` not after `--from` is refused (``dateRange(from:to:in:now:)``).
+func datePredicate(
+    from: DateArgument?,
+    to: DateArgument?,
+    on connection: VaultConnection
+) async throws -> SamplePredicate? {
     guard from != nil || to != nil else { return nil }
-    let start = try from.map(parseDate)
-    let end = try to.map(parseDate)
-    if let start, let end, end <= start {
-        throw ToolError("--to \(to!) is not after --from \(from!): no time lies between them")
-    }
+    return try datePredicate(from: from, to: to, in: try await ownerTimeZone(on: connection))
+}
+
+/// The `from`...`to` date predicate of two date options, read in `zone`; nil when neither is given.
+func datePredicate(from: DateArgument?, to: DateArgument?, in zone: TimeZone) throws -> SamplePredicate? {
+    try dateRange(from: from, to: to, in: zone).map { .date(start: $0.start, end: $0.end, options: []) }
+}
+
+/// `--from` and `--to` as dates, days and local times in the owner's time zone `zone`, nil when
+/// neither is given; `--to` must come after `--from`, said with the options' own names.
+func dateRange(
+    from: DateArgument?,
+    to: DateArgument?,
+    in zone: TimeZone,
+    now: Date = Date()
+) throws -> (start: Date?, end: Date?)? {
+    guard from != nil || to != nil else { return nil }
+    try checkDateOrder(from: from, to: to)
+    let start = from?.date(in: zone, now: now)
+    let end = to?.date(in: zone, now: now)
+    if let start, let end, end <= start { throw dateOrderError(from: from, to: to) }
     return (start, end)
+}
+
+/// `--to` not after `--from`, refused before anything is asked (the passphrase, the daemon)
+/// whenever that does not depend on the owner's time zone: two days or local times, two
+/// instants, two dates relative to today or two relative to now. The rest is checked once the
+/// zone is known (``dateRange(from:to:in:now:)``).
+func checkDateOrder(from: DateArgument?, to: DateArgument?) throws {
+    guard let from, let to, let after = to.isAfter(from), !after else { return }
+    throw dateOrderError(from: from, to: to)
+}
+
+private func dateOrderError(from: DateArgument?, to: DateArgument?) -> ToolError {
+    ToolError("--to \(to?.text ?? "") is not after --from \(from?.text ?? ""): no time lies between them")
 }
 
 /// A time for people: to the second, UTC.

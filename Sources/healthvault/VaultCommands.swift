@@ -10,7 +10,15 @@ import VaultStore
 
 struct Init: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Create a vault: a new directory, its keys wrapped under your passphrase."
+        abstract: "Create a vault: a new directory, its keys wrapped under your passphrase.",
+        discussion: """
+            The directory is --vault, else $HEALTHVAULT_DIR, else ~/.local/share/healthvault. \
+            --json prints {"vault": id, "directory": path, "auditKey": path}.
+
+            Examples:
+              healthvault init
+              healthvault init --vault ~/health --passphrase-fd 3 3< <(pass show healthvault)
+            """
     )
 
     @OptionGroup var vault: VaultOptions
@@ -70,7 +78,16 @@ struct Init: AsyncParsableCommand {
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Whether the vault is served and unlocked; with the passphrase, its apps and log too."
+        abstract: "Whether the vault is served and unlocked; with the passphrase, its apps and log too.",
+        discussion: """
+            --json prints one object: {"directory", "served": bool, "vault"?: id, "locked"?: bool}, \
+            and with --detail the counts (connections, apps, pendingRequests, auditEntries) and \
+            the daemon's memory (residentBytes, storeBytes).
+
+            Examples:
+              healthvault status
+              healthvault status --detail --json
+            """
     )
 
     @OptionGroup var vault: VaultOptions
@@ -84,7 +101,7 @@ struct Status: AsyncParsableCommand {
         try vault.requireVault()
         func notServed(_ detail: String = "") throws {
             if output.json {
-                try printJSON(["directory": directory.path, "served": "no"])
+                try printJSON(StatusJSON(directory: directory.path, served: false))
             } else {
                 print(
                     "\(directory.path): a vault, not served\(detail) (start it with `healthvaultd --vault \(directory.path)`)."
@@ -104,7 +121,22 @@ struct Status: AsyncParsableCommand {
         await connection.closeAndWait()
         if detail {
             let status = try await vault.withOwner { try await $0.call(Method.status, Empty(), as: StatusResult.self) }
-            if output.json { return try printJSON(status) }
+            if output.json {
+                return try printJSON(
+                    StatusJSON(
+                        directory: status.directory,
+                        served: true,
+                        vault: status.vault,
+                        locked: status.locked,
+                        connections: status.connections,
+                        apps: status.apps,
+                        pendingRequests: status.pendingRequests,
+                        auditEntries: status.auditEntries,
+                        residentBytes: status.residentBytes,
+                        storeBytes: status.storeBytes
+                    )
+                )
+            }
             print("vault        \(status.vault)")
             print("directory    \(status.directory)")
             print("served       yes (\(status.connections) connection\(status.connections == 1 ? "" : "s"))")
@@ -118,32 +150,64 @@ struct Status: AsyncParsableCommand {
             }
             return
         }
-        if output.json { return try printJSON(hello) }
+        // Only what the owner asked: not the handshake's nonce, connection id or limits.
+        if output.json {
+            return try printJSON(
+                StatusJSON(directory: directory.path, served: true, vault: hello.vault, locked: hello.locked)
+            )
+        }
         print(
             "\(directory.path): vault \(hello.vault), served by healthvaultd, \(hello.locked ? "locked" : "unlocked")."
         )
     }
 }
 
+/// `status --json`: the vault as its owner sees it, without the protocol's handshake.
+struct StatusJSON: Encodable {
+    var directory: String
+    var served: Bool
+    var vault: UUID?
+    var locked: Bool?
+    var connections: Int?
+    var apps: Int?
+    var pendingRequests: Int?
+    var auditEntries: Int?
+    var residentBytes: Int?
+    var storeBytes: Int?
+}
+
+/// `lock --json`, `unlock --json`, `passwd --json`: the vault directory and its state.
+struct VaultStateJSON: Encodable {
+    let directory: String
+    let locked: Bool
+}
+
 struct Lock: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Lock the served vault: keys wiped from the daemon's memory, apps refused until unlocked."
+        abstract: "Lock the served vault: keys wiped from the daemon's memory, apps refused until unlocked.",
+        discussion: "Example: healthvault lock"
     )
 
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         try await vault.withOwner { _ = try await $0.call(Method.lock, Empty(), as: Empty.self) }
         // healthvaultd forgot every session token: its file goes too.
         SessionFile(vault: vault.directory)?.remove()
+        if output.json { return try printJSON(VaultStateJSON(directory: vault.directory.path, locked: true)) }
         print("Locked \(vault.directory.path).")
     }
 }
 
 struct Unlock: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Unlock the served vault with the passphrase.")
+    static let configuration = CommandConfiguration(
+        abstract: "Unlock the served vault with the passphrase.",
+        discussion: "Example: healthvault unlock"
+    )
 
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
         try vault.requireVault()
@@ -155,6 +219,7 @@ struct Unlock: AsyncParsableCommand {
         defer { connection.close() }
         let encoded = passphrase.withUnsafeBytes { Data($0).base64EncodedString() }
         _ = try await connection.call(Method.unlock, PassphraseParams(passphrase: encoded), as: Empty.self)
+        if output.json { return try printJSON(VaultStateJSON(directory: vault.directory.path, locked: false)) }
         print("Unlocked \(vault.directory.path).")
     }
 }
@@ -165,10 +230,15 @@ struct Passwd: AsyncParsableCommand {
         discussion: """
             The current passphrase is checked first; then the new one is asked (twice on a \
             terminal) and its strength said: a weak one is asked again unless you take it.
+
+            Examples:
+              healthvault passwd
+              healthvault passwd --passphrase-file old.txt --new-passphrase-file new.txt
             """
     )
 
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(name: .long, parsing: .unconditional, help: "Read the new passphrase from this open file descriptor.")
     var newPassphraseFd: Int32?
@@ -221,6 +291,7 @@ struct Passwd: AsyncParsableCommand {
                 throw ToolError(VaultFolder.message(for: error, directory: vault.directory))
             }
         }
+        if output.json { return try printJSON(["directory": vault.directory.path, "changed": "passphrase"]) }
         print("Changed the passphrase of \(vault.directory.path).")
     }
 }

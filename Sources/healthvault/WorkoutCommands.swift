@@ -14,6 +14,10 @@ struct Workouts: AsyncParsableCommand {
             Dates in your time zone (see `timezone`), distances, energy and heart rate in your \
             preferred units (see `units`). `show` gives a workout's route (how many locations, \
             when); `list` does not, as that would take a read of the vault per workout.
+
+            Examples:
+              healthvault workouts --from -30d
+              healthvault workouts show 266BD54A-9933-4A98-AABC-729AA6A1AD76
             """,
         subcommands: [List.self, Show.self],
         defaultSubcommand: List.self
@@ -21,32 +25,41 @@ struct Workouts: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "One line per workout, newest first: type, duration, distance, energy, heart rate, laps."
+            abstract: "One line per workout, newest first: type, duration, distance, energy, heart rate, laps.",
+            discussion: """
+                --json prints each workout as docs/MODEL_JSON.md writes it, one per line.
+
+                Examples:
+                  healthvault workouts list --from -7d
+                  healthvault workouts list --from 2026-11-01 --to 2026-12-01 --limit 0 --json
+                """
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
-        @Option(help: "Workouts ending at or after this date.")
-        var from: String?
+        @Option(parsing: .unconditional, help: .date("Workouts ending at or after this date."))
+        var from: DateArgument?
 
-        @Option(help: "Workouts starting before this date.")
-        var to: String?
+        @Option(parsing: .unconditional, help: .date("Workouts starting before this date."))
+        var to: DateArgument?
 
         @Option(parsing: .unconditional, help: "At most this many (the newest); 0 for all.")
         var limit: Int = 100
 
         func run() async throws {
             guard limit >= 0 else { throw ToolError("--limit must be 0 (all) or more, not \(limit)") }
-            var predicate: SamplePredicate?
-            if let range = try dateRange(from: from, to: to) {
-                predicate = .date(start: range.start, end: range.end, options: [])
-            }
-            let query = SampleQueryDescriptor(
-                predicates: [SampleTypePredicate(.workout, predicate: predicate)],
-                sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)],
-                limit: limit
-            )
-            let (workouts, view) = try await vault.withOwner { connection in
+            try checkDateOrder(from: from, to: to)
+            let (workouts, view) = try await vault.withOwner { [from, to, limit] connection in
+                let query = SampleQueryDescriptor(
+                    predicates: [
+                        SampleTypePredicate(
+                            .workout,
+                            predicate: try await datePredicate(from: from, to: to, on: connection)
+                        )
+                    ],
+                    sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)],
+                    limit: limit
+                )
                 let workouts = try await connection.call(
                     Method.querySamples,
                     SampleQueryParams(query: query),
@@ -54,10 +67,7 @@ struct Workouts: AsyncParsableCommand {
                 ).samples.compactMap(\.workout)
                 return (workouts, try await WorkoutView.load(for: workouts, on: connection))
             }
-            if output.json {
-                for workout in workouts { try printJSON(workout) }
-                return
-            }
+            if output.json { return try printJSONLines(workouts) }
             guard !workouts.isEmpty else { return print("No workouts.") }
             var rows = [["START (\(view.zoneName))", "TYPE", "DURATION", "DISTANCE", "ENERGY", "AVG HR", "LAPS"]]
             for workout in workouts {
@@ -77,7 +87,12 @@ struct Workouts: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Everything about one workout: totals, events, activities, statistics, metadata, its samples."
+            abstract: "Everything about one workout: totals, events, activities, statistics, metadata, its samples.",
+            discussion: """
+                --json prints one object, {"workout": ..., "associatedSamples": {type: count}}.
+
+                Example: healthvault workouts show 266BD54A-9933-4A98-AABC-729AA6A1AD76
+                """
         )
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions

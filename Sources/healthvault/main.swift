@@ -12,13 +12,29 @@ struct HealthVaultCommand: AsyncParsableCommand {
         commandName: "healthvault",
         abstract: "Own a HealthVault vault: create it, enrol apps, grant and revoke, read the audit log, back it up.",
         discussion: """
-            Commands other than init, apps keygen, audit verify, audit \
+            Commands other than init, types, apps keygen, audit verify, audit \
             accept-missing-checkpoint, restore and check talk to the vault's daemon \
             (healthvaultd), authenticating as the owner with the passphrase. Errors are one line, \
             with a non-zero exit code.
+
+            Types go by short name in any case (stepCount, heartrate, sleep_analysis), by alias \
+            (steps, weight, sleep) or by HealthKit identifier; `healthvault types` lists them. \
+            Dates: 2026-11-23, 2026-11-23T08:00 (in your time zone), 2026-11-23T08:00:00Z, now, \
+            today, yesterday, -7d (midnight seven days ago), -12h. Units: HealthKit's (kg, \
+            count/min, degF) and bpm, °F, lbs. --json prints one JSON object, or one per line for \
+            a list (docs/COMMAND_LINE.md).
+
+            Examples:
+              healthvault init
+              healthvault types heart
+              healthvault samples add weight 72.5 kg
+              healthvault stats steps --from -7d
+              healthvault stats sleep --from -7d
+              healthvault profile set bloodType A+
             """,
+        version: HealthVaultVersion.current,
         subcommands: [
-            Init.self, Status.self, Login.self, Logout.self, Lock.self, Unlock.self, Passwd.self, Apps.self,
+            Init.self, Status.self, Login.self, Logout.self, Lock.self, Unlock.self, Passwd.self, Types.self, Apps.self,
             Requests.self,
             Grant.self, Deny.self, Revoke.self, Profile.self, DataSummary.self, Samples.self, Import.self, Export.self,
             Stats.self,

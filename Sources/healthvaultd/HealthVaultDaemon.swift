@@ -21,7 +21,12 @@ struct HealthVaultDaemon: AsyncParsableCommand {
             Runs in the foreground, logging to stderr. SIGTERM or SIGINT stops it cleanly: requests \
             under way finish, the vault is locked and the socket removed. The passphrase comes from \
             a prompt, --passphrase-fd or --passphrase-file, never from the command line.
-            """
+
+            Examples:
+              healthvaultd --vault ~/.local/share/healthvault
+              healthvaultd --vault ~/.local/share/healthvault --passphrase-fd 3 3< <(pass show healthvault)
+            """,
+        version: HealthVaultVersion.current
     )
 
     @Option(

@@ -135,7 +135,7 @@ extension DaemonEndToEnd {
             )
             let unknown = try CLITests.healthvault(["samples", "add", "moodiness", "3"], daemon: daemon)
             #expect(unknown.status != 0)
-            #expect(unknown.err.hasPrefix("healthvault: moodiness: "), "\(unknown)")
+            #expect(unknown.err.hasPrefix(#"healthvault: unknown type "moodiness""#), "\(unknown)")
             let value = try CLITests.healthvault(["samples", "add", "sleepAnalysis", "dozing"], daemon: daemon)
             #expect(value.status != 0)
             #expect(value.err.contains("asleepCore") && !value.err.contains("dozing"), "\(value)")

@@ -47,7 +47,10 @@ extension DaemonEndToEnd {
                 (["apps", "show", "org.example.nobody"], 1, "no app org.example.nobody is enrolled"),
                 (["apps", "remove", "org.example.nobody", "--yes"], 1, "no app org.example.nobody is enrolled"),
                 (["grant", "org.example.nobody", "stepCount", "--read"], 1, "no app org.example.nobody is enrolled"),
-                (["profile", "set", "biologicalSex", "\"maybe\""], 1, "expected a whole number"),
+                (
+                    ["profile", "set", "biologicalSex", "\"maybe\""], 1,
+                    "biologicalSex is female, male or other, not \"maybe\""
+                ),
                 (["timezone", "Mars/Base"], 1, "\"Mars/Base\" is not a time zone name"),
                 (
                     ["audit", "export", existing], 1,

@@ -195,6 +195,25 @@ extension DaemonEndToEnd {
             #expect(TerminalProcess.exitCode(asked) == 0, "\(after.output)")
         }
 
+        @Test func loginAndLogoutSayWhatTheyDidInJSON() throws {
+            let setup = try Setup()
+            let login = try setup.healthvault(["login", "--for", "90s", "--json"], passphrase: true)
+            #expect(login.status == 0 && login.out.split(separator: "\n").count == 1, "\(login)")
+            let object = try JSONSerialization.jsonObject(with: Data(login.out.utf8)) as? [String: Any]
+            #expect(object?["seconds"] as? Int == 90)
+            #expect(object?["directory"] as? String == setup.daemon.directory.path)
+            #expect(
+                (object?["expires"] as? String).flatMap { ISO8601DateFormatter.withFractions.date(from: $0) } != nil,
+                "\(login.out)"
+            )
+            let logout = try setup.healthvault(["logout", "--json"])
+            let ended = try JSONSerialization.jsonObject(with: Data(logout.out.utf8)) as? [String: Any]
+            #expect(ended?["session"] as? Bool == true && ended?["ended"] as? Bool == true, "\(logout.out)")
+            let none = try setup.healthvault(["logout", "--json"])
+            let nothing = try JSONSerialization.jsonObject(with: Data(none.out.utf8)) as? [String: Any]
+            #expect(nothing?["session"] as? Bool == false && nothing?["ended"] == nil, "\(none.out)")
+        }
+
         @Test func aSessionLengthIsCheckedWithItsOptionsName() throws {
             let setup = try Setup()
             for length in ["2h30m", "0s", "25h", "-5m", "1w"] {
@@ -346,5 +365,14 @@ extension DaemonEndToEnd {
             let root = try authenticate(as: [])
             #expect((root?["result"] as? [String: Any])?["role"] as? String == "owner", "\(String(describing: root))")
         }
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// RFC 3339 with milliseconds, as the tools' JSON writes dates.
+    fileprivate static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
     }
 }

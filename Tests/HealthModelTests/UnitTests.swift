@@ -80,7 +80,9 @@ struct UnitTests {
         let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/UNITS.md")
         let text = try String(contentsOf: document, encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "## Other units").dropFirst().first)
+        let rest = try #require(text.components(separatedBy: "## Other units").dropFirst().first)
+        // Up to the next section.
+        let section = rest.components(separatedBy: "\n## ").first ?? rest
         return try section.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }.map { line in
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             let unit = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
@@ -600,5 +602,55 @@ extension UnitTests {
     @Test func extremePowersThrowInsteadOfTrapping() {
         #expect(throws: HealthError.self) { _ = try HealthUnit.meter.raised(toPower: Int.min) }
         #expect(throws: HealthError.self) { _ = try HealthUnit.meter.raised(toPower: Int.max) }
+    }
+
+    // MARK: - Names people use (docs/UNITS.md)
+
+    @Test func everyAliasIsDocumentedAndReadsAsTheUnitItNames() throws {
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/UNITS.md")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        let rest = try #require(text.components(separatedBy: "## Names people use").dropFirst().first)
+        let section = rest.components(separatedBy: "\n## ").first ?? rest
+        var documented: [String: String] = [:]
+        for line in section.components(separatedBy: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            let unit = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            for alias in cells[0].components(separatedBy: ", ") {
+                documented[alias.trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = unit
+            }
+        }
+        #expect(documented == Dictionary(uniqueKeysWithValues: HealthUnit.aliases.map { ($0.alias, $0.unit) }))
+        for (alias, unit) in HealthUnit.aliases {
+            #expect(try HealthUnit(named: alias) == HealthUnit(from: unit), "\(alias)")
+            // Not HealthKit's: the grammar alone refuses it.
+            #expect(throws: HealthError.self, "\(alias)") { _ = try HealthUnit(from: alias) }
+        }
+    }
+
+    @Test func aliasesAreWholeNamesInsideUnitStrings() throws {
+        #expect(try HealthUnit(named: "km/h") == HealthUnit(from: "km/hr"))
+        #expect(try HealthUnit(named: "BPM") == .countPerMinute)
+        #expect(try HealthUnit(named: "bpm").unitString == "count/min")
+        #expect(try HealthUnit(named: "mL/(kg*h)") == HealthUnit(from: "mL/(kg*hr)"))
+        #expect(try HealthUnit(named: "st") == .stone)
+        #expect(try HealthUnit(named: "hm") == HealthUnit(from: "hm"))  // a hectometre, not an alias
+        #expect(try HealthUnit(named: "mmol<180.15588000005408>/L") == HealthUnit(from: "mmol<180.15588000005408>/L"))
+        // °F converts as degF, with its offset.
+        #expect(abs(try Quantity(98.6, HealthUnit(named: "°F")).doubleValue(for: .degreeCelsius) - 37) < 1e-9)
+        // 11 stone is 154 lb.
+        #expect(abs(try Quantity(11, HealthUnit(named: "stone")).doubleValue(for: .pound) - 154) < 1e-9)
+        // What neither reads is HealthKit's own error.
+        #expect(throws: HealthError.self) { _ = try HealthUnit(named: "beats") }
+        #expect(throws: HealthError.self) { _ = try HealthUnit(named: "C") }
+    }
+
+    @Test func ratesPerSecondAreShownPerMinuteByDefault() {
+        #expect(QuantityTypeIdentifier.heartRate.defaultUnit == .countPerMinute)
+        #expect(QuantityTypeIdentifier.respiratoryRate.defaultUnit == .countPerMinute)
+        #expect(QuantityTypeIdentifier.heartRate.canonicalUnit == .countPerSecond)
+        for type in QuantityTypeIdentifier.allCases where type.canonicalUnit != .countPerSecond {
+            #expect(type.defaultUnit == type.canonicalUnit, "\(type)")
+        }
     }
 }

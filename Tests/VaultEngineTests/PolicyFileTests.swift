@@ -40,6 +40,35 @@ import VaultEngine
         #expect(stepCounter.grants.map(\.type) == [.quantity(.heartRate), .quantity(.stepCount)])
     }
 
+    /// docs/NAMES.md: a manifest and a policy may name types by short name, alias or identifier,
+    /// in any case; the vault keeps the identifiers.
+    @Test func manifestsAndPoliciesNameTypesByShortNameToo() async throws {
+        let byName = """
+            {"version": 1, "appID": "org.example.named", "displayName": "Named", "readPurpose": "why",
+             "sharePurpose": "why", "read": ["steps", "heart_rate", "sleepAnalysis", "workout", "activitySummary",
+             "bloodType"], "share": ["StepCount", "HKQuantityTypeIdentifierHeartRate", "sleep", "workout"]}
+            """
+        let manifest = try AppManifest(json: Data(byName.utf8), file: "named.json")
+        #expect(
+            manifest.read == [
+                .quantity(.stepCount), .quantity(.heartRate), .category(.sleepAnalysis), .workout, .activitySummary,
+                .characteristic(.bloodType),
+            ]
+        )
+        #expect(manifest.share == [.quantity(.stepCount), .quantity(.heartRate), .category(.sleepAnalysis), .workout])
+        let test = try TestEngine()
+        let app = try await test.engine.enroll(manifest: manifest, publicKey: Ed25519.SigningKey().publicKey)
+        #expect(app.declaredRead == manifest.read)
+        let policy = try VaultPolicy(
+            json: Data(#"{"version": 1, "neverShared": ["dateOfBirth"], "explicitDecision": ["menstrual_flow"]}"#.utf8),
+            file: "named.json"
+        )
+        #expect(policy.neverShared == [.characteristic(.dateOfBirth)])
+        #expect(policy.explicitDecision == [.category(.menstrualFlow)])
+        // The canonical form is written with identifiers.
+        #expect(String(decoding: policy.jsonData(), as: UTF8.self).contains("HKCategoryTypeIdentifierMenstrualFlow"))
+    }
+
     static let manifest = """
         {"version": 1, "appID": "org.example.app", "displayName": "App", "readPurpose": "why",
          "sharePurpose": "why", "read": ["HKQuantityTypeIdentifierStepCount"], "share": ["HKQuantityTypeIdentifierStepCount"]}
@@ -60,7 +89,12 @@ import VaultEngine
             ("appID", #""not-reverse-dns""#, "appID", "reverse-DNS"),
             ("displayName", "7", "displayName", "must be a string"),
             ("readPurpose", #""""#, "readPurpose", "is required"),
-            ("read", #"["HKQuantityTypeIdentifierStepCount", "HKNoSuchType"]"#, "read[1]", "unknown type identifier"),
+            (
+                "read", #"["HKQuantityTypeIdentifierStepCount", "HKNoSuchType"]"#, "read[1]",
+                "unknown type \"HKNoSuchType\""
+            ),
+            ("read", #"["stepCount", "HKQuantityTypeIdentifierStepCount"]"#, "read[1]", "listed twice"),
+            ("read", #"["stepCount", "stepcont"]"#, "read[1]", "did you mean stepCount?"),
             (
                 "read", #"["HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierStepCount"]"#, "read[1]",
                 "listed twice"

@@ -6,12 +6,18 @@ import VaultEngine
 
 /// The owner's preferred units per type.
 @Suite struct PreferredUnitTests {
-    @Test func preferredUnitsDefaultToTheCanonicalUnitAndKeepToTheTypesDimension() async throws {
+    @Test func preferredUnitsDefaultToTheDefaultUnitAndKeepToTheTypesDimension() async throws {
         let test = try TestEngine()
         let types: Set<QuantityTypeIdentifier> = [.bodyMass, .bodyTemperature, .stepCount]
         #expect(
             try await test.engine.preferredUnits(for: types) == [
                 .bodyMass: .kilogram, .bodyTemperature: .degreeCelsius, .stepCount: .count,
+            ]
+        )
+        // Rates HealthKit stores per second are per minute, as the Health app shows them.
+        #expect(
+            try await test.engine.preferredUnits(for: [.heartRate, .respiratoryRate, .restingHeartRate]) == [
+                .heartRate: .countPerMinute, .respiratoryRate: .countPerMinute, .restingHeartRate: .countPerMinute,
             ]
         )
         try await test.engine.setPreferredUnit(.pound, for: .bodyMass)
@@ -25,7 +31,7 @@ import VaultEngine
         let wrong = await healthError { try await test.engine.setPreferredUnit(.kilocalorie, for: .bodyMass) }
         #expect(wrong?.code == .invalidArgument && wrong?.field == "unit")
         #expect(try await test.engine.preferredUnits(for: [.bodyMass]) == [.bodyMass: .pound])
-        // Reset: the canonical unit again.
+        // Reset: the default unit again.
         try await test.engine.setPreferredUnit(nil, for: .bodyMass)
         #expect(try await test.engine.preferredUnits(for: [.bodyMass]) == [.bodyMass: .kilogram])
         // Each change is audited as a setting of its type.

@@ -58,11 +58,11 @@ public struct SampleEntry: Hashable, Sendable {
                 }
                 unit = preferred
             } else {
-                do {
-                    unit = try UnitCache.unit(unitText)
-                } catch {
+                // HealthKit's unit strings, and the names people use for them (bpm, °F, lbs).
+                guard let parsed = (try? UnitCache.unit(unitText)) ?? (try? HealthUnit(named: unitText)) else {
                     throw .invalidArgument("not a unit HealthVault reads (docs/UNITS.md)", field: "unit")
                 }
+                unit = parsed
             }
             guard unit.isCompatible(with: quantityType.canonicalUnit) else {
                 throw .invalidArgument(

@@ -2,47 +2,20 @@ public import HealthModel
 
 /// The names a person gives an object type: its HealthKit identifier
 /// (`HKQuantityTypeIdentifierBodyMass`) or its short name (`bodyMass`, `sleepAnalysis`,
-/// `bloodPressure`, `workout`, `biologicalSex`), as the command line and CSV files take them.
+/// `bloodPressure`, `workout`, `biologicalSex`), as the command line and CSV files take them
+/// (docs/NAMES.md; the rules are HealthModel's), and the names of category values and workout
+/// activity types.
 public enum TypeNames {
-    /// The type a name names, or nil.
+    /// The type a name names, or nil: an identifier, a short name in any case, an alias
+    /// (HealthModel's ``ObjectType/named(_:)``, docs/NAMES.md).
     public static func objectType(named name: String) -> ObjectType? {
-        if let type = try? ObjectType(identifier: name) { return type }
-        guard !name.isEmpty else { return nil }
-        let capitalized = name.prefix(1).uppercased() + name.dropFirst()
-        for prefix in [
-            "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCharacteristicTypeIdentifier",
-            "HKCorrelationTypeIdentifier",
-        ] {
-            if let type = try? ObjectType(identifier: prefix + capitalized) { return type }
-        }
-        // HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier, HKActivitySummaryTypeIdentifier.
-        if let type = try? ObjectType(identifier: "HK\(capitalized)TypeIdentifier") { return type }
-        // stateOfMind, gad7, phq9, electrocardiogram, audiogram, heartbeatSeries.
-        for candidate in [
-            "HKDataType" + capitalized, "HKDataTypeIdentifier" + capitalized,
-            "HKScoredAssessmentTypeIdentifier" + name.uppercased(),
-        ] {
-            if let type = try? ObjectType(identifier: candidate) { return type }
-        }
-        return nil
+        ObjectType.named(name)
     }
 
-    /// A sample type's short name: `stepCount` for `HKQuantityTypeIdentifierStepCount`,
-    /// `workout` for `HKWorkoutTypeIdentifier`, `gAD7`... as the commands take them.
+    /// A sample type's short name: `stepCount` for `HKQuantityTypeIdentifierStepCount`, `workout`
+    /// for `HKWorkoutTypeIdentifier`, `gad7` (``ObjectType/shortName``).
     public static func shortName(of type: SampleType) -> String {
-        let identifier = type.identifier
-        for prefix in [
-            "HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
-            "HKDataTypeIdentifier", "HKDataType", "HKScoredAssessmentTypeIdentifier",
-        ] where identifier.hasPrefix(prefix) {
-            let rest = identifier.dropFirst(prefix.count)
-            return rest.prefix(1).lowercased() + rest.dropFirst()
-        }
-        if identifier.hasPrefix("HK"), identifier.hasSuffix("TypeIdentifier") {
-            let rest = identifier.dropFirst(2).dropLast("TypeIdentifier".count)
-            return rest.prefix(1).lowercased() + rest.dropFirst()
-        }
-        return identifier
+        ObjectType(type).shortName
     }
 
     /// The raw value a category value's name names in `type`'s value set: its case name

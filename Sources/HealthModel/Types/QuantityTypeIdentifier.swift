@@ -160,6 +160,14 @@ extension QuantityTypeIdentifier {
     /// The unit HealthKit stores this type in; every compatible unit is accepted on input.
     public var canonicalUnit: HealthUnit { QuantityTypeIdentifier.catalog[self]!.unit }
 
+    /// The unit people read this type in when they have chosen none (docs/UNITS.md, "Default
+    /// units"): the canonical unit, except rates per second, which are shown per minute (heart rate
+    /// and respiratory rate in `count/min`), as HealthKit's Health app shows them. HealthVault's
+    /// preferred unit of a type until the owner sets one.
+    public var defaultUnit: HealthUnit {
+        canonicalUnit == .countPerSecond ? .countPerMinute : canonicalUnit
+    }
+
     /// How values of this type combine over time (sum, average, time-weighted average, energy average).
     public var aggregationStyle: AggregationStyle { QuantityTypeIdentifier.catalog[self]!.aggregation }
 

@@ -69,4 +69,43 @@ extension VaultEngine {
             }
         }
     }
+
+    /// Every characteristic that is set, read at once: one `query.characteristic` audit entry
+    /// naming the six types, its count the characteristics returned (the owner's `profile.show`).
+    /// An app reads only those it holds a read grant for; the entry is `denied-served-empty` when
+    /// it holds back any, and the refusals cost what ``characteristic(_:as:requestID:)``'s do.
+    public func characteristics(as caller: Caller, requestID: String = "") async throws -> [CharacteristicValue] {
+        let all = CharacteristicTypeIdentifier.allCases
+        let types = all.map(\.rawValue)
+        return try await perform { [self] in
+            try audited(caller, .queryCharacteristic, types: types, requestID: requestID) {
+                try readRecorded { db -> ([CharacteristicValue], AuditEntry) in
+                    var values: [CharacteristicValue] = []
+                    var heldBack = false
+                    if case .app(let appID) = caller { _ = try requireApp(appID, db) }
+                    for type in all {
+                        var readable = true
+                        if case .app(let appID) = caller {
+                            readable = try GrantStore.determination(appID, .read, .characteristic(type), db).isGranted
+                        }
+                        if readable {
+                            if let value = try store.characteristic(type, in: db) { values.append(value) }
+                        } else {
+                            heldBack = true
+                            _ = try store.isCharacteristicSet(type, in: db)
+                        }
+                    }
+                    let recorded = entry(
+                        caller,
+                        .queryCharacteristic,
+                        types: types,
+                        count: values.count,
+                        outcome: heldBack ? .deniedServedEmpty : .ok,
+                        requestID: requestID
+                    )
+                    return (values, recorded)
+                }
+            }
+        }
+    }
 }

@@ -43,6 +43,31 @@ extension VaultEngine {
         }
     }
 
+    /// Runs a category statistics query in the caller's scope (docs/STATISTICS.md, "Category
+    /// statistics"): per interval, the samples that reach into it and the time each value covers.
+    /// The daemon offers it to the owner only. Audited as one `query.category-statistics` entry
+    /// naming the category type, its count the intervals returned.
+    public func categoryStatisticsCollection(
+        matching query: CategoryStatisticsQueryDescriptor,
+        as caller: Caller,
+        requestID: String = ""
+    ) async throws -> CategoryStatisticsCollection {
+        try await read(
+            .queryCategoryStatistics,
+            types: [.category(query.categoryType)],
+            as: caller,
+            requestID: requestID
+        ) { [self] db, scope in
+            let collection = try store.categoryStatisticsCollection(
+                matching: query,
+                scope: scope,
+                timeZone: try VaultSettings.timeZoneName(db),
+                in: db
+            )
+            return (collection, collection.statistics.count)
+        }
+    }
+
     // MARK: Settings (owner)
 
     /// The owner's order of sources for merging a type's statistics, highest priority first

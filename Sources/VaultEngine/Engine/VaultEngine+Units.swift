@@ -5,8 +5,9 @@ import VaultStore
 
 extension VaultEngine {
     /// The owner's preferred unit of each type (HealthKit's `preferredUnits(for:)`): the unit
-    /// the owner chose, else the type's canonical unit. The same for every caller, granted or
-    /// not: it tells nothing of anyone's data, so it is not an access to record.
+    /// the owner chose, else the type's default unit (its canonical unit, but heart rate and
+    /// respiratory rate per minute, as the Health app shows them). The same for every caller,
+    /// granted or not: it tells nothing of anyone's data, so it is not an access to record.
     public func preferredUnits(
         for types: Set<QuantityTypeIdentifier>
     ) async throws
@@ -23,14 +24,14 @@ extension VaultEngine {
                     units[type] =
                         chosen[type.rawValue].flatMap { try? HealthUnit(from: $0) }.flatMap {
                             $0.isCompatible(with: type.canonicalUnit) ? $0 : nil
-                        } ?? type.canonicalUnit
+                        } ?? type.defaultUnit
                 }
                 return units
             }
         }
     }
 
-    /// Sets the owner's preferred unit of a type; nil goes back to the canonical unit. A unit of
+    /// Sets the owner's preferred unit of a type; nil goes back to the default unit. A unit of
     /// another dimension is `invalidArgument` on `unit`. Audited as `settings.set` naming the type.
     public func setPreferredUnit(
         _ unit: HealthUnit?,

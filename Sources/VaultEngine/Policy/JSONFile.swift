@@ -71,20 +71,22 @@ struct JSONFile {
     }
 
     /// An array of type identifiers, each read as an object type.
+    /// A list of types, each by its HealthKit identifier or another of its names: its short name
+    /// in any case, or an alias (docs/NAMES.md); the same type twice, under any names, is refused.
     func objectTypes(_ key: String) throws(PolicyError) -> [ObjectType] {
         guard let value = object[key] else { return [] }
         guard let array = value as? [Any] else { throw error(key, "must be an array of type identifiers") }
         var types: [ObjectType] = []
         for (index, element) in array.enumerated() {
             let path = "\(key)[\(index)]"
-            guard let identifier = element as? String else { throw error(path, "must be a type identifier string") }
+            guard let name = element as? String else { throw error(path, "must be a type identifier string") }
             let type: ObjectType
             do throws(HealthError) {
-                type = try ObjectType(identifier: identifier)
+                type = try ObjectType.resolving(name)
             } catch {
                 throw self.error(path, error.message)
             }
-            guard !types.contains(type) else { throw error(path, "\(identifier) is listed twice") }
+            guard !types.contains(type) else { throw error(path, "\(type.identifier) is listed twice") }
             types.append(type)
         }
         return types

@@ -1,0 +1,65 @@
+/// Units as people write them (docs/UNITS.md, "Names people use"): HealthKit's unit strings, and a
+/// few other spellings that each mean one unit only. The wire protocol and stored data take
+/// HealthKit's strings alone; these are for what a person types.
+extension HealthUnit {
+    /// Spellings that are not HealthKit unit strings, with the unit string each stands for. Each is
+    /// a whole name: `bpm` and `km/h` are read, `hm` stays a hectometre.
+    public static let aliases: [(alias: String, unit: String)] = [
+        ("bpm", "count/min"),
+        ("°C", "degC"),
+        ("℃", "degC"),
+        ("°F", "degF"),
+        ("℉", "degF"),
+        ("lbs", "lb"),
+        ("stone", "st"),
+        ("h", "hr"),
+        ("hour", "hr"),
+        ("hours", "hr"),
+        ("kph", "km/hr"),
+        ("mph", "mi/hr"),
+    ]
+
+    /// A unit as a person writes it: HealthKit's unit string (`kg`, `count/min`, `mg/dL`), in which
+    /// any name may also be one of ``aliases`` (`bpm`, `°F`, `km/h`). `invalidArgument` (field
+    /// `unit`) as ``init(from:)`` otherwise.
+    public init(named text: String) throws(HealthError) {
+        do {
+            try self.init(from: text)
+        } catch {
+            let rewritten = Self.replacingAliases(in: text)
+            guard rewritten != text, let unit = try? HealthUnit(from: rewritten) else { throw error }
+            self = unit
+        }
+    }
+
+    /// `text` with each name that is an alias replaced by its unit string (in parentheses when it
+    /// is a compound); the molar mass of `mol<M>` is left alone.
+    static func replacingAliases(in text: String) -> String {
+        let table = Dictionary(aliases.map { ($0.alias, $0.unit) }, uniquingKeysWith: { first, _ in first })
+        var result = ""
+        var name = ""
+        var inMolarMass = false
+        func flush() {
+            if let unit = table[name] ?? table[name.lowercased()] {
+                result += unit.contains("/") ? "(\(unit))" : unit
+            } else {
+                result += name
+            }
+            name = ""
+        }
+        for character in text {
+            if inMolarMass {
+                result.append(character)
+                if character == ">" { inMolarMass = false }
+            } else if "/*.^()·<".contains(character) || character.isNumber || character == "-" {
+                flush()
+                result.append(character)
+                if character == "<" { inMolarMass = true }
+            } else {
+                name.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+}
