@@ -79,7 +79,6 @@ clean:
 # binaries in $(BINDIR); `make install-service` writes the unit for them into
 # $(SYSTEMD_USER_DIR), for the vault $(SERVICE_VAULT), reading the passphrase from
 # $(SERVICE_PASSPHRASE_FILE). It builds nothing.
-PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 XDG_CONFIG_HOME ?= $(HOME)/.config
 XDG_DATA_HOME ?= $(HOME)/.local/share
