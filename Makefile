@@ -74,3 +74,34 @@ format-check:
 
 clean:
 	rm -rf .build Benchmarks/.build $(VENV)
+
+# The systemd user service (contrib/systemd, README "A service"): `make install` puts release
+# binaries in $(BINDIR); `make install-service` writes the unit for them into
+# $(SYSTEMD_USER_DIR), for the vault $(SERVICE_VAULT), reading the passphrase from
+# $(SERVICE_PASSPHRASE_FILE). It builds nothing.
+BINDIR ?= $(PREFIX)/bin
+XDG_CONFIG_HOME ?= $(HOME)/.config
+XDG_DATA_HOME ?= $(HOME)/.local/share
+SYSTEMD_USER_DIR ?= $(XDG_CONFIG_HOME)/systemd/user
+SERVICE_VAULT ?= $(if $(HEALTHVAULT_DIR),$(HEALTHVAULT_DIR),$(XDG_DATA_HOME)/healthvault)
+SERVICE_PASSPHRASE_FILE ?= $(XDG_CONFIG_HOME)/healthvault/passphrase
+
+.PHONY: install install-service
+install:
+	$(SWIFT) build -c release --product healthvault
+	$(SWIFT) build -c release --product healthvaultd
+	install -d -m 0755 $(BINDIR)
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/healthvault $(BINDIR)/healthvault
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/healthvaultd $(BINDIR)/healthvaultd
+
+install-service:
+	@case "$(SERVICE_VAULT)$(BINDIR)$(SERVICE_PASSPHRASE_FILE)" in *" "*) \
+		echo "install-service: a path with a space cannot go in the unit's ExecStart as written; set SERVICE_VAULT, BINDIR or SERVICE_PASSPHRASE_FILE" >&2; exit 1;; esac
+	install -d -m 0700 $(SYSTEMD_USER_DIR)
+	sed -e 's|@BINDIR@|$(abspath $(BINDIR))|g' -e 's|@VAULT@|$(abspath $(SERVICE_VAULT))|g' \
+		-e 's|@PASSPHRASE_FILE@|$(abspath $(SERVICE_PASSPHRASE_FILE))|g' -e 's|@DOCDIR@|$(CURDIR)|g' \
+		contrib/systemd/healthvaultd.service.in > $(SYSTEMD_USER_DIR)/healthvaultd.service.new
+	chmod 0644 $(SYSTEMD_USER_DIR)/healthvaultd.service.new
+	mv $(SYSTEMD_USER_DIR)/healthvaultd.service.new $(SYSTEMD_USER_DIR)/healthvaultd.service
+	@echo "Installed $(SYSTEMD_USER_DIR)/healthvaultd.service (healthvaultd --vault $(SERVICE_VAULT))."
+	@echo "Put the passphrase in $(SERVICE_PASSPHRASE_FILE) (chmod 600), then: systemctl --user daemon-reload && systemctl --user enable --now healthvaultd"

@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "healthvaultd",
             dependencies: [
-                "VaultDaemon", "VaultStore", "VaultCrypto", "VaultProtocol", "CommandSupport", "CLinux",
+                "VaultDaemon", "VaultStore", "VaultCrypto", "VaultProtocol", "VaultClient", "CommandSupport", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -99,8 +99,9 @@ let package = Package(
             name: "healthvault",
             dependencies: [
                 "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "VaultProtocol", "VaultClient",
-                "CommandSupport", "HealthInterchange",
+                "CommandSupport", "HealthInterchange", "VaultDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The demo's example apps, written against HealthVaultKit only.

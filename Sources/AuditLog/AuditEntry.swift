@@ -123,6 +123,11 @@ public struct AuditEntry: Hashable, Sendable {
         public static let openWithoutCheckpoint = Operation(rawValue: "vault.open-without-checkpoint")
         public static let lock = Operation(rawValue: "vault.lock")
         public static let passphraseChange = Operation(rawValue: "vault.passphrase-change")
+        /// The owner opened a session (`healthvault login`): later owner connections from its uid
+        /// present its token instead of the passphrase's proof until it expires. Never the token.
+        public static let sessionOpen = Operation(rawValue: "session.open")
+        /// The owner ended a session before its expiry (`healthvault logout`).
+        public static let sessionClose = Operation(rawValue: "session.close")
         public static let `import` = Operation(rawValue: "vault.import")
         public static let export = Operation(rawValue: "vault.export")
         public static let auditExport = Operation(rawValue: "audit.export")
@@ -170,7 +175,7 @@ public struct AuditEntry: Hashable, Sendable {
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .queryActivitySummary,
             .queryElectrocardiogram, .queryHeartbeatSeries, .queryQuantitySeries, .characteristicSet,
             .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
-            .passphraseChange, .import, .export,
+            .passphraseChange, .sessionOpen, .sessionClose, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
             .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder, .queryCategoryStatistics,
         ]

@@ -18,14 +18,23 @@ public final class HealthStore: Sendable {
     let connection: VaultConnection
     public let appID: String
 
-    /// The vault directory when none is given: `$HEALTHVAULT_DIR`, else
-    /// `~/.local/share/healthvault`.
+    /// The vault directory when none is given, found as the owner's tools find it:
+    /// `$HEALTHVAULT_DIR`, else `vault` in the owner's config file
+    /// (`$XDG_CONFIG_HOME/healthvault/config`), else `$XDG_DATA_HOME/healthvault`, else
+    /// `$HOME/.local/share/healthvault`.
     public static var defaultVaultDirectory: String {
-        if let directory = ProcessInfo.processInfo.environment["HEALTHVAULT_DIR"], !directory.isEmpty {
-            return directory
+        defaultVaultDirectory(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// ``defaultVaultDirectory`` for `environment`. A config file that cannot be read is passed
+    /// over here (the owner's tools say what is wrong with it).
+    public static func defaultVaultDirectory(environment: [String: String]) -> String {
+        let configuration = (try? ToolConfiguration.load(environment: environment)) ?? ToolConfiguration()
+        if let directory = try? VaultLocation.resolve(flag: nil, configuration: configuration, environment: environment)
+        {
+            return directory.path
         }
-        return FileManager.default.homeDirectoryForCurrentUser
-            .appendingPathComponent(".local/share/healthvault").path
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/healthvault").path
     }
 
     /// Whether a vault is being served here: its daemon's socket exists (HealthKit's

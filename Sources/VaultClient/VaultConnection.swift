@@ -14,6 +14,8 @@ public enum ClientIdentity: Sendable {
     case app(id: String, key: Ed25519.SigningKey)
     /// The vault's owner, with the owner key (``VaultStore``'s `Vault.ownerKey(at:passphrase:)`).
     case owner(key: Ed25519.SigningKey)
+    /// The vault's owner, with a session token from `session.open` (32 bytes; sent as hex).
+    case ownerSession(token: SecureBytes)
     /// Nobody: the connection reads the hello and goes no further.
     case anonymous
 }
@@ -233,6 +235,15 @@ public final class VaultConnection: Sendable {
                 app: nil,
                 owner: true,
                 signature: Data(key.signature(for: message)).base64EncodedString()
+            )
+        case .ownerSession(let token):
+            let hex = token.hexEncoded()
+            defer { hex.wipe() }
+            params = AuthenticateParams(
+                app: nil,
+                owner: true,
+                signature: nil,
+                session: hex.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
             )
         }
         _ = try await call(Method.authenticate, params, as: AuthenticateResult.self)

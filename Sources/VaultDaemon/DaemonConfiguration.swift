@@ -28,12 +28,13 @@ public struct DaemonConfiguration: Sendable {
     /// How long shutdown waits for requests in flight and answers to be written.
     public var drainTimeout: Duration = .seconds(20)
 
+    /// Where the daemon listens: `healthvaultd.sock` in the vault directory, unless the owner's
+    /// command serves the vault to itself with no daemon running (a private folder instead).
+    public var socketPath: String
+
     public init(vaultDirectory: URL) {
         self.vaultDirectory = vaultDirectory
-    }
-
-    public var socketPath: String {
-        vaultDirectory.appendingPathComponent(WireProtocol.socketFileName).path
+        self.socketPath = vaultDirectory.appendingPathComponent(WireProtocol.socketFileName).path
     }
 }
 

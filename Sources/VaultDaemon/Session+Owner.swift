@@ -54,6 +54,10 @@ extension Session {
                 residentBytes: Self.residentBytes,
                 storeBytes: Database.memoryInUse
             )
+        case Method.sessionOpen:
+            return try await openOwnerSession(data: data, requestID: requestID)
+        case Method.sessionClose:
+            return try await closeOwnerSession(requestID: requestID)
         case Method.lock:
             try await daemon.lock()
             return Empty()

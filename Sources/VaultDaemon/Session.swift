@@ -39,6 +39,11 @@ final class Session: Sendable {
         var deliveries = DeliveryTokens()
         /// Closes an authenticated connection that stays idle (``armIdleTimer()``).
         var idleTimer: Scheduled<Void>?
+        /// The peer's uid, read from the socket on accept.
+        var peerUID: UInt32?
+        /// The owner's session token this connection authenticated with (`session.close` ends
+        /// it); nil for the owner key and for apps.
+        var ownerToken: SecureBytes?
     }
 
     /// Drawn from the kernel's random source by libsodium (`getrandom`, no file descriptor), so
@@ -98,6 +103,7 @@ final class Session: Sendable {
             return
         }
         defer { daemon.remove(self) }
+        state.withLock { $0.peerUID = peer.uid }
         guard !daemon.isDraining else {
             await send(RPCError(code: RPCError.shuttingDown, message: "the daemon is shutting down"), id: nil)
             return
@@ -269,8 +275,22 @@ final class Session: Sendable {
             await refuseAuthentication(claimedApp: nil, id: head.id)
             return false
         }
-        let signature = Data(base64Encoded: params.signature).map(Array.init) ?? []
+        let signature = Data(base64Encoded: params.signature ?? "").map(Array.init) ?? []
         let inTime = ContinuousClock.now < deadline
+        if params.owner == true, params.app == nil, let presented = params.session {
+            // An owner session's token, from the uid it was issued to, before its expiry.
+            let candidate = OwnerTokens.decode(hex: presented)
+            defer { candidate?.wipe() }
+            let uid = state.withLock { $0.peerUID }
+            if inTime, params.version == WireProtocol.version, params.signature?.isEmpty ?? true, let candidate,
+                let uid, let token = daemon.ownerTokens.match(candidate, uid: uid)
+            {
+                state.withLock { $0.ownerToken = token }
+                return await accept(as: .owner, id: head.id!)
+            }
+            await refuseAuthentication(claimedApp: nil, id: head.id)
+            return false
+        }
         if params.owner == true, params.app == nil {
             let message = WireProtocol.signedMessage(
                 version: params.version,

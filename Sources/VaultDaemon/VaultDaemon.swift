@@ -26,6 +26,8 @@ public final class VaultDaemon: Service, Sendable {
     private let connections: Mutex<ConnectionTable<Session>>
     private let server = Mutex<(any Channel)?>(nil)
     private let draining = Atomic<Bool>(false)
+    /// The owner's session tokens: in memory only, forgotten on lock and with the process.
+    let ownerTokens = OwnerTokens()
 
     /// Serves `vault`, already open. The caller holds the ``DaemonLock``.
     public init(vault: Vault, configuration: DaemonConfiguration, logger: Logger) throws {
@@ -67,6 +69,8 @@ public final class VaultDaemon: Service, Sendable {
     func lock() async throws {
         try beginTransition()
         defer { endTransition() }
+        // A lock ends every owner session: unlocking again needs the passphrase.
+        ownerTokens.forgetAll()
         guard
             let current = unlocked.withLock({ state -> (vault: Vault, engine: VaultEngine)? in
                 defer { state = nil }

@@ -37,6 +37,8 @@ public enum Method {
     public static let lock = "vault.lock"
     public static let unlock = "vault.unlock"
     public static let changePassphrase = "vault.changePassphrase"
+    public static let sessionOpen = "session.open"
+    public static let sessionClose = "session.close"
     public static let appsEnroll = "apps.enroll"
     public static let appsList = "apps.list"
     public static let appsShow = "apps.show"
@@ -113,14 +115,24 @@ public struct AuthenticateParams: Hashable, Sendable, Codable {
     public var app: String?
     /// True to authenticate as the vault's owner, with the owner key.
     public var owner: Bool?
-    /// The Ed25519 signature of ``WireProtocol/signedMessage(version:nonce:identity:connectionID:)``, base64.
-    public var signature: String
+    /// The Ed25519 signature of ``WireProtocol/signedMessage(version:nonce:identity:connectionID:)``,
+    /// base64; absent (or empty) when the owner presents a `session` instead.
+    public var signature: String?
+    /// The owner's session token (`session.open`), 64 lowercase hex digits, instead of a signature.
+    public var session: String?
 
-    public init(version: UInt32 = WireProtocol.version, app: String?, owner: Bool? = nil, signature: String) {
+    public init(
+        version: UInt32 = WireProtocol.version,
+        app: String?,
+        owner: Bool? = nil,
+        signature: String?,
+        session: String? = nil
+    ) {
         self.version = version
         self.app = app
         self.owner = owner
         self.signature = signature
+        self.session = session
     }
 }
 

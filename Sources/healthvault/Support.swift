@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import HealthInterchange
 import HealthModel
+import Synchronization
 import VaultClient
 import VaultCrypto
 import VaultProtocol
@@ -11,7 +12,11 @@ import VaultStore
 
 /// The options every command that touches a vault shares.
 struct VaultOptions: ParsableArguments {
-    @Option(name: .long, help: "The vault directory (default: $HEALTHVAULT_DIR, else ~/.local/share/healthvault).")
+    @Option(
+        name: .long,
+        help:
+            "The vault directory (default: $HEALTHVAULT_DIR, else `vault` in ~/.config/healthvault/config, else $XDG_DATA_HOME/healthvault, else ~/.local/share/healthvault)."
+    )
     var vault: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
@@ -20,12 +25,26 @@ struct VaultOptions: ParsableArguments {
     @Option(name: .long, help: "Read the passphrase from this file (its first line).")
     var passphraseFile: String?
 
-    var directory: URL {
-        if let vault { return URL(fileURLWithPath: vault).standardizedFileURL }
-        if let env = ProcessInfo.processInfo.environment["HEALTHVAULT_DIR"], !env.isEmpty {
-            return URL(fileURLWithPath: env).standardizedFileURL
+    /// The owner's config file, read once (``ToolConfiguration``).
+    static let configuration = Result { () throws -> ToolConfiguration in try ToolConfiguration.load() }
+        .mapError { ToolError(($0 as? ConfigurationError)?.description ?? "\($0)") }
+
+    /// A config file that cannot be used, or no vault to name, stops the command before it
+    /// starts, with the file and the line.
+    func validate() throws {
+        do {
+            _ = try VaultLocation.resolve(flag: vault, configuration: Self.configuration.get())
+        } catch let error as ConfigurationError {
+            throw ToolError(error.description)
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/healthvault")
+    }
+
+    /// The vault's folder: --vault, $HEALTHVAULT_DIR, the config file's `vault`,
+    /// $XDG_DATA_HOME/healthvault, $HOME/.local/share/healthvault (``VaultLocation``).
+    var directory: URL {
+        let configuration = (try? Self.configuration.get()) ?? ToolConfiguration()
+        return (try? VaultLocation.resolve(flag: vault, configuration: configuration))
+            ?? URL(fileURLWithPath: "/nonexistent/healthvault")
     }
 
     var socketPath: String { directory.appendingPathComponent(WireProtocol.socketFileName).path }
@@ -52,33 +71,90 @@ struct VaultOptions: ParsableArguments {
         )
     }
 
-    /// An owner connection to the vault's daemon: the passphrase derives the owner key, which
-    /// signs the daemon's challenge.
+    /// An owner connection to the vault's daemon: the session of `healthvault login`, else the
+    /// passphrase derives the owner key, which signs the daemon's challenge.
     func ownerConnection() async throws -> VaultConnection {
-        try await connect(identity: .owner(key: ownerKey()))
+        try await connect(owner: ownerKey())
     }
 
-    /// The owner key from the passphrase, once the folder and the daemon are checked: for a
-    /// command that connects twice (one that asks the owner in between, longer than the daemon
-    /// keeps an idle connection) without asking the passphrase twice.
-    func ownerKey() throws -> Ed25519.SigningKey {
+    /// How this command proves it is the owner, once the folder and the daemon are checked: the
+    /// session of `healthvault login` when there is one and no passphrase option is given, else
+    /// the owner key from the passphrase. For a command that connects twice (one that asks the
+    /// owner in between, longer than the daemon keeps an idle connection) without asking twice.
+    func ownerKey() throws -> OwnerCredential {
         try requireVault()
-        guard isServed else { throw notServed }
-        let passphrase = try passphrase(prompt: "Passphrase for \(directory.path): ")
+        guard isServed else {
+            guard LocalDaemon.permitted.load(ordering: .relaxed) else { throw notServed }
+            return .key(try serveLocally())
+        }
+        var context: String?
+        if passphraseFd == nil, passphraseFile == nil, let file = SessionFile(vault: directory) {
+            let existed = file.exists
+            if let session = try file.read() { return .session(session.token, file) }
+            if existed { context = "the session of `healthvault login` has ended" }
+        }
+        return .key(try passphraseKey(context: context))
+    }
+
+    /// With no healthvaultd: asks the passphrase, opens the vault in this process and serves it
+    /// to this command on a private socket (``LocalDaemon``); returns the owner key.
+    func serveLocally() throws -> Ed25519.SigningKey {
+        let passphrase = try self.passphrase(prompt: "Passphrase for \(directory.path): ")
+        defer { passphrase.wipe() }
+        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+        try LocalDaemon.start(directory: directory, passphrase: passphrase)
+        return key
+    }
+
+    /// The owner key from the passphrase; `context` opens the message when it cannot be asked.
+    func passphraseKey(context: String? = nil) throws -> Ed25519.SigningKey {
+        let passphrase: SecureBytes
+        do {
+            passphrase = try self.passphrase(prompt: "Passphrase for \(directory.path): ")
+        } catch let error as ToolError {
+            throw ToolError([context, error.description].compactMap { $0 }.joined(separator: "; "))
+        }
         defer { passphrase.wipe() }
         return try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+    }
+
+    /// Connects as the owner with `credential`; a session the daemon no longer knows (expired,
+    /// ended, the vault locked, the daemon restarted) is removed and the passphrase asked instead.
+    func connect(owner credential: OwnerCredential) async throws -> VaultConnection {
+        switch credential {
+        case .key(let key):
+            return try await connect(identity: .owner(key: key))
+        case .session(let token, let file):
+            do {
+                return try await connect(identity: .ownerSession(token: token))
+            } catch is SessionRefused {
+                file.remove()
+                return try await connect(
+                    identity: .owner(
+                        key: passphraseKey(
+                            context: "healthvaultd no longer knows the session of `healthvault login` "
+                                + "(it expired or ended, the vault was locked, or the daemon restarted)"
+                        )
+                    )
+                )
+            }
+        }
     }
 
     /// Connects to the vault's daemon as `identity`; a socket no daemon listens on is said as that.
     func connect(identity: ClientIdentity) async throws -> VaultConnection {
         do {
-            return try await VaultConnection.connect(socketPath: socketPath, identity: identity)
+            return try await VaultConnection.connect(
+                socketPath: LocalDaemon.socketPath ?? socketPath,
+                identity: identity
+            )
         } catch let error as ConnectionError where error.reason == .notListening {
             throw ToolError(
                 "healthvaultd is not running for \(directory.path) (a daemon that was killed left its socket); "
                     + "start it with `healthvaultd --vault \(directory.path)`"
             )
         } catch let error as RPCError where error.code == RPCError.authenticationFailed {
+            if case .ownerSession = identity { throw SessionRefused() }
             // The owner key came from the right passphrase: the daemon refused this user, or it
             // serves another vault than the one now in the folder.
             let owner = (try? FileManager.default.attributesOfItem(atPath: socketPath)[.ownerAccountID] as? NSNumber)
@@ -107,10 +183,10 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// Runs `body` on an owner connection, closing it afterwards.
-    func withOwner<T>(key: Ed25519.SigningKey? = nil, _ body: (VaultConnection) async throws -> T) async throws -> T {
+    func withOwner<T>(key: OwnerCredential? = nil, _ body: (VaultConnection) async throws -> T) async throws -> T {
         let connection: VaultConnection
         if let key {
-            connection = try await connect(identity: .owner(key: key))
+            connection = try await connect(owner: key)
         } else {
             connection = try await ownerConnection()
         }
@@ -124,6 +200,17 @@ struct VaultOptions: ParsableArguments {
         }
     }
 }
+
+/// How an owner command proves it is the owner (docs/PROTOCOL.md, "authenticate").
+enum OwnerCredential {
+    /// The owner key, derived from the passphrase.
+    case key(Ed25519.SigningKey)
+    /// The token of `healthvault login`, and the file it came from.
+    case session(SecureBytes, SessionFile)
+}
+
+/// The daemon refused a session token: it no longer knows it.
+struct SessionRefused: Error {}
 
 /// `--json` (docs/COMMAND_LINE.md, "JSON output"): a command that gives one result prints one
 /// JSON object on one line; a command that lists prints one object per line (JSON lines), nothing

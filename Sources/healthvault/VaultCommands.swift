@@ -193,6 +193,8 @@ struct Lock: AsyncParsableCommand {
 
     func run() async throws {
         try await vault.withOwner { _ = try await $0.call(Method.lock, Empty(), as: Empty.self) }
+        // healthvaultd forgot every session token: its file goes too.
+        SessionFile(vault: vault.directory)?.remove()
         if output.json { return try printJSON(VaultStateJSON(directory: vault.directory.path, locked: true)) }
         print("Locked \(vault.directory.path).")
     }

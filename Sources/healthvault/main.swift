@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandSupport
 import Foundation
 import HealthModel
+import Synchronization
 import VaultClient
 import VaultProtocol
 
@@ -33,7 +34,8 @@ struct HealthVaultCommand: AsyncParsableCommand {
             """,
         version: HealthVaultVersion.current,
         subcommands: [
-            Init.self, Status.self, Lock.self, Unlock.self, Passwd.self, Types.self, Apps.self, Requests.self,
+            Init.self, Status.self, Login.self, Logout.self, Lock.self, Unlock.self, Passwd.self, Types.self, Apps.self,
+            Requests.self,
             Grant.self, Deny.self, Revoke.self, Profile.self, DataSummary.self, Samples.self, Import.self, Export.self,
             Stats.self,
             Activity.self,
@@ -54,12 +56,16 @@ func runAsync<Command: AsyncParsableCommand>(_ command: inout Command) async thr
 // One line per error, whatever went wrong; help and version as ArgumentParser prints them.
 do {
     var command = try HealthVaultCommand.parseAsRoot()
+    LocalDaemon.permitted.store(command is any ServedWithoutDaemon, ordering: .relaxed)
     if var asyncCommand = command as? any AsyncParsableCommand {
         try await runAsync(&asyncCommand)
     } else {
         try command.run()
     }
+    // A vault this command served to itself (no healthvaultd) is locked before it exits.
+    await LocalDaemon.stop()
 } catch {
+    await LocalDaemon.stop()
     var code = HealthVaultCommand.exitCode(for: error)
     // `audit verify --help` promises 0, 1 or 2: a command line it cannot use is "could not verify".
     if code == .validationFailure, Array(CommandLine.arguments.dropFirst().prefix(2)) == ["audit", "verify"] {

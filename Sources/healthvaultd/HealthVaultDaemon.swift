@@ -5,6 +5,7 @@ import Glibc
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import VaultClient
 import VaultCrypto
 import VaultDaemon
 import VaultProtocol
@@ -28,8 +29,12 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         version: HealthVaultVersion.current
     )
 
-    @Option(name: .long, help: "The vault directory.")
-    var vault: String
+    @Option(
+        name: .long,
+        help:
+            "The vault directory (default: $HEALTHVAULT_DIR, else `vault` in ~/.config/healthvault/config, else $XDG_DATA_HOME/healthvault, else ~/.local/share/healthvault)."
+    )
+    var vault: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Read the passphrase from this open file descriptor.")
     var passphraseFd: Int32?
@@ -124,7 +129,7 @@ struct HealthVaultDaemon: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "healthvaultd")
-        let directory = URL(fileURLWithPath: vault).standardizedFileURL
+        let directory = try VaultLocation.resolve(flag: vault, configuration: ToolConfiguration.load())
         // Before anything is written: a folder that is not a vault, or one this user may not
         // read, is said as what it is, and left as it was (no lock file in it).
         try VaultFolder.require(directory)

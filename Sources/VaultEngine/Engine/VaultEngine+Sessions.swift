@@ -20,6 +20,13 @@ extension VaultEngine {
         try await perform { [self] in try record(failure) }
     }
 
+    /// Records an owner's session opened or closed (`session.open`, `session.close`: owner, no
+    /// types, count 0, `ok`), durable when this returns; the token is never part of it.
+    public func recordOwnerSession(_ operation: AuditEntry.Operation, requestID: String) async throws {
+        let entry = AuditEntry(time: Date(), actor: .owner, operation: operation, outcome: .ok, requestID: requestID)
+        try await perform { [self] in try record(entry) }
+    }
+
     /// The audit log's entries that match `filter`, the newest `limit` of them, oldest first, and
     /// how many entries the log holds in all.
     public func auditEntries(
