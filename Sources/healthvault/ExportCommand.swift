@@ -64,7 +64,6 @@ struct Export: AsyncParsableCommand {
         }
         let types = types.isEmpty ? nil : try types.map { try parseSampleType($0).identifier }
         try checkDateOrder(from: from, to: to)
-        FileHandle.standardError.write(Data(Self.warning.utf8))
         let terminal = isatty(2) == 1 && !output.json
         let started = Date()
         let summary = try await vault.withOwner { [from, to, out, sources, overwrite] connection in
@@ -90,6 +89,8 @@ struct Export: AsyncParsableCommand {
             return try await connection.call(Method.exportWrite, params, as: ExportSummary.self)
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        // Said once the files exist (never before a refusal, when nothing was written).
+        FileHandle.standardError.write(Data(Self.warning.utf8))
         if output.json { return try printJSON(summary) }
         print(Self.report(summary))
     }

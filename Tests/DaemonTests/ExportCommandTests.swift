@@ -74,6 +74,8 @@ extension DaemonEndToEnd {
             // A directory that holds files is refused, unless the owner says to overwrite it.
             let again = try CLITests.healthvault(["export", "--format", "json", out.path], daemon: daemon)
             #expect(again.status != 0 && again.err.contains("is not empty"), "\(again)")
+            // Nothing was written: no warning that something unencrypted was.
+            #expect(!again.err.contains("NOT encrypted"), "\(again)")
             let everything = try CLITests.healthvault(
                 ["export", "--format", "json", out.path, "--overwrite", "--json"],
                 daemon: daemon
