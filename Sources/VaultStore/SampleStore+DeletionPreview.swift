@@ -65,29 +65,15 @@ extension SampleStore {
             """,
             [json, json]
         )
-        var byType: [String: (count: Int, first: Double, last: Double, sources: [TypeSummary.SourceCount])] = [:]
-        for row in rows {
-            guard let identifier = row[0].string, let bundle = row[1].string, let count = row[3].int64,
-                let first = row[4].double, let last = row[5].double
-            else { continue }
-            var entry = byType[identifier] ?? (0, first, last, [])
-            entry.count += Int(count)
-            entry.first = min(entry.first, first)
-            entry.last = max(entry.last, last)
-            entry.sources.append(.init(bundleIdentifier: bundle, name: row[2].string ?? bundle, count: Int(count)))
-            byType[identifier] = entry
-        }
-        let types = byType.compactMap { identifier, entry -> DeletionPreview.TypePart? in
-            guard let type = try? SampleType(identifier: identifier) else { return nil }
-            return DeletionPreview.TypePart(
-                type: type,
-                count: entry.count,
-                firstStart: Date(timeIntervalSinceReferenceDate: entry.first),
-                lastEnd: Date(timeIntervalSinceReferenceDate: entry.last),
-                sources: entry.sources.sorted { ($1.count, $0.bundleIdentifier) < ($0.count, $1.bundleIdentifier) }
+        let types = Self.groupedByType(rows).map {
+            DeletionPreview.TypePart(
+                type: $0.type,
+                count: $0.count,
+                firstStart: $0.first,
+                lastEnd: $0.last,
+                sources: $0.sources
             )
         }
-        .sorted { $0.type.identifier < $1.type.identifier }
         return DeletionPreview(count: types.reduce(0) { $0 + $1.count }, types: types)
     }
 }

@@ -48,6 +48,17 @@ extension SampleStore {
             JOIN types t ON t.code = g.type JOIN sources src ON src.id = g.source_id
             """
         )
+        return Self.groupedByType(rows).map {
+            TypeSummary(type: $0.type, count: $0.count, firstStart: $0.first, lastStart: $0.last, sources: $0.sources)
+        }
+    }
+
+    /// Rows of (type identifier, bundle identifier, source name, count, first date, last date), one
+    /// per type and source, grouped by type: the types in identifier order, each one's sources
+    /// most samples first. (The owner's summary and a deletion's preview.)
+    static func groupedByType(
+        _ rows: [Row]
+    ) -> [(type: SampleType, count: Int, first: Date, last: Date, sources: [TypeSummary.SourceCount])] {
         var byType: [String: (count: Int, first: Double, last: Double, sources: [TypeSummary.SourceCount])] = [:]
         for row in rows {
             guard let identifier = row[0].string, let bundle = row[1].string, let count = row[3].int64,
@@ -60,14 +71,14 @@ extension SampleStore {
             entry.sources.append(.init(bundleIdentifier: bundle, name: row[2].string ?? bundle, count: Int(count)))
             byType[identifier] = entry
         }
-        return byType.compactMap { identifier, entry -> TypeSummary? in
+        return byType.compactMap { identifier, entry in
             guard let type = try? SampleType(identifier: identifier) else { return nil }
-            return TypeSummary(
-                type: type,
-                count: entry.count,
-                firstStart: Date(timeIntervalSinceReferenceDate: entry.first),
-                lastStart: Date(timeIntervalSinceReferenceDate: entry.last),
-                sources: entry.sources.sorted { ($1.count, $0.bundleIdentifier) < ($0.count, $1.bundleIdentifier) }
+            return (
+                type,
+                entry.count,
+                Date(timeIntervalSinceReferenceDate: entry.first),
+                Date(timeIntervalSinceReferenceDate: entry.last),
+                entry.sources.sorted { ($1.count, $0.bundleIdentifier) < ($0.count, $1.bundleIdentifier) }
             )
         }
         .sorted { $0.type.identifier < $1.type.identifier }

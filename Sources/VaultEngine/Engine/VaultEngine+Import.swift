@@ -86,23 +86,29 @@ extension VaultEngine {
             return try audited(.owner, .import, types: attempted, requestID: requestID) {
                 try database.write { db in
                     let sorting = try store.importSamples(samples, routes: routes, in: db)
-                    let changes = sorting.changes
-                    try countBackgroundChanges(changes, db)
-                    try append(
-                        entry(
-                            .owner,
-                            .import,
-                            types: Set(changes.keys).sortedIdentifiers,
-                            count: sorting.stored.count,
-                            requestID: requestID
-                        ),
-                        in: db
-                    )
-                    return (sorting, changes)
+                    try recordImport(sorting, requestID: requestID, in: db)
+                    return (sorting, sorting.changes)
                 }
             }
         }
         await notifyObservers(changes)
         return sorting
+    }
+
+    /// What an import's batch leaves beside its samples, in its transaction `db`: background
+    /// delivery's counts of the types it changed, and its `vault.import` entry (the types
+    /// stored and how many, never a value).
+    func recordImport(_ sorting: ImportSorting, requestID: String, in db: Connection) throws {
+        try countBackgroundChanges(sorting.changes, db)
+        try append(
+            entry(
+                .owner,
+                .import,
+                types: Set(sorting.changes.keys).sortedIdentifiers,
+                count: sorting.stored.count,
+                requestID: requestID
+            ),
+            in: db
+        )
     }
 }

@@ -63,22 +63,8 @@ extension VaultEngine {
                             )
                         }
                     }
-                    var changes: [SampleType: Set<String>] = [:]
-                    for sample in all where stored.contains(sample.uuid) {
-                        changes[sample.sampleType, default: []].insert(sample.sourceRevision.source.bundleIdentifier)
-                    }
-                    try countBackgroundChanges(changes, db)
-                    try append(
-                        entry(
-                            .owner,
-                            .import,
-                            types: Set(changes.keys).sortedIdentifiers,
-                            count: sorting.stored.count,
-                            requestID: requestID
-                        ),
-                        in: db
-                    )
-                    return (sorting, changes)
+                    try recordImport(sorting, requestID: requestID, in: db)
+                    return (sorting, sorting.changes)
                 }
             }
         }

@@ -60,7 +60,9 @@ public struct GPXTrack: Sendable {
                     ExportValues.number(bytes, $0)
                 }),
                 let timeRange = fields[Field.time.rawValue],
-                let time = AppleHealthDate.parse(UnsafeBufferPointer(rebasing: bytes[trimmed(bytes, timeRange)]))
+                let time = AppleHealthDate.parse(
+                    UnsafeBufferPointer(rebasing: bytes[ExportValues.trimmed(bytes, timeRange)])
+                )
             else {
                 skipped += 1
                 continue
@@ -125,12 +127,12 @@ public struct GPXTrack: Sendable {
         var index = tag.lowerBound
         while index + key.count < tag.upperBound {
             // The name follows white space and is followed by `=` (spaces around it allowed).
-            if isSpace(bytes[index]), equal(bytes, (index + 1)..<(index + 1 + key.count), key) {
+            if Byte.isSpace(bytes[index]), equal(bytes, (index + 1)..<(index + 1 + key.count), key) {
                 var at = index + 1 + key.count
-                while at < tag.upperBound, isSpace(bytes[at]) { at += 1 }
+                while at < tag.upperBound, Byte.isSpace(bytes[at]) { at += 1 }
                 if at < tag.upperBound, bytes[at] == UInt8(ascii: "=") {
                     at += 1
-                    while at < tag.upperBound, isSpace(bytes[at]) { at += 1 }
+                    while at < tag.upperBound, Byte.isSpace(bytes[at]) { at += 1 }
                     guard at < tag.upperBound else { return nil }
                     let quote = bytes[at]
                     guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
@@ -144,21 +146,8 @@ public struct GPXTrack: Sendable {
         return nil
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
     private static func isNameEnd(_ byte: UInt8) -> Bool {
-        isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
-    }
-
-    /// A range without the white space at either end.
-    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound
-        var upper = range.upperBound
-        while lower < upper, isSpace(bytes[lower]) { lower += 1 }
-        while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
-        return lower..<upper
+        Byte.isSpace(byte) || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
     }
 
     private static func equal<C: Collection<UInt8>>(

@@ -13,11 +13,20 @@ enum ExportValues {
 
     /// `number(_:)` of the bytes in `range`, without the white space at either end.
     static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
-        let digits = UnsafeBufferPointer(rebasing: bytes[GPXTrack.trimmed(bytes, range)])
+        let digits = UnsafeBufferPointer(rebasing: bytes[trimmed(bytes, range)])
         // Short numbers make small strings, without an allocation.
         guard isDecimal(digits), let value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite
         else { return nil }
         return value
+    }
+
+    /// A range without the XML white space at either end.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, Byte.isSpace(bytes[lower]) { lower += 1 }
+        while upper > lower, Byte.isSpace(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
     }
 
     private static func isDecimal<C: Collection<UInt8>>(_ text: C) -> Bool {
