@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT_FORMAT ?= $(SWIFT) format
 FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Package.swift Benchmarks/StoreBenchmarks
 
-.PHONY: all deps venv build test bench demo fuzz format format-check install-docs clean
+.PHONY: all deps venv build test tour bench demo fuzz format format-check install-docs clean
 
 all: build
 
@@ -13,7 +13,8 @@ deps:
 	@./scripts/install-deps.sh
 
 # Python test tools, in a virtual environment of the checkout's own: fhir.resources 6.1.0 (FHIR R4
-# 4.0.1; it needs pydantic 1) validates the FHIR export in the tests.
+# 4.0.1; it needs pydantic 1) validates the FHIR export in the tests; pexpect drives the README's
+# tour at pseudo-terminals.
 VENV := .venv
 $(VENV)/.installed: scripts/test-requirements.txt
 	python3 -m venv $(VENV)
@@ -28,7 +29,14 @@ build: deps
 test: deps venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory tour
 	@$(MAKE) --no-print-directory format-check
+
+# The README's newcomer tour, run as written from a fresh $HOME at pseudo-terminals, every output
+# line it shows compared (scripts/readme-tour.py). It installs the debug build into that home.
+tour: deps venv
+	$(SWIFT) build --build-tests
+	CONFIGURATION=debug $(VENV)/bin/python scripts/readme-tour.py README.md
 
 # Store benchmarks (Benchmarks/, ordo-one/benchmark) printed as ratios against raw SQLCipher and
 # plain SQLite measured in the same run. The first run builds the benchmark framework (~3 min);
@@ -80,6 +88,8 @@ clean:
 # $(SYSTEMD_USER_DIR), for the vault $(SERVICE_VAULT), reading the passphrase from
 # $(SERVICE_PASSPHRASE_FILE). It builds nothing.
 BINDIR ?= $(PREFIX)/bin
+# release; the README's tour test installs the debug build it already has (CONFIGURATION=debug).
+CONFIGURATION ?= release
 XDG_CONFIG_HOME ?= $(HOME)/.config
 XDG_DATA_HOME ?= $(HOME)/.local/share
 SYSTEMD_USER_DIR ?= $(XDG_CONFIG_HOME)/systemd/user
@@ -88,11 +98,11 @@ SERVICE_PASSPHRASE_FILE ?= $(XDG_CONFIG_HOME)/healthvault/passphrase
 
 .PHONY: install install-service
 install:
-	$(SWIFT) build -c release --product healthvault
-	$(SWIFT) build -c release --product healthvaultd
+	$(SWIFT) build -c $(CONFIGURATION) --product healthvault
+	$(SWIFT) build -c $(CONFIGURATION) --product healthvaultd
 	install -d -m 0755 $(BINDIR)
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/healthvault $(BINDIR)/healthvault
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/healthvaultd $(BINDIR)/healthvaultd
+	install -m 0755 $$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/healthvault $(BINDIR)/healthvault
+	install -m 0755 $$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/healthvaultd $(BINDIR)/healthvaultd
 
 install-service:
 	@case "$(SERVICE_VAULT)$(BINDIR)$(SERVICE_PASSPHRASE_FILE)" in *" "*) \

@@ -70,7 +70,9 @@ owner deny org.example.sleeptracker stepCount --read | sed 's/^/   /'
 owner grant org.example.sleeptracker sleepAnalysis --read --share | sed 's/^/   /'
 
 say "The step counter saves a day of steps and reads it back; heart rate, not granted, is refused."
-"$STEPS" save-day --key "$VAULT/stepcounter.key" --uuid-file "$WORK/sample-uuid" || fail "saving and reading steps"
+"$STEPS" save-day --key "$VAULT/stepcounter.key" --uuid-file "$WORK/sample-uuid" > "$WORK/save-day.txt" || { cat "$WORK/save-day.txt"; fail "saving and reading steps"; }
+cat "$WORK/save-day.txt"
+grep -q 'saving heart rate was refused' "$WORK/save-day.txt" || fail "heart rate, not granted, was not refused"
 
 say "The owner looks at the steps per hour (in their time zone, set to UTC) and the week's activity."
 owner timezone UTC | sed 's/^/   /'

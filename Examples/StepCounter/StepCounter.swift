@@ -6,7 +6,8 @@ import HealthVaultKit
 /// vault did not behave as promised.
 ///
 ///     example-stepcounter request  --key KEY
-///     example-stepcounter save-day --key KEY --uuid-file FILE
+///     example-stepcounter save-day --key KEY [--uuid-file FILE]   (yesterday's steps, UTC, and a
+///                                                                 heart rate when it may share one)
 ///     example-stepcounter save-one --key KEY
 @main
 struct StepCounter {
@@ -49,14 +50,20 @@ struct StepCounter {
         let heartStatus = try await store.authorizationStatus(for: ObjectType(heartRate))
         say("may share steps: \(stepStatus); heart rate: \(heartStatus)")
         try check(stepStatus == .sharingAuthorized, "steps should be shareable")
-        try check(heartStatus != .sharingAuthorized, "heart rate should not be shareable")
 
-        // Heart rate was not granted: the save is refused, and nothing of the batch is stored.
-        do {
-            try await store.save(sample(.heartRate, 62, unit: .countPerMinute, at: Date()))
-            throw Failure("saving heart rate should have been refused")
-        } catch let error as HealthError where error.code == .authorizationDenied {
-            say("saving heart rate was refused: \(error.message)")
+        // A heart-rate reading: saved when the owner granted it; otherwise the save is refused, and
+        // nothing of the batch is stored.
+        let reading = try sample(.heartRate, 62, unit: .countPerMinute, at: Date())
+        if heartStatus == .sharingAuthorized {
+            try await store.save(reading)
+            say("saved a heart rate of 62 count/min")
+        } else {
+            do {
+                try await store.save(reading)
+                throw Failure("saving heart rate should have been refused")
+            } catch let error as HealthError where error.code == .authorizationDenied {
+                say("saving heart rate was refused: \(error.message)")
+            }
         }
 
         // A day of steps: one sample per hour, yesterday (UTC).
