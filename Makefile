@@ -97,7 +97,7 @@ SERVICE_VAULT ?= $(if $(HEALTHVAULT_DIR),$(HEALTHVAULT_DIR),$(XDG_DATA_HOME)/hea
 SERVICE_PASSPHRASE_FILE ?= $(XDG_CONFIG_HOME)/healthvault/passphrase
 
 .PHONY: install install-service
-install:
+install: deps
 	$(SWIFT) build -c $(CONFIGURATION) --product healthvault
 	$(SWIFT) build -c $(CONFIGURATION) --product healthvaultd
 	install -d -m 0755 $(BINDIR)
