@@ -139,7 +139,21 @@ extension Session {
             return Empty()
         case Method.requestsList:
             let p = try params(RequestsListParams.self, from: data)
-            return RequestsResult(requests: try await daemon.engine().pendingRequests(of: p.app).map(Self.info))
+            let engine = try daemon.engine()
+            let repeated = try await engine.repeatedRequests(of: p.app).map {
+                RepeatedRequestInfo(
+                    app: $0.appID,
+                    firstAskedAt: $0.firstAskedAt,
+                    lastAskedAt: $0.lastAskedAt,
+                    times: $0.times,
+                    read: $0.read,
+                    share: $0.share
+                )
+            }
+            return RequestsResult(
+                requests: try await engine.pendingRequests(of: p.app).map(Self.info),
+                repeated: repeated.isEmpty ? nil : repeated
+            )
         case Method.requestsApprove:
             let p = try params(RequestIDParams.self, from: data)
             _ = try await daemon.engine().approveRequest(p.id)

@@ -181,9 +181,34 @@ public struct RequestsListParams: Hashable, Sendable, Codable {
 
 public struct RequestsResult: Hashable, Sendable, Codable {
     public var requests: [RequestInfo]
+    /// Apps that asked again for permissions the owner had all decided (nothing new waits), since
+    /// the owner's last decision for each; absent when there are none.
+    public var repeated: [RepeatedRequestInfo]?
 
-    public init(requests: [RequestInfo]) {
+    public init(requests: [RequestInfo], repeated: [RepeatedRequestInfo]? = nil) {
         self.requests = requests
+        self.repeated = repeated
+    }
+}
+
+/// An app's asks again for what the owner decided: how often, first and latest, and the types of
+/// the latest.
+public struct RepeatedRequestInfo: Hashable, Sendable, Codable {
+    public var app: String
+    public var firstAskedAt: Date
+    public var lastAskedAt: Date
+    public var times: Int
+    public var read: [ObjectType]
+    public var share: [ObjectType]
+
+    public init(app: String, firstAskedAt: Date, lastAskedAt: Date, times: Int, read: [ObjectType], share: [ObjectType])
+    {
+        self.app = app
+        self.firstAskedAt = firstAskedAt
+        self.lastAskedAt = lastAskedAt
+        self.times = times
+        self.read = read
+        self.share = share
     }
 }
 

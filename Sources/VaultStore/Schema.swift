@@ -422,6 +422,23 @@ public enum Schema {
                 """,
             ]
         ),
+        // An app that asked again for types the owner had all decided already: nothing new waits,
+        // but the owner sees that it asked (how often, first and last, for what), until the owner
+        // next decides something for that app. `read` and `share` are JSON arrays of identifiers.
+        Migration(
+            version: 13,
+            statements: [
+                """
+                CREATE TABLE authorization_repeats (
+                    app_id TEXT PRIMARY KEY REFERENCES apps(app_id) ON DELETE CASCADE,
+                    first_at REAL NOT NULL,
+                    last_at REAL NOT NULL,
+                    times INTEGER NOT NULL,
+                    read TEXT NOT NULL,
+                    share TEXT NOT NULL) WITHOUT ROWID
+                """
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

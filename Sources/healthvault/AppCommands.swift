@@ -240,22 +240,28 @@ struct Apps: AsyncParsableCommand {
 
 struct Requests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Apps' authorization requests waiting for you: list, approve, deny.",
+        abstract: "Apps' authorization requests waiting for you: list, review, approve, deny.",
         discussion: """
             Examples:
               healthvault requests
+              healthvault requests review
               healthvault requests approve 1
               healthvault requests deny 2
             """,
-        subcommands: [List.self, Approve.self, DenyRequest.self],
+        subcommands: [List.self, RequestReview.self, Approve.self, DenyRequest.self],
         defaultSubcommand: List.self
     )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The pending requests.",
+            abstract: "The pending requests, and the apps that asked again for what you decided.",
             discussion: """
-                --json prints one request per line.
+                After the requests, the apps that asked again for permissions you had all decided \
+                (nothing of theirs waits): how often, when, for what, until you next decide \
+                something for that app.
+
+                --json prints one request per line, then one line per app that asked again, with \
+                "repeated": true (docs/COMMAND_LINE.md).
 
                 Examples:
                   healthvault requests list
@@ -273,17 +279,48 @@ struct Requests: AsyncParsableCommand {
             let result = try await vault.withOwner {
                 try await $0.call(Method.requestsList, RequestsListParams(app: app), as: RequestsResult.self)
             }
-            if output.json { return try printJSONLines(result.requests) }
-            guard !result.requests.isEmpty else { return print("No requests are waiting.") }
-            var rows = [["ID", "APP", "REQUESTED", "READ", "SHARE"]]
-            for request in result.requests {
-                rows.append([
-                    String(request.id), request.app, timestamp(request.requestedAt),
-                    request.read.map(\.description).joined(separator: ","),
-                    request.share.map(\.description).joined(separator: ","),
-                ])
+            let repeated = result.repeated ?? []
+            if output.json {
+                try printJSONLines(result.requests)
+                return try printJSONLines(repeated.map(RepeatedJSON.init))
             }
-            print(table(rows))
+            if result.requests.isEmpty {
+                print("No requests are waiting.")
+            } else {
+                var rows = [["ID", "APP", "REQUESTED", "READ", "SHARE"]]
+                for request in result.requests {
+                    rows.append([
+                        String(request.id), request.app, timestamp(request.requestedAt),
+                        request.read.map(\.description).joined(separator: ","),
+                        request.share.map(\.description).joined(separator: ","),
+                    ])
+                }
+                print(table(rows))
+            }
+            if !repeated.isEmpty {
+                print(RepeatedRequests.heading)
+                for line in RepeatedRequests.lines(repeated) { print(line) }
+            }
+        }
+
+        /// An app that asked again, as a line of `--json`.
+        struct RepeatedJSON: Encodable {
+            let app: String
+            let repeated = true
+            let times: Int
+            let firstAskedAt: Date
+            let lastAskedAt: Date
+            let read: [String]
+            let share: [String]
+
+            init(_ info: RepeatedRequestInfo) {
+                app = info.app
+                times = info.times
+                firstAskedAt = info.firstAskedAt
+                lastAskedAt = info.lastAskedAt
+                read = info.read.map(\.identifier)
+                share = info.share.map(\.identifier)
+            }
         }
     }
 

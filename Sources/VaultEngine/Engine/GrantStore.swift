@@ -146,6 +146,7 @@ enum GrantStore {
                 appID, access.rawValue, type.identifier, granted ? 1 : 2, date.timeIntervalSinceReferenceDate, who,
             ])
         }
+        try clearRepeats(appID, db)
     }
 
     // MARK: Requests
@@ -252,12 +253,12 @@ enum GrantStore {
 
     // MARK: Helpers
 
-    private static func json(_ identifiers: [String]) -> String {
+    static func json(_ identifiers: [String]) -> String {
         let sorted = identifiers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return String(decoding: (try? JSONEncoder().encode(sorted)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
-    private static func identifiers(_ json: String?) -> [String] {
+    static func identifiers(_ json: String?) -> [String] {
         guard let json, let list = try? JSONDecoder().decode([String].self, from: Data(json.utf8)) else { return [] }
         return list
     }

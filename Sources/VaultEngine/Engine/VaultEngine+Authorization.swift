@@ -53,14 +53,27 @@ extension VaultEngine {
                     try checkRequest(toShare: share, read: read, by: appID, db)
                     let grants = try GrantStore.grants(appID, db)
                     var asked: [Access: [ObjectType]] = [:]
+                    var askedAgain = false
                     for (access, wanted) in [(Access.share, Set(share.map(ObjectType.init))), (.read, read)] {
                         let decided = Set(grants.values.filter { $0[access].isDetermined }.map(\.type))
                         let pending = try GrantStore.pendingTypes(appID, access, db)
                         asked[access] = wanted.subtracting(decided).subtracting(pending).sorted(
                             by: VaultPolicy.identifierOrder
                         )
+                        askedAgain = askedAgain || !wanted.isDisjoint(with: decided)
                     }
-                    _ = try GrantStore.addRequest(appID, types: asked, at: Date(), db)
+                    let now = Date()
+                    if try GrantStore.addRequest(appID, types: asked, at: now, db) == nil, askedAgain {
+                        // Nothing new to decide, but it asked for what the owner decided: say so to
+                        // the owner (never to the app, whose answer is the same either way).
+                        try GrantStore.recordRepeat(
+                            appID,
+                            read: read.sorted(by: VaultPolicy.identifierOrder),
+                            share: share.map(ObjectType.init).sorted(by: VaultPolicy.identifierOrder),
+                            at: now,
+                            db
+                        )
+                    }
                     try append(
                         entry(caller, .authorizationRequest, types: types.sortedIdentifiers, requestID: requestID),
                         in: db
@@ -163,6 +176,12 @@ extension VaultEngine {
     /// The requests still waiting for the owner, oldest first (of one app, or of all).
     public func pendingRequests(of appID: String? = nil) async throws -> [AuthorizationRequest] {
         try await perform { [self] in try database.read { try GrantStore.pendingRequests(of: appID, $0) } }
+    }
+
+    /// Apps that asked again for permissions the owner had all decided, since the owner's last
+    /// decision for each (of one app, or of all), by app id.
+    public func repeatedRequests(of appID: String? = nil) async throws -> [RepeatedRequest] {
+        try await perform { [self] in try database.read { try GrantStore.repeats(of: appID, $0) } }
     }
 
     /// Grants, denies or revokes one permission of an app for each of `types`, recorded as one

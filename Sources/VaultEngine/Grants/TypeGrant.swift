@@ -44,3 +44,18 @@ public struct AuthorizationRequest: Hashable, Sendable {
 
     public subscript(access: Access) -> [ObjectType] { access == .read ? read : share }
 }
+
+/// An app that asked again for permissions the owner had all decided already: nothing new waits
+/// for a decision, so no request appears, but the owner is told (`requests list`, `requests
+/// review`) until they next decide something for the app.
+public struct RepeatedRequest: Hashable, Sendable {
+    public var appID: String
+    /// The first and the latest such ask since the owner's last decision for the app.
+    public var firstAskedAt: Date
+    public var lastAskedAt: Date
+    /// How many times it asked again.
+    public var times: Int
+    /// The types of its latest ask.
+    public var read: [ObjectType]
+    public var share: [ObjectType]
+}

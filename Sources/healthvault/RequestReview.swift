@@ -1,0 +1,296 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import Glibc
+import HealthModel
+import VaultClient
+import VaultProtocol
+
+/// `healthvault requests review`: each waiting request with the app's name, why it wants what it
+/// asks for (its manifest's purposes), what it already has, and a decision per type and access;
+/// at a terminal by questions, in a script by `--allow` and `--deny` (docs/COMMAND_LINE.md,
+/// "requests review"). The app learns the outcome as from any decision: by its next status call.
+struct RequestReview: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "review",
+        abstract: "Go through the waiting requests: why each app asks, what it has, and a decision per type.",
+        discussion: """
+            At a terminal, each request (oldest first; only ID when given) is shown with the app's \
+            purposes and the permissions it already has, then asked type by type: allow, deny, or \
+            skip (it stays waiting). A request's answers are applied together once its last \
+            question is answered; Ctrl-C before that applies nothing of that request.
+
+            In a script (or with --allow/--deny at a terminal), --allow and --deny decide: \
+            `read:TYPE` or `share:TYPE` for one access, `TYPE` for whatever the request asks of \
+            that type. Each must name something waiting in the requests reviewed; what is not \
+            named stays waiting. Without --allow or --deny a script gets the review printed and \
+            nothing is decided.
+
+            Apps that asked again for permissions you had all decided are listed after the \
+            requests (nothing of theirs waits): change a decision with grant, deny or revoke.
+
+            --json prints one object per decision made (or, with nothing decided, one per \
+            request, as `requests list --json`).
+
+            Examples:
+              healthvault requests review
+              healthvault requests review 3 --allow read:stepCount --deny heartRate
+              healthvault requests review --allow steps
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "Only this request.")
+    var id: Int64?
+
+    @Option(name: .long, help: "Allow: read:TYPE, share:TYPE, or TYPE for both (repeat it).")
+    var allow: [String] = []
+
+    @Option(name: .long, help: "Deny: read:TYPE, share:TYPE, or TYPE for both (repeat it).")
+    var deny: [String] = []
+
+    /// One permission a request waits for, and what the owner chose for it.
+    struct Question: Hashable {
+        let access: String
+        let type: ObjectType
+    }
+
+    /// A decision made, as `--json` prints it.
+    struct DecisionLine: Encodable {
+        let request: Int64
+        let app: String
+        let access: String
+        let type: String
+        let decision: String
+    }
+
+    func run() async throws {
+        let specs = try parse(allow, "allow") + parse(deny, "deny")
+        let credential = try vault.ownerKey()
+        let (requests, repeated, apps) = try await vault.withOwner(key: credential) { connection in
+            let listed = try await connection.call(
+                Method.requestsList,
+                RequestsListParams(app: nil),
+                as: RequestsResult.self
+            )
+            let requests = listed.requests.filter { id == nil || $0.id == id }
+            var apps: [String: AppInfo] = [:]
+            for app in Set(requests.map(\.app) + (listed.repeated ?? []).map(\.app)) {
+                apps[app] = try await connection.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
+            }
+            return (requests, listed.repeated ?? [], apps)
+        }
+        if let id, requests.isEmpty {
+            throw ToolError("request \(id) waits for nothing (decided, or no such request); see `healthvault requests`")
+        }
+
+        let interactive = specs.isEmpty && isatty(0) == 1 && !output.json
+        if specs.isEmpty && !interactive {
+            if output.json { return try printJSONLines(requests) }
+            show(requests, apps: apps)
+            showRepeated(repeated, apps: apps)
+            if !requests.isEmpty {
+                print("Nothing was decided: decide with --allow and --deny (or at a terminal).")
+            }
+            return
+        }
+        if requests.isEmpty {
+            print("No requests are waiting.")
+            showRepeated(repeated, apps: apps)
+            if !specs.isEmpty { throw ToolError("there is nothing waiting to --allow or --deny") }
+            return
+        }
+
+        var made: [DecisionLine] = []
+        if interactive {
+            print("For each type: a (allow), d (deny) or s (skip: it stays waiting).")
+            for request in requests {
+                show([request], apps: apps)
+                let answers = try ask(request)
+                made += try await apply(answers, of: request, credential: credential)
+            }
+            showRepeated(repeated, apps: apps)
+        } else {
+            let answers = try match(specs, in: requests)
+            for request in requests {
+                made += try await apply(answers[request.id] ?? [:], of: request, credential: credential)
+            }
+        }
+        if output.json { return try printJSONLines(made) }
+        if made.isEmpty { return print("Nothing was decided.") }
+        for line in made {
+            let past = line.decision == "grant" ? "Allowed" : "Denied"
+            let type = try ObjectType(identifier: line.type).shortName
+            print("\(past) \(line.access) of \(type) for \(line.app) (request \(line.request)).")
+        }
+    }
+
+    /// `read:TYPE`, `share:TYPE` or `TYPE` of `--option`, with its decision (`grant` for
+    /// `--allow`, `deny` for `--deny`).
+    private func parse(_ values: [String], _ option: String) throws -> [(String?, ObjectType, String)] {
+        let decision = option == "allow" ? "grant" : "deny"
+        return try values.map { value in
+            let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+            if parts.count == 2 {
+                guard parts[0] == "read" || parts[0] == "share" else {
+                    throw ToolError("--\(option) \(value): say read:TYPE, share:TYPE or TYPE")
+                }
+                return (parts[0], try parseObjectType(parts[1]), decision)
+            }
+            return (nil, try parseObjectType(value), decision)
+        }
+    }
+
+    /// The decisions `specs` make in `requests`, by request; every spec must decide something
+    /// waiting, and no permission may be both allowed and denied.
+    private func match(
+        _ specs: [(String?, ObjectType, String)],
+        in requests: [RequestInfo]
+    ) throws -> [Int64: [Question: String]] {
+        var answers: [Int64: [Question: String]] = [:]
+        for (access, type, decision) in specs {
+            var matched = false
+            for request in requests {
+                for question in questions(request)
+                where question.type == type && (access == nil || access == question.access) {
+                    if let earlier = answers[request.id]?[question], earlier != decision {
+                        throw ToolError(
+                            "\(question.access) of \(type.shortName) is both allowed and denied; nothing was decided"
+                        )
+                    }
+                    answers[request.id, default: [:]][question] = decision
+                    matched = true
+                }
+            }
+            guard matched else {
+                let what = access.map { "\($0) of \(type.shortName)" } ?? type.shortName
+                throw ToolError(
+                    "--\(decision == "grant" ? "allow" : "deny") \(what): no request reviewed waits for it "
+                        + "(see `healthvault requests`); nothing was decided"
+                )
+            }
+        }
+        return answers
+    }
+
+    /// What a request waits for, reads first, in its order.
+    private func questions(_ request: RequestInfo) -> [Question] {
+        request.read.map { Question(access: "read", type: $0) }
+            + request.share.map { Question(access: "share", type: $0) }
+    }
+
+    /// Asks each question of `request` at the terminal.
+    private func ask(_ request: RequestInfo) throws -> [Question: String] {
+        var answers: [Question: String] = [:]
+        for question in questions(request) {
+            while true {
+                FileHandle.standardOutput.write(
+                    Data("  \(question.access) \(question.type.shortName)? allow, deny or skip [a/d/s]: ".utf8)
+                )
+                guard let line = readLine() else {
+                    throw ToolError(
+                        "the review ended before request \(request.id) was answered; nothing of it was decided"
+                    )
+                }
+                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "a", "allow", "y", "yes": answers[question] = "grant"
+                case "d", "deny", "n", "no": answers[question] = "deny"
+                case "s", "skip", "": break
+                default:
+                    print("  Answer a (allow), d (deny) or s (skip).")
+                    continue
+                }
+                break
+            }
+        }
+        return answers
+    }
+
+    /// Applies the answers for one request: one call per decision and access.
+    private func apply(
+        _ answers: [Question: String],
+        of request: RequestInfo,
+        credential: OwnerCredential
+    ) async throws -> [DecisionLine] {
+        guard !answers.isEmpty else { return [] }
+        var made: [DecisionLine] = []
+        try await vault.withOwner(key: credential) { connection in
+            for decision in ["grant", "deny"] {
+                for access in ["read", "share"] {
+                    let types = questions(request).filter { $0.access == access && answers[$0] == decision }.map(\.type)
+                    guard !types.isEmpty else { continue }
+                    _ = try await connection.call(
+                        Method.grantsDecide,
+                        DecideParams(app: request.app, types: types, decision: decision, access: [access]),
+                        as: Empty.self
+                    )
+                    made += types.map {
+                        DecisionLine(
+                            request: request.id,
+                            app: request.app,
+                            access: access,
+                            type: $0.identifier,
+                            decision: decision
+                        )
+                    }
+                }
+            }
+        }
+        return made
+    }
+
+    private func show(_ requests: [RequestInfo], apps: [String: AppInfo]) {
+        for request in requests {
+            let app = apps[request.app]
+            print("")
+            print(
+                "Request \(request.id) from \(app?.name ?? request.app) (\(request.app)), \(timestamp(request.requestedAt))"
+            )
+            if let app {
+                if !request.read.isEmpty { print("  it reads for:  \(app.readPurpose)") }
+                if !request.share.isEmpty { print("  it shares for: \(app.sharePurpose)") }
+                print("  it has:        \(holdings(app))")
+            }
+            let waiting = questions(request).map { "\($0.access) \($0.type.shortName)" }
+            print("  it asks:       \(waiting.joined(separator: ", "))")
+        }
+    }
+
+    private func showRepeated(_ repeated: [RepeatedRequestInfo], apps: [String: AppInfo]) {
+        guard !repeated.isEmpty else { return }
+        print("")
+        print(RepeatedRequests.heading)
+        for line in RepeatedRequests.lines(repeated, apps: apps) { print(line) }
+    }
+
+    /// The permissions an app holds or was refused, in words.
+    private func holdings(_ app: AppInfo) -> String {
+        var parts: [String] = []
+        for grant in app.grants ?? [] {
+            for (access, determination) in [("read", grant.read), ("share", grant.share)]
+            where determination.state != "notDetermined" {
+                parts.append("\(access) \(grant.type.shortName) \(determination.state)")
+            }
+        }
+        return parts.isEmpty ? "nothing yet" : parts.joined(separator: ", ")
+    }
+}
+
+/// The apps that asked again for what the owner decided, as `requests list` and `requests review`
+/// show them.
+enum RepeatedRequests {
+    static let heading = "Asked again after your decisions (nothing new waits; change one with grant, deny or revoke):"
+
+    static func lines(_ repeated: [RepeatedRequestInfo], apps: [String: AppInfo] = [:]) -> [String] {
+        repeated.map { ask in
+            let name = apps[ask.app].map { "\($0.name) (\(ask.app))" } ?? ask.app
+            let times = ask.times == 1 ? "once" : "\(ask.times) times"
+            let asked = (ask.read.map { "read \($0.shortName)" } + ask.share.map { "share \($0.shortName)" })
+            var when = "at \(timestamp(ask.lastAskedAt))"
+            if ask.times > 1 { when = "from \(timestamp(ask.firstAskedAt)) to \(timestamp(ask.lastAskedAt))" }
+            return "  \(name): \(times), \(when), for \(asked.joined(separator: ", "))"
+        }
+    }
+}
