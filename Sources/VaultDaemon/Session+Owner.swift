@@ -475,6 +475,8 @@ extension Session {
             sharePurpose: app.sharePurpose,
             declaredRead: app.declaredRead.sortedByIdentifier(),
             declaredShare: app.declaredShare.sortedByIdentifier(),
+            purposes: app.typePurposes.isEmpty
+                ? nil : Dictionary(uniqueKeysWithValues: app.typePurposes.map { ($0.key.identifier, $0.value) }),
             enrolledAt: app.enrolledAt,
             grants: grants?.grants.map {
                 GrantInfo(type: $0.type, read: info($0.read), share: info($0.share))

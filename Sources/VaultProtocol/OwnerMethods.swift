@@ -133,6 +133,9 @@ public struct AppInfo: Hashable, Sendable, Codable {
     public var sharePurpose: String
     public var declaredRead: [ObjectType]
     public var declaredShare: [SampleType]
+    /// Why it wants each of some declared types (its manifest's `purposes`), by identifier;
+    /// absent when the manifest gave none.
+    public var purposes: [String: String]?
     public var enrolledAt: Date
     /// Present in `apps.show` and `apps.list`.
     public var grants: [GrantInfo]?
@@ -146,6 +149,7 @@ public struct AppInfo: Hashable, Sendable, Codable {
         sharePurpose: String,
         declaredRead: [ObjectType],
         declaredShare: [SampleType],
+        purposes: [String: String]? = nil,
         enrolledAt: Date,
         grants: [GrantInfo]?,
         pendingRequests: [RequestInfo]?
@@ -157,6 +161,7 @@ public struct AppInfo: Hashable, Sendable, Codable {
         self.sharePurpose = sharePurpose
         self.declaredRead = declaredRead
         self.declaredShare = declaredShare
+        self.purposes = purposes
         self.enrolledAt = enrolledAt
         self.grants = grants
         self.pendingRequests = pendingRequests

@@ -439,6 +439,9 @@ public enum Schema {
                 """
             ]
         ),
+        // Why an app wants each of some types (its manifest's `purposes`): a JSON object from
+        // identifiers to text, NULL when the manifest gave none.
+        Migration(version: 14, statements: ["ALTER TABLE apps ADD COLUMN type_purposes TEXT"]),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -147,6 +147,10 @@ struct Apps: AsyncParsableCommand {
             print("key          \(info.publicKey)")
             print("reads for    \(info.readPurpose)")
             print("shares for   \(info.sharePurpose)")
+            for (identifier, purpose) in (info.purposes ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let name = (try? ObjectType(identifier: identifier).shortName) ?? identifier
+                print("why \(name)  \(purpose)")
+            }
             var rows = [["TYPE", "READ", "SHARE"]]
             for grant in info.grants ?? [] {
                 rows.append([grant.type.description, describe(grant.read), describe(grant.share)])

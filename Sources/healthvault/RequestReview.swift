@@ -255,6 +255,13 @@ struct RequestReview: AsyncParsableCommand {
             }
             let waiting = questions(request).map { "\($0.access) \($0.type.shortName)" }
             print("  it asks:       \(waiting.joined(separator: ", "))")
+            // Its reasons type by type, where its manifest gives them.
+            let asked = Set(questions(request).map(\.type.identifier))
+            for (identifier, purpose) in (app?.purposes ?? [:]).sorted(by: { $0.key < $1.key })
+            where asked.contains(identifier) {
+                let name = (try? ObjectType(identifier: identifier).shortName) ?? identifier
+                print("    why \(name): \(purpose)")
+            }
         }
     }
 

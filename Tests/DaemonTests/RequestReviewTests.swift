@@ -178,5 +178,60 @@ extension DaemonEndToEnd {
             #expect(list.out.contains(#""share":["HKQuantityTypeIdentifierStepCount"]"#), "\(list.out)")
             await store.close()
         }
+
+        @Test func aManifestsReasonForEachTypeIsShownBesideIt() async throws {
+            let daemon = try TestDaemon()
+            let root = daemon.directory.deletingLastPathComponent().path
+            let policies = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("policies/apps").path
+            #expect(
+                try CLITests.healthvault([
+                    "apps", "keygen", "--private-key", root + "/sleep.key", "--public-key", root + "/sleep.pub",
+                ]).status == 0
+            )
+            // A reason for a type the manifest does not declare is refused, naming the key.
+            let manifest = try String(contentsOfFile: policies + "/org.example.sleeptracker.json", encoding: .utf8)
+            let stray = manifest.replacingOccurrences(
+                of: "HKQuantityTypeIdentifierStepCount\": ",
+                with: "heartRate\": "
+            )
+            try Data(stray.utf8).write(to: URL(fileURLWithPath: root + "/stray.json"))
+            let refused = try CLITests.healthvault(
+                ["apps", "enroll", root + "/stray.json", "--key", root + "/sleep.pub"],
+                daemon: daemon
+            )
+            #expect(refused.status == 1, "\(refused)")
+            #expect(
+                refused.err.contains("purposes") && refused.err.contains("neither reads nor shares"),
+                "\(refused.err)"
+            )
+
+            let enrolled = try CLITests.healthvault(
+                ["apps", "enroll", policies + "/org.example.sleeptracker.json", "--key", root + "/sleep.pub"],
+                daemon: daemon
+            )
+            #expect(enrolled.status == 0, "\(enrolled)")
+            let why = "Your steps tell Sleep Tracker how active each day was, to set beside the night after it."
+            let shown = try CLITests.healthvault(["apps", "show", "org.example.sleeptracker"], daemon: daemon)
+            #expect(shown.out.contains("why stepCount  \(why)\n"), "\(shown.out)")
+            let json = try CLITests.healthvault(["apps", "show", "org.example.sleeptracker", "--json"], daemon: daemon)
+            #expect(
+                json.out.contains(#""purposes":{"HKQuantityTypeIdentifierStepCount":"# + "\"\(why)\"}"),
+                "\(json.out)"
+            )
+
+            let store = try await HealthStore(
+                appID: "org.example.sleeptracker",
+                keyFile: root + "/sleep.key",
+                vaultDirectory: daemon.directory.path
+            )
+            try await store.requestAuthorization(toShare: [], read: [ObjectType(steps)])
+            let review = try CLITests.healthvault(["requests", "review"], daemon: daemon)
+            #expect(
+                review.out.contains("  it asks:       read stepCount\n    why stepCount: \(why)\n"),
+                "\(review.out)"
+            )
+            await store.close()
+        }
     }
 }

@@ -103,6 +103,12 @@ import VaultEngine
             ("share", #"["HKCorrelationTypeIdentifierFood"]"#, "share", "member types"),
             ("publicKey", #""AAAA""#, "publicKey", "32-byte"),
             ("shareTypes", "[]", "shareTypes", "unknown key"),
+            ("purposes", #"["steps"]"#, "purposes", "must be an object"),
+            ("purposes", #"{"stepCount": ""}"#, "purposes.HKQuantityTypeIdentifierStepCount", "is required"),
+            ("purposes", #"{"stepCount": "a\nb"}"#, "purposes.HKQuantityTypeIdentifierStepCount", "control character"),
+            ("purposes", #"{"steps": "a", "stepCount": "b"}"#, "purposes.steps", "named twice"),
+            ("purposes", #"{"bloodType": "a"}"#, "purposes", "neither reads nor shares"),
+            ("purposes", #"{"stepCount": 7}"#, "purposes.stepCount", "must be a string"),
         ] as [(String, String?, String, String)]
     )
     func aBrokenManifestNamesTheFileTheKeyAndTheProblem(

@@ -12,6 +12,9 @@ public struct AppManifest: Hashable, Sendable {
     public var sharePurpose: String
     public var read: Set<ObjectType>
     public var share: Set<SampleType>
+    /// Why the app wants each of some types it declares (`purposes`), shown to the owner beside
+    /// that type when deciding; the others go by `readPurpose` and `sharePurpose`.
+    public var typePurposes: [ObjectType: String]
     /// The app's Ed25519 public key, when the manifest carries it (base64 of the 32 bytes).
     public var publicKey: Ed25519.PublicKey?
     /// The file it was read from, for errors.
@@ -28,7 +31,8 @@ public struct AppManifest: Hashable, Sendable {
     public init(json data: Data, file: String) throws(PolicyError) {
         let json = try JSONFile(data: data, file: file)
         try json.refuseUnknownKeys(allowed: [
-            "version", "appID", "displayName", "readPurpose", "sharePurpose", "read", "share", "publicKey",
+            "version", "appID", "displayName", "readPurpose", "sharePurpose", "read", "share", "purposes",
+            "publicKey",
         ])
         let version = try json.integer("version", required: true)
         guard version == Self.formatVersion else {
@@ -51,6 +55,13 @@ public struct AppManifest: Hashable, Sendable {
             share.insert(sampleType)
         }
         self.share = share
+        typePurposes = try json.typePurposes("purposes")
+        for type in typePurposes.keys.sorted(by: VaultPolicy.identifierOrder) {
+            let shared = type.sampleType.map { share.contains($0) } ?? false
+            guard read.contains(type) || shared else {
+                throw json.error("purposes", "names \(type.identifier), which the manifest neither reads nor shares")
+            }
+        }
         guard !read.isEmpty || !share.isEmpty else {
             throw json.error(
                 nil,
@@ -76,6 +87,7 @@ public struct AppManifest: Hashable, Sendable {
                 sharePurpose: sharePurpose,
                 declaredRead: read,
                 declaredShare: share,
+                typePurposes: typePurposes,
                 policy: VaultPolicy(neverShared: [], explicitDecision: [])
             )
         } catch {
@@ -92,7 +104,8 @@ public struct AppManifest: Hashable, Sendable {
             readPurpose: readPurpose,
             sharePurpose: sharePurpose,
             declaredRead: read,
-            declaredShare: share
+            declaredShare: share,
+            typePurposes: typePurposes
         )
     }
 }

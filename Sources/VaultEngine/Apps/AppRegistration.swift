@@ -19,6 +19,8 @@ public struct AppRegistration: Hashable, Sendable {
     public var declaredRead: Set<ObjectType>
     /// The types the app may ask to share.
     public var declaredShare: Set<SampleType>
+    /// Why it wants each of some declared types, in its manifest's words (`purposes`).
+    public var typePurposes: [ObjectType: String]
     /// When the owner enrolled it (set by the engine).
     public var enrolledAt: Date
 
@@ -30,6 +32,7 @@ public struct AppRegistration: Hashable, Sendable {
         sharePurpose: String = "",
         declaredRead: Set<ObjectType> = [],
         declaredShare: Set<SampleType> = [],
+        typePurposes: [ObjectType: String] = [:],
         enrolledAt: Date = Date(timeIntervalSince1970: 0)
     ) {
         self.appID = appID
@@ -39,6 +42,7 @@ public struct AppRegistration: Hashable, Sendable {
         self.sharePurpose = sharePurpose
         self.declaredRead = declaredRead
         self.declaredShare = declaredShare
+        self.typePurposes = typePurposes
         self.enrolledAt = enrolledAt
     }
 
@@ -57,6 +61,7 @@ public struct AppRegistration: Hashable, Sendable {
             sharePurpose: sharePurpose,
             declaredRead: declaredRead,
             declaredShare: declaredShare,
+            typePurposes: typePurposes,
             policy: policy
         )
     }
@@ -68,6 +73,7 @@ public struct AppRegistration: Hashable, Sendable {
         sharePurpose: String,
         declaredRead: Set<ObjectType>,
         declaredShare: Set<SampleType>,
+        typePurposes: [ObjectType: String] = [:],
         policy: VaultPolicy
     ) throws(HealthError) {
         try AppID.validate(appID)
@@ -79,6 +85,14 @@ public struct AppRegistration: Hashable, Sendable {
             maximum: maximumPurposeLength,
             required: !declaredShare.isEmpty
         )
+        for (type, purpose) in typePurposes {
+            try checkText(
+                purpose,
+                field: "purposes.\(type.identifier)",
+                maximum: maximumPurposeLength,
+                required: true
+            )
+        }
         try policy.checkRequest(toShare: declaredShare, read: declaredRead, fieldPrefix: "")
     }
 

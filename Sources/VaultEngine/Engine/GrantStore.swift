@@ -13,7 +13,7 @@ enum GrantStore {
         try db.statement(
             """
             SELECT app_id, display_name, public_key, read_purpose, share_purpose, declared_read, declared_share,
-                enrolled_at FROM apps WHERE app_id = ?
+                enrolled_at, type_purposes FROM apps WHERE app_id = ?
             """
         ).rows([appID]).first.map(registration)
     }
@@ -28,7 +28,7 @@ enum GrantStore {
         try db.rows(
             """
             SELECT app_id, display_name, public_key, read_purpose, share_purpose, declared_read, declared_share,
-                enrolled_at FROM apps ORDER BY app_id
+                enrolled_at, type_purposes FROM apps ORDER BY app_id
             """
         ).map(registration)
     }
@@ -42,20 +42,42 @@ enum GrantStore {
             sharePurpose: row[4].string ?? "",
             declaredRead: Set(identifiers(row[5].string).compactMap { try? ObjectType(identifier: $0) }),
             declaredShare: Set(identifiers(row[6].string).compactMap { try? SampleType(identifier: $0) }),
+            typePurposes: typePurposes(row[8].string),
             enrolledAt: Date(timeIntervalSinceReferenceDate: row[7].double ?? 0)
         )
+    }
+
+    /// `type_purposes` (schema version 14): a JSON object from identifiers to purposes, or NULL.
+    private static func typePurposes(_ json: String?) -> [ObjectType: String] {
+        guard let json, let object = try? JSONDecoder().decode([String: String].self, from: Data(json.utf8)) else {
+            return [:]
+        }
+        var purposes: [ObjectType: String] = [:]
+        for (identifier, purpose) in object {
+            if let type = try? ObjectType(identifier: identifier) { purposes[type] = purpose }
+        }
+        return purposes
+    }
+
+    private static func typePurposesJSON(_ purposes: [ObjectType: String]) -> String? {
+        guard !purposes.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let object = Dictionary(uniqueKeysWithValues: purposes.map { ($0.key.identifier, $0.value) })
+        return (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func insert(_ app: AppRegistration, _ db: Connection) throws {
         try db.execute(
             """
             INSERT INTO apps (app_id, display_name, public_key, read_purpose, share_purpose, declared_read,
-                declared_share, enrolled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                declared_share, enrolled_at, type_purposes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 app.appID, app.displayName, DatabaseValue.blob(app.publicKey.rawRepresentation), app.readPurpose,
                 app.sharePurpose, json(app.declaredRead.map(\.identifier)), json(app.declaredShare.map(\.identifier)),
                 app.enrolledAt.timeIntervalSinceReferenceDate,
+                typePurposesJSON(app.typePurposes).map(DatabaseValue.text) ?? DatabaseValue.null,
             ]
         )
     }

@@ -70,6 +70,29 @@ struct JSONFile {
         return integer
     }
 
+    /// An object from type names (as in ``objectTypes(_:)``) to strings; the same type twice, under
+    /// any names, is refused.
+    func typePurposes(_ key: String) throws(PolicyError) -> [ObjectType: String] {
+        guard let value = object[key] else { return [:] }
+        guard let dictionary = value as? [String: Any] else {
+            throw error(key, "must be an object from type names to the reason for each")
+        }
+        var purposes: [ObjectType: String] = [:]
+        for name in dictionary.keys.sorted() {
+            let path = "\(key).\(name)"
+            let type: ObjectType
+            do throws(HealthError) {
+                type = try ObjectType.resolving(name)
+            } catch {
+                throw self.error(path, error.message)
+            }
+            guard let purpose = dictionary[name] as? String else { throw error(path, "must be a string") }
+            guard purposes[type] == nil else { throw error(path, "\(type.identifier) is named twice") }
+            purposes[type] = purpose
+        }
+        return purposes
+    }
+
     /// An array of type identifiers, each read as an object type.
     /// A list of types, each by its HealthKit identifier or another of its names: its short name
     /// in any case, or an alias (docs/NAMES.md); the same type twice, under any names, is refused.
