@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Numbers written as text for people and for programs that read text (CSV cells, the command
 /// line's tables and messages), as opposed to JSON, which keeps every digit of a double.
