@@ -615,9 +615,15 @@ def main(argv=None):
 
     def report(verdict, summary, entries=0, fault=None, entry=None, size=None, warnings=()):
         if not args.json:
-            print(summary)
+            # A verdict on the log is the output; what kept it from verifying is an error.
+            if verdict == "unreadable":
+                print(f"audit-verify.py: {summary}", file=sys.stderr)
+            else:
+                print(summary)
             return
-        out = {"verdict": verdict, "entries": entries, "summary": summary, "warnings": list(warnings)}
+        out = {"verdict": verdict, "entries": entries, "summary": summary}
+        if warnings:
+            out["warnings"] = list(warnings)
         if fault is not None:
             out["fault"] = fault
         if entry is not None:
@@ -646,7 +652,7 @@ def main(argv=None):
                warnings=warnings)
         return 0
     for w in warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        print(f"audit-verify.py: warning: {w}", file=sys.stderr)
     print(f"verified: {n} entries, checkpoint size {last.size}, root {base64.b64encode(last.root).decode()}, "
           f"store {last.counter}, key {key.name}+{key.keyhash.hex()}; keep "
           f"checkpoints/{last.size:020d}.note")

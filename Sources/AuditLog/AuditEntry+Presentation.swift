@@ -65,7 +65,8 @@ extension AuditEntry {
 
     /// The entry as one line of JSON (keys sorted), for `jq` and other tools:
     /// `{"actor":{"id":"…","kind":"app"},"objectCount":3,"operation":"query.sample","outcome":"ok",`
-    /// `"requestID":"…","sequence":7,"time":"2026-09-21T14:13:20.125Z","types":["…"]}`.
+    /// `"requestID":"…","sequence":7,"time":"2026-09-21T14:13:20.125Z","types":["…"]}`; `requestID`
+    /// and `types` are absent when empty, as the command line's JSON leaves out empty members.
     public var jsonLine: String {
         struct Line: Encodable {
             struct Actor: Encodable {
@@ -76,10 +77,10 @@ extension AuditEntry {
             let time: String
             let actor: Actor
             let operation: String
-            let types: [String]
+            let types: [String]?
             let objectCount: UInt64
             let outcome: String
-            let requestID: String
+            let requestID: String?
         }
         let kind: String
         let id: String?
@@ -93,10 +94,10 @@ extension AuditEntry {
             time: Self.timestamp(time),
             actor: Line.Actor(kind: kind, id: id),
             operation: operation.rawValue,
-            types: types,
+            types: types.isEmpty ? nil : types,
             objectCount: objectCount,
             outcome: outcome.description,
-            requestID: requestID
+            requestID: requestID.isEmpty ? nil : requestID
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -166,7 +166,8 @@ public struct AuditEntry: Hashable, Sendable {
         /// The owner's statistics of a category type per interval (time asleep per night).
         public static let queryCategoryStatistics = Operation(rawValue: "query.category-statistics")
 
-        /// Every operation this version names (docs/AUDIT_LOG.md).
+        /// Every operation this version names (docs/AUDIT_LOG.md): what `healthvault audit show
+        /// --operation` takes.
         public static let known: [Operation] = [
             .authorizationRequest, .authorizationStatus, .authorizationGrant, .authorizationDeny, .authorizationRevoke,
             .authorizationGrantRead, .authorizationGrantShare, .authorizationDenyRead, .authorizationDenyShare,
@@ -174,7 +175,8 @@ public struct AuditEntry: Hashable, Sendable {
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .queryActivitySummary,
             .queryElectrocardiogram, .queryHeartbeatSeries, .queryQuantitySeries, .characteristicSet,
-            .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock, .lock,
+            .subscribe, .unsubscribe, .backgroundEnable, .backgroundDisable, .authenticationFailure, .unlock,
+            .openWithoutCheckpoint, .lock,
             .passphraseChange, .sessionOpen, .sessionClose, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
             .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder, .queryCategoryStatistics,

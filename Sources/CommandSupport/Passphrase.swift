@@ -1,6 +1,7 @@
 public import Foundation
 import Glibc
 public import VaultCrypto
+import VaultStore
 
 /// Where a passphrase comes from: a prompt on the terminal (not echoed), an open file descriptor
 /// (a pipe from a password manager), or a file (0600, for scripts). Never a command-line
@@ -33,10 +34,9 @@ public enum PassphraseSource: Sendable, Equatable {
             bytes = try Self.readAll(fd: fd, name: "file descriptor \(fd)")
         case .file(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw ToolError("cannot read the passphrase file \(path): \(String(cString: strerror(errno)))")
-            }
+            guard fd >= 0 else { throw Self.unopenable(path, errno: errno) }
             defer { close(fd) }
+            try Self.checkFile(fd: fd, path: path)
             bytes = try Self.readAll(fd: fd, name: path)
         }
         defer { Self.wipe(&bytes) }
@@ -47,6 +47,56 @@ public enum PassphraseSource: Sendable, Equatable {
         }
         guard !bytes.isEmpty else { throw ToolError("the passphrase is empty") }
         return SecureBytes(copying: bytes)
+    }
+
+    /// A passphrase file that cannot be opened, said as what it is: missing, or not this user's
+    /// to read (with the modes and owners that decide it), in the tools' style.
+    static func unopenable(_ path: String, errno code: Int32) -> ToolError {
+        switch code {
+        case ENOENT:
+            return ToolError(
+                "the passphrase file \(path) does not exist; name the file whose first line is the passphrase"
+            )
+        case EACCES:
+            var status = stat()
+            let detail =
+                stat(path, &status) == 0
+                ? " (mode \(String(status.st_mode & 0o777, radix: 8)); it belongs to \(FileAccess.user(status.st_uid)))"
+                : ""
+            return ToolError(
+                "permission denied: you (\(FileAccess.user(getuid()))) may not read the passphrase file \(path)\(detail); run this as the file's "
+                    + "owner, or give it to yourself and `chmod 600 \(path)`"
+            )
+        default:
+            return ToolError(
+                "the passphrase file \(path) cannot be opened (\(String(cString: strerror(code)).lowercased())); "
+                    + "name a file whose first line is the passphrase"
+            )
+        }
+    }
+
+    /// A folder given as the passphrase file is refused; a file other users may read is used,
+    /// with a warning on standard error (as ssh warns of a key file others can read): whoever
+    /// reads it can open the vault.
+    static func checkFile(fd: Int32, path: String) throws(ToolError) {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return }
+        let kind = status.st_mode & S_IFMT
+        if kind == S_IFDIR {
+            throw ToolError("the passphrase file \(path) is a folder; name the file whose first line is the passphrase")
+        }
+        let mode = status.st_mode & 0o777
+        if kind == S_IFREG, mode & 0o044 != 0 {
+            warn(
+                "\(toolName): warning: the passphrase file \(path) can be read by other users "
+                    + "(mode \(String(mode, radix: 8))); `chmod 600 \(path)`"
+            )
+        }
+    }
+
+    /// The running tool's name (`healthvault`, `healthvaultd`), which opens its messages.
+    public static var toolName: String {
+        URL(fileURLWithPath: CommandLine.arguments.first ?? "healthvault").lastPathComponent
     }
 
     static func readAll(fd: Int32, name: String) throws(ToolError) -> [UInt8] {
@@ -115,6 +165,24 @@ public enum PassphraseSource: Sendable, Equatable {
     }
 }
 
+extension PassphraseSource {
+    /// What to do about a wrong passphrase: give the vault's own.
+    static let whichPassphrase = "the one the vault was created with, or last given to `healthvault passwd`"
+
+    /// A wrong passphrase for `what` (a vault's folder, "the backup DIR"), said with where it came
+    /// from and what to do (README, "Errors and exit codes").
+    public func wrongPassphrase(for what: String) -> String {
+        switch self {
+        case .prompt:
+            "wrong passphrase for \(what); type \(Self.whichPassphrase)"
+        case .file(let path):
+            "wrong passphrase for \(what) in \(path) (its first line); put there \(Self.whichPassphrase)"
+        case .fileDescriptor(let fd):
+            "wrong passphrase for \(what) from file descriptor \(fd); give \(Self.whichPassphrase)"
+        }
+    }
+}
+
 /// A tool's error: one line for a person, and a non-zero exit.
 public struct ToolError: Error, CustomStringConvertible, Sendable {
     public var description: String
@@ -142,7 +210,7 @@ extension PassphraseSource {
                             + "--allow-weak-passphrase to use it anyway; \(nothingDone)"
                     )
                 }
-                Self.warn("warning: the new passphrase is weak: \(strength)")
+                Self.warn("\(Self.toolName): warning: the new passphrase is weak: \(strength)")
             }
             return passphrase
         }

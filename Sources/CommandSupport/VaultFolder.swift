@@ -25,7 +25,7 @@ public enum VaultFolder {
                 ? "\(message); create one with `healthvault init --vault \(directory.path)`, or name your vault with --vault or $HEALTHVAULT_DIR"
                 : "\(message); name your vault's folder with --vault or $HEALTHVAULT_DIR"
         case .wrongPassphrase:
-            return "wrong passphrase for \(directory.path)"
+            return "wrong passphrase for \(directory.path); give \(PassphraseSource.whichPassphrase)"
         default:
             return error.description
         }

@@ -251,11 +251,16 @@ public final class VaultDaemon: Service, Sendable {
         }
         chmod(path, 0o600)
         server.withLock { $0 = channel.channel }
+        // Each limit under its flag's name (`maxConnections` is --max-connections, the apps'
+        // ceiling), and `connectionsAtOnce` their sum, the most connections open at once.
+        let limits = configuration.connectionLimits
         logger.info(
             "serving",
             metadata: [
                 "vault": "\(vaultID)", "socket": "\(path)",
-                "maxConnections": "\(configuration.connectionLimits.total)",
+                "maxConnections": "\(limits.apps)", "maxConnectionsPerApp": "\(limits.perApp)",
+                "maxOwnerConnections": "\(limits.owner)", "maxUnauthenticated": "\(limits.unauthenticated)",
+                "connectionsAtOnce": "\(limits.total)",
             ]
         )
 

@@ -46,8 +46,7 @@ struct Activity: AsyncParsableCommand {
         if output.json { return try printJSONLines(summaries) }
         guard !summaries.isEmpty else { return print("No activity.") }
         func number(_ quantity: Quantity, _ unit: HealthUnit) -> String {
-            let value = (try? quantity.doubleValue(for: unit)) ?? 0
-            return String(Int(value.rounded()))
+            ShownValue.number((try? quantity.doubleValue(for: unit)) ?? 0, in: unit)
         }
         for summary in summaries {
             print(
@@ -97,9 +96,7 @@ struct Goals: AsyncParsableCommand {
         }
     }
 
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
+    static func number(_ value: Double) -> String { DecimalText.text(value) }
 
     func run() async throws {
         let goals = try await vault.withOwner { connection in
@@ -117,8 +114,9 @@ struct Goals: AsyncParsableCommand {
         }
         if output.json { return try printJSON(goals) }
         print(
-            "Goals: move \(Int(goals.activeEnergyBurned)) kcal, exercise \(Int(goals.exerciseMinutes)) min, "
-                + "stand \(Int(goals.standHours)) h"
+            "Goals: move \(ShownValue.number(goals.activeEnergyBurned, in: .kilocalorie)) kcal, exercise "
+                + "\(ShownValue.number(goals.exerciseMinutes, in: .minute)) min, "
+                + "stand \(ShownValue.number(goals.standHours, in: .count)) h"
         )
     }
 }

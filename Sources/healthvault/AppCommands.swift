@@ -36,13 +36,17 @@ struct Apps: AsyncParsableCommand {
 
         func run() async throws {
             let key = try KeyFiles.generate(privatePath: privateKey, publicPath: publicKey)
+            // Absolute, as every path the commands print (`init`, `export`, `backup`): the files
+            // are found again from any folder.
+            let privatePath = URL(fileURLWithPath: privateKey).standardizedFileURL.path
+            let publicPath = URL(fileURLWithPath: publicKey).standardizedFileURL.path
             if output.json {
                 return try printJSON([
-                    "privateKey": privateKey, "publicKey": publicKey, "key": KeyFiles.publicKeyText(key),
+                    "privateKey": privatePath, "publicKey": publicPath, "key": KeyFiles.publicKeyText(key),
                 ])
             }
             print(
-                "Wrote the private key to \(privateKey) (0600) and the public key \(KeyFiles.publicKeyText(key)) to \(publicKey)."
+                "Wrote the private key to \(privatePath) (0600) and the public key \(KeyFiles.publicKeyText(key)) to \(publicPath)."
             )
         }
     }
@@ -331,16 +335,17 @@ struct Requests: AsyncParsableCommand {
     struct Approve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Grant everything a request asks for (types needing an explicit decision stay pending).",
+            usage: "healthvault requests approve <id> [<options>]",
             discussion: "Example: healthvault requests approve 1"
         )
 
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The request's id.")
-        var id: Int64
+        @OptionGroup var request: RequestID
 
         func run() async throws {
+            let id = try request.id
             try await vault.withOwner {
                 _ = try await $0.call(Method.requestsApprove, RequestIDParams(id: id), as: Empty.self)
             }
@@ -353,21 +358,46 @@ struct Requests: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "deny",
             abstract: "Deny everything a request asks for.",
+            usage: "healthvault requests deny <id> [<options>]",
             discussion: "Example: healthvault requests deny 2"
         )
 
         @OptionGroup var vault: VaultOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The request's id.")
-        var id: Int64
+        @OptionGroup var request: RequestID
 
         func run() async throws {
+            let id = try request.id
             try await vault.withOwner {
                 _ = try await $0.call(Method.requestsDeny, RequestIDParams(id: id), as: Empty.self)
             }
             if output.json { return try printJSON(["request": id]) }
             print("Denied request \(id).")
+        }
+    }
+}
+
+/// The request `requests approve` and `requests deny` decide: a positive whole number, as
+/// `requests list` shows it. Collected as ``PositionalWords`` so that `-3` is a number out of range
+/// rather than an unknown option.
+struct RequestID: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The request's id.", valueName: "id"))
+    var words: [String] = []
+
+    func validate() throws { _ = try id }
+
+    /// The id, or the refusal ArgumentParser would give (exit 64).
+    var id: Int64 {
+        get throws {
+            let word = try PositionalWords.read(words, names: ["<id>"])[0] ?? ""
+            guard let id = Int64(word) else { throw ValidationError("The value '\(word)' is invalid for '<id>'") }
+            guard id > 0 else {
+                throw ValidationError(
+                    "request \(id) is out of range: requests are numbered from 1 (`healthvault requests list` shows them)"
+                )
+            }
+            return id
         }
     }
 }

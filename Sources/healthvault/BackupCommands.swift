@@ -116,7 +116,7 @@ struct Backup: AsyncParsableCommand {
                 }
             }
         } catch let error as StoreError {
-            if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
+            if case .wrongPassphrase = error { throw ToolError(vault.wrongPassphrase) }
             throw ToolError("\(error)")
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -487,7 +487,9 @@ struct Check: AsyncParsableCommand {
         } catch {
             let message: String
             if case .wrongPassphrase = error {
-                message = "wrong passphrase; nothing was checked beyond the key file"
+                message =
+                    ((try? PassphraseSource(fd: vault.passphraseFd, file: vault.passphraseFile)) ?? .prompt)
+                    .wrongPassphrase(for: directory.path) + "; nothing was checked beyond the key file"
             } else {
                 message = "\(error)"
             }

@@ -383,7 +383,7 @@ struct Audit: AsyncParsableCommand {
                 )
                 opened.lock()
             } catch {
-                if case .wrongPassphrase = error { throw ToolError("wrong passphrase") }
+                if case .wrongPassphrase = error { throw ToolError(vault.wrongPassphrase) }
                 throw ToolError("\(error)")
             }
             if output.json { return try printJSON(Accepted(directory: vault.directory.path, accepted: true)) }
@@ -443,10 +443,12 @@ struct Audit: AsyncParsableCommand {
 
         func run() async throws {
             let report: AuditVerifier.Report
+            var refusal: ToolError?
             do {
                 report = try verify()
             } catch let error as ToolError {
                 // An input the auditor gave that cannot be read is "could not read", as for the export.
+                refusal = error
                 report = AuditVerifier.Report(
                     verdict: .unreadable(error.description),
                     entryCount: 0,
@@ -455,10 +457,25 @@ struct Audit: AsyncParsableCommand {
                 )
             }
             if output.json {
+                // The verdict object, whatever the verdict (docs/AUDIT_LOG.md, "The verdict as JSON").
                 try printJSON(VerdictJSON(report))
             } else {
-                print(report.summary)
-                for warning in report.warnings { print("warning: \(warning)") }
+                // A verdict on the log (verified, TAMPERED) is the command's output; what kept it
+                // from verifying is an error, and warnings are messages: on standard error, in the
+                // tools' style (README, "Errors and exit codes").
+                switch report.verdict {
+                case .verified, .tampered:
+                    print(report.summary)
+                case .unreadable(let why):
+                    Self.say(
+                        refusal?.description
+                            ?? "could not read the export: \(why); nothing was verified: give the whole folder "
+                            + "`healthvault audit export` wrote"
+                    )
+                case .otherVault:
+                    Self.say(report.summary)
+                }
+                for warning in report.warnings { Self.say("warning: \(warning)") }
             }
             if let saveCheckpoint, let latest = report.latestCheckpoint {
                 // Verified, but what the next verification needs was not kept: could not (2).
@@ -477,14 +494,34 @@ struct Audit: AsyncParsableCommand {
             if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
         }
 
+        /// One line on standard error, in the tools' style.
+        static func say(_ line: String) {
+            FileHandle.standardError.write(Data("healthvault: \(line)\n".utf8))
+        }
+
         func verify() throws -> AuditVerifier.Report {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: export, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ToolError(
+                    "there is no export at \(export): "
+                        + (FileManager.default.fileExists(atPath: export)
+                            ? "it is a file" : "the folder does not exist")
+                        + "; give the folder `healthvault audit export` wrote"
+                )
+            }
             guard let key else {
                 throw ToolError(
                     "no key given: name the vault's audit-key.pub, as you received it, with --key (the export's own key.vkey proves nothing)"
                 )
             }
             guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
-                throw ToolError("cannot read the key file \(key)")
+                throw ToolError(
+                    FileManager.default.fileExists(atPath: key)
+                        ? "the key file \(key) cannot be read; give the vault's audit-key.pub, as you received it, "
+                            + "with --key"
+                        : "the key file \(key) does not exist; give the vault's audit-key.pub, as you received it, "
+                            + "with --key"
+                )
             }
             let trusted: VerifierKey
             do {
@@ -497,7 +534,11 @@ struct Audit: AsyncParsableCommand {
             var previous: String?
             if let checkpoint {
                 guard let data = FileManager.default.contents(atPath: checkpoint) else {
-                    throw ToolError("cannot read the checkpoint \(checkpoint)")
+                    throw ToolError(
+                        "the checkpoint \(checkpoint) "
+                            + (FileManager.default.fileExists(atPath: checkpoint) ? "cannot be read" : "does not exist")
+                            + "; give the file --save-checkpoint kept, or leave out --checkpoint"
+                    )
                 }
                 previous = String(decoding: data, as: UTF8.self)
             }
@@ -551,7 +592,11 @@ struct Audit: AsyncParsableCommand {
         @Option(name: .long, help: "Only entries naming this type (a short name or an identifier).")
         var type: String?
 
-        @Option(name: .long, help: "Only this operation (save, query.sample, authorization.grant-read, ...).")
+        @Option(
+            name: .long,
+            help:
+                "Only this operation (save, query.sample, authorization.grant-read, ...; docs/AUDIT_LOG.md lists them)."
+        )
         var operation: String?
 
         @Option(name: .long, help: "Only this outcome: ok, denied, denied-served-empty, error.")
@@ -574,6 +619,18 @@ struct Audit: AsyncParsableCommand {
             }
             if let outcome, !["ok", "denied", "denied-served-empty", "error"].contains(outcome) {
                 throw ValidationError("--outcome is ok, denied, denied-served-empty or error, not \(outcome)")
+            }
+            // An operation the log never records would match nothing, silently: refused, with the
+            // closest ones, or all of them when none is close.
+            let known = AuditEntry.Operation.known.map(\.rawValue)
+            if let operation, !known.contains(operation) {
+                let closest = ClosestNames.to(operation, among: known)
+                throw ValidationError(
+                    "--operation \(operation) is no operation the audit log records; "
+                        + (closest.isEmpty
+                            ? "give one of \(known.sorted().joined(separator: ", "))"
+                            : "did you mean \(closest.joined(separator: ", "))? (docs/AUDIT_LOG.md lists them all)")
+                )
             }
         }
 
@@ -611,7 +668,7 @@ struct Audit: AsyncParsableCommand {
                 )
             }
             if output.json {
-                for entry in entries { print(entry.jsonLine) }
+                for entry in entries { print(JSONOutput.compacted(entry.jsonLine)) }
                 return
             }
             print(AuditEntry.table(entries))

@@ -12,6 +12,8 @@ extension Samples {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Enter a sample yourself: a weight, a blood pressure, a night's sleep, a workout.",
+            usage: "healthvault samples add <type> <value> [<unit>] [--at <date>] [--from <date>] [--to <date>] "
+                + "[--metadata <metadata> ...] [<options>]",
             discussion: """
                 A category value is its name (asleepCore, asleepREM, awake, inBed, ...), HealthKit's \
                 constant, or its number. Units: HealthKit's (kg, lb, st, mmHg, count/min, degF) or \
@@ -36,11 +38,25 @@ extension Samples {
         @Argument(help: "The type: a short name (bodyMass, bloodPressure, sleepAnalysis, workout) or an identifier.")
         var type: String
 
-        @Argument(help: "The value: a number, systolic/diastolic, a category value's name, a workout's activity.")
-        var value: String
+        /// The value and the unit, collected so that a negative value is a value (``PositionalWords``).
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(
+                "The value: a number (a negative one too, which is then refused as out of range), systolic/diastolic, "
+                    + "a category value's name, a workout's activity; then the unit (kg, lb, st, mmHg, bpm, °F), "
+                    + "without which your preferred unit for the type is taken.",
+                valueName: "value> <unit"
+            )
+        )
+        var words: [String] = []
 
-        @Argument(help: "The unit (kg, lb, st, mmHg, bpm, °F); without it, your preferred unit for the type.")
-        var unit: String?
+        /// The value, as written.
+        var value: String { (try? PositionalWords.read(words, names: Self.wordNames))?[0] ?? "" }
+
+        /// The unit, if one is given.
+        var unit: String? { (try? PositionalWords.read(words, names: Self.wordNames))?[1] }
+
+        static let wordNames = ["<value>", "[<unit>]"]
 
         @Option(parsing: .unconditional, help: .date("When it was measured (default: now)."))
         var at: DateArgument?
@@ -55,6 +71,7 @@ extension Samples {
         var metadata: [String] = []
 
         func validate() throws {
+            _ = try PositionalWords.read(words, names: Self.wordNames)
             if at != nil, from != nil || to != nil { throw ValidationError("give --at, or --from and --to, not both") }
             if to != nil, from == nil { throw ValidationError("--to needs --from") }
         }
@@ -87,8 +104,12 @@ extension Samples {
                 case .correlation(.bloodPressure): .bloodPressureSystolic
                 default: nil
                 }
-            // A unit that does not parse fails before the passphrase is asked for.
-            if let unit, unitType != nil { _ = try parseUnit(unit, option: "unit") }
+            // A unit that does not parse, or a value out of range in the unit given, fails before
+            // the passphrase is asked for.
+            if let unit, let unitType { _ = try parseUnit(unit, option: nil, for: unitType) }
+            if unit != nil, let early = try? SampleEntry(type: type, value: value, unit: unit, start: now, end: now) {
+                try Self.checkRange(early.value, written: type)
+            }
             let metadata = entered
             let sample = try await vault.withOwner { [at, from, to, unit, type, value] connection -> Sample in
                 // Days and local times in the owner's time zone.
@@ -115,10 +136,13 @@ extension Samples {
                         metadata: metadata,
                         defaultUnit: { preferred[$0.rawValue] }
                     )
+                    try Self.checkRange(entry.value, written: type)
                     sample = try entry.sample(
                         uuids: (0..<entry.uuidCount).map { _ in UUID() },
                         source: Source(bundleIdentifier: "owner:healthvault", name: "HealthVault")
                     )
+                } catch let error as ValidationError {
+                    throw error
                 } catch {
                     throw ToolError("\(shortName(sampleType)): \((error as? HealthError)?.message ?? "\(error)")")
                 }
@@ -127,6 +151,49 @@ extension Samples {
             }
             if output.json { return try printJSON(sample) }
             print("Added \(shortName(sampleType)) \(sample.uuid.uuidString)")
+        }
+
+        /// A value its type does not allow, said as `goals` says its own (README, "Errors and exit
+        /// codes"), in the unit it was given in: `weight -5 kg is out of range: give 0 kg or more`.
+        /// A `ValidationError`: exit 64, as for any value out of range on the command line.
+        static func checkRange(_ value: SampleEntry.Value, written name: String) throws {
+            switch value {
+            case .quantity(let quantity):
+                if let type = try? parseSampleType(name), case .quantity(let quantityType) = type {
+                    try checkRange(quantity, of: quantityType, written: name)
+                }
+            case .bloodPressure(let systolic, let diastolic):
+                try checkRange(systolic, of: .bloodPressureSystolic, written: "the systolic pressure")
+                try checkRange(diastolic, of: .bloodPressureDiastolic, written: "the diastolic pressure")
+            case .category, .workout:
+                break
+            }
+        }
+
+        static func checkRange(_ quantity: Quantity, of type: QuantityTypeIdentifier, written name: String) throws {
+            guard quantity.value.isFinite, let canonical = try? quantity.doubleValue(for: type.canonicalUnit),
+                !type.valueDomain.contains(canonical)
+            else { return }
+            let domain = type.valueDomain
+            let unit = quantity.unit
+            // The catalog's ceilings (10^15, or 1000 dB) are no bound a person needs to read.
+            let ceiling =
+                type.aggregationStyle == .discreteEquivalentContinuousLevel
+                ? QuantityTypeIdentifier.soundLevelLimit : QuantityTypeIdentifier.valueLimit
+            func shown(_ bound: Double) -> String {
+                DecimalText.text((try? type.canonicalUnit.convert(bound, to: unit)) ?? bound) + " \(unit)"
+            }
+            let hasLower = domain.lowerBound > -ceiling
+            let hasUpper = domain.upperBound < ceiling
+            let range =
+                hasLower && hasUpper
+                ? "\(DecimalText.text((try? type.canonicalUnit.convert(domain.lowerBound, to: unit)) ?? 0)) to "
+                    + shown(domain.upperBound)
+                : canonical < domain.lowerBound
+                    ? "\(shown(domain.lowerBound)) or more" : "at most \(shown(domain.upperBound))"
+            throw ValidationError(
+                "\(name) \(DecimalText.text(quantity.value)) \(unit) is out of range: give \(range)"
+            )
         }
     }
 }

@@ -38,7 +38,6 @@ enum LocalDaemon {
         do {
             vault = try Vault.open(at: directory, passphrase: passphrase, by: .owner)
         } catch {
-            if case .wrongPassphrase = error { throw ToolError("wrong passphrase for \(directory.path)") }
             throw ToolError(VaultFolder.message(for: error, directory: directory))
         }
         guard let made = mkdtemp(strdup("/tmp/healthvault-XXXXXX")) else {

@@ -113,14 +113,13 @@ extension Samples {
             print(table(rows))
         }
 
-        /// A sample's value as a person reads it: a quantity in the owner's unit (to six figures), a
+        /// A sample's value as a person reads it: a quantity in the owner's unit (``ShownValue``), a
         /// category's value by name, a correlation's members, a workout's type and duration.
         func value(of sample: Sample, _ view: WorkoutView) -> String {
             switch sample {
             case .quantity(let quantity):
                 let unit = view.units[quantity.quantityType] ?? quantity.quantityType.canonicalUnit
-                guard let value = try? quantity.quantity.doubleValue(for: unit) else { return "\(quantity.quantity)" }
-                return Self.number(value) + " \(unit)"
+                return ShownValue.text(quantity.quantity, in: unit)
             case .category(let category):
                 // By name, as `samples add` takes it (asleepCore); the number where the set has none.
                 return category.categoryType.valueSet.caseName(of: category.value) ?? "value \(category.value)"
@@ -137,17 +136,6 @@ extension Samples {
             }
         }
 
-        /// To six significant figures, without trailing zeros.
-        static func number(_ value: Double) -> String {
-            guard value.isFinite, value != 0 else { return "0" }
-            let digits = max(0, 5 - Int(floor(log10(abs(value)))))
-            var text = String(format: "%.\(min(digits, 12))f", value)
-            if text.contains(".") {
-                while text.hasSuffix("0") { text.removeLast() }
-                if text.hasSuffix(".") { text.removeLast() }
-            }
-            return text
-        }
     }
 }
 

@@ -49,6 +49,7 @@ struct Login: AsyncParsableCommand {
 
     @Option(
         name: .customLong("for"),
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How long the session lasts: 90s, 15m, 1h, 1d (at most 24h; default: `session` in the config file, else 15m).",
             valueName: "duration"

@@ -240,7 +240,7 @@ struct Stats: AsyncParsableCommand {
         let (components, hour) = try Self.components(intervalName)
         var asked: HealthUnit?
         if let unit {
-            asked = try parseUnit(unit, option: "--unit")
+            asked = try parseUnit(unit, option: "--unit", for: quantityType)
             guard asked!.isCompatible(with: quantityType.canonicalUnit) else {
                 throw ToolError(
                     "--unit: \(unit) does not measure \(quantityType.shortName) (its unit is \(quantityType.defaultUnit) or one like it)"
@@ -280,8 +280,7 @@ struct Stats: AsyncParsableCommand {
         let formatter = Self.formatter(collection.timeZone, clock: components.hour > 0 || components.minute > 0)
         func text(_ quantity: Quantity?) throws -> String {
             guard let quantity else { return "-" }
-            let value = try quantity.doubleValue(for: shown)
-            return value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.2f", value)
+            return ShownValue.number(try quantity.doubleValue(for: shown), in: shown)
         }
         print("\(quantityType.rawValue) per \(intervalName), \(shown), \(collection.timeZone)")
         for statistics in collection.statistics {
@@ -437,7 +436,7 @@ struct Units: AsyncParsableCommand {
     func run() async throws {
         let quantityType = try type.map(parseQuantityType)
         if reset, unit != nil { throw ToolError("give a unit or --reset, not both") }
-        let chosen = try unit.map { try parseUnit($0, option: $0) }
+        let chosen = try unit.map { try parseUnit($0, option: nil, for: quantityType) }
         let units = try await vault.withOwner { connection in
             if let quantityType, chosen != nil || reset {
                 _ = try await connection.call(

@@ -53,6 +53,12 @@ struct VaultOptions: ParsableArguments {
         try PassphraseSource(fd: passphraseFd, file: passphraseFile).read(prompt: prompt)
     }
 
+    /// A wrong passphrase for this vault, said with where it came from and what to do.
+    var wrongPassphrase: String {
+        ((try? PassphraseSource(fd: passphraseFd, file: passphraseFile)) ?? .prompt)
+            .wrongPassphrase(for: directory.path)
+    }
+
     /// Checks, before anything is asked, that the folder holds a vault this user can open: what
     /// is wrong is said as what it is (``VaultFolder``).
     func requireVault() throws {
@@ -101,7 +107,7 @@ struct VaultOptions: ParsableArguments {
     func serveLocally() throws -> Ed25519.SigningKey {
         let passphrase = try self.passphrase(prompt: "Passphrase for \(directory.path): ")
         defer { passphrase.wipe() }
-        let key = try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+        let key = try ownerKey(passphrase: passphrase, wrong: wrongPassphrase)
         try LocalDaemon.start(directory: directory, passphrase: passphrase)
         return key
     }
@@ -115,7 +121,7 @@ struct VaultOptions: ParsableArguments {
             throw ToolError([context, error.description].compactMap { $0 }.joined(separator: "; "))
         }
         defer { passphrase.wipe() }
-        return try ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(directory.path)")
+        return try ownerKey(passphrase: passphrase, wrong: wrongPassphrase)
     }
 
     /// Connects as the owner with `credential`; a session the daemon no longer knows (expired,
@@ -241,23 +247,23 @@ func parseSampleType(_ name: String) throws -> SampleType {
 }
 
 /// A unit as the owner writes it: HealthKit's unit string or a name people use (`bpm`, `°F`,
-/// `lbs`; docs/UNITS.md, "Names people use").
-func parseUnit(_ text: String, option: String) throws -> HealthUnit {
+/// `lbs`; docs/UNITS.md, "Names people use"). One that does not parse is said with the closest
+/// units (of `type`'s kind, when one is named) and where the list is: `unknown unit "kgs"; did
+/// you mean kg? (docs/UNITS.md lists them)`. `option` names the option it was given to
+/// (`--unit`), nil for a positional argument, whose unit is the whole of it.
+func parseUnit(_ text: String, option: String?, for type: QuantityTypeIdentifier? = nil) throws -> HealthUnit {
     do {
         return try HealthUnit(named: text)
     } catch {
-        throw ToolError("\(option): \(error.message)")
+        let suggestions = HealthUnit.suggestions(for: text, compatibleWith: type?.canonicalUnit)
+        let hint =
+            switch suggestions.count {
+            case 0: ""
+            case 1: "; did you mean \(suggestions[0])?"
+            default: "; did you mean one of \(suggestions.joined(separator: ", "))?"
+            }
+        throw ToolError("\(option.map { "\($0): " } ?? "")\(error.message)\(hint) (docs/UNITS.md lists them)")
     }
-}
-
-/// Prints a value as JSON (sorted keys, RFC 3339 dates), one line.
-func printJSON(_ value: some Encodable) throws {
-    print(String(decoding: try HealthJSON.encode(value), as: UTF8.self))
-}
-
-/// Prints a list as JSON lines: one object per line, nothing for an empty list.
-func printJSONLines<Element: Encodable>(_ values: some Sequence<Element>) throws {
-    for value in values { try printJSON(value) }
 }
 
 /// The owner's time zone, as `timezone` set it: the zone dates are shown and read in.

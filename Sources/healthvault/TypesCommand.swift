@@ -19,6 +19,7 @@ struct Types: ParsableCommand {
             Examples:
               healthvault types                   every type
               healthvault types heart             the types whose name holds "heart"
+              healthvault types zzz               none: says so, and exits 0
               healthvault types --kind category   the category types
               healthvault types --json            one JSON object per type
             """
@@ -57,10 +58,19 @@ struct Types: ParsableCommand {
                 description.type == named && named != nil
                     || Self.key(description.shortName).contains(key) || Self.key(description.identifier).contains(key)
             }
-            if types.isEmpty {
-                // Nothing holds it: the error names the closest types, or says it is unsupported.
-                _ = try parseObjectType(search)
-            }
+        }
+        if types.isEmpty {
+            // A filter that keeps nothing is an empty list, as for every command that lists
+            // (exit 0; with --json, no line): said in words, with the closest names.
+            if output.json { return }
+            let what = kind.map { "\($0) type" } ?? "type"
+            let suggestions = search.map { ObjectType.suggestions(for: $0) } ?? []
+            print(
+                "No \(what)'s name or identifier holds \"\(search ?? "")\""
+                    + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: ", "))?")
+                    + " (`healthvault types` lists every type)."
+            )
+            return
         }
         types.sort {
             (kinds.firstIndex(of: $0.kind) ?? 99, $0.shortName) < (kinds.firstIndex(of: $1.kind) ?? 99, $1.shortName)

@@ -214,7 +214,7 @@ struct Unlock: AsyncParsableCommand {
         guard vault.isServed else { throw vault.notServed }
         let passphrase = try vault.passphrase(prompt: "Passphrase for \(vault.directory.path): ")
         defer { passphrase.wipe() }
-        let key = try vault.ownerKey(passphrase: passphrase, wrong: "wrong passphrase for \(vault.directory.path)")
+        let key = try vault.ownerKey(passphrase: passphrase, wrong: vault.wrongPassphrase)
         let connection = try await vault.connect(identity: .owner(key: key))
         defer { connection.close() }
         let encoded = passphrase.withUnsafeBytes { Data($0).base64EncodedString() }

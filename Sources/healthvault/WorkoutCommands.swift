@@ -200,14 +200,7 @@ struct WorkoutView {
         guard let quantity else { return "-" }
         let shown = type.flatMap { units[$0] ?? $0.canonicalUnit } ?? quantity.unit
         guard let value = try? quantity.doubleValue(for: shown) else { return "\(quantity)" }
-        return Self.number(value) + (unit ? " \(shown)" : "")
-    }
-
-    /// A value to about three figures: 168, 21.2, 0.35.
-    static func number(_ value: Double) -> String {
-        let scale = abs(value) >= 100 ? 1.0 : abs(value) >= 10 ? 10 : 100
-        let rounded = (value * scale).rounded() / scale
-        return rounded == rounded.rounded() && abs(rounded) < 1e15 ? String(Int64(rounded)) : String(rounded)
+        return ShownValue.number(value, in: shown) + (unit ? " \(shown)" : "")
     }
 
     /// One statistics line: a sum, or average, minimum and maximum, with the sources.
@@ -301,10 +294,9 @@ struct WorkoutView {
     static func text(_ value: MetadataValue) -> String {
         switch value {
         case .string(let string): string
-        case .number(let number):
-            number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .number(let number): DecimalText.text(number)
         case .date(let date): timestamp(date)
-        case .quantity(let quantity): "\(number(quantity.value)) \(quantity.unit)"
+        case .quantity(let quantity): ShownValue.text(quantity, in: quantity.unit)
         }
     }
 

@@ -93,6 +93,45 @@ struct HealthVaultDaemon: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    /// Parses and runs; a command line it cannot use is said in one line in the tools' style
+    /// (`healthvaultd: Unknown option '--bogus'`, README "Errors and exit codes") and exits 64;
+    /// help and the version print as ArgumentParser prints them.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ExitCode {
+            Foundation.exit(error.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is CleanExit { exit(withError: error) }
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            FileHandle.standardError.write(Data("healthvaultd: \(message)\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
+
+    /// Every limit must be positive: said with the option's name and the value as written, before
+    /// anything is opened (exit 64, as any value out of range on the command line).
+    func validate() throws {
+        for (name, value) in [
+            ("--max-frame-bytes", Double(maxFrameBytes)), ("--max-connections", Double(maxConnections)),
+            ("--max-connections-per-app", Double(maxConnectionsPerApp)),
+            ("--max-owner-connections", Double(maxOwnerConnections)),
+            ("--max-unauthenticated", Double(maxUnauthenticated)),
+            ("--max-unauthenticated-per-peer", Double(maxUnauthenticatedPerPeer)), ("--idle-timeout", idleTimeout),
+            ("--max-requests-per-second", Double(maxRequestsPerSecond)), ("--request-timeout", requestTimeout),
+            ("--authentication-timeout", authenticationTimeout), ("--frame-timeout", frameTimeout),
+        ] where !(value > 0) {
+            let written = value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+            throw ValidationError("\(name) \(written) is out of range: give more than 0")
+        }
+    }
+
     func run() async throws {
         do {
             try await serve()
@@ -111,17 +150,6 @@ struct HealthVaultDaemon: AsyncParsableCommand {
             throw ToolError(
                 "--log-level is trace, debug, info, notice, warning, error or critical, not \(logLevel)"
             )
-        }
-        for (name, value) in [
-            ("--max-frame-bytes", Double(maxFrameBytes)), ("--max-connections", Double(maxConnections)),
-            ("--max-connections-per-app", Double(maxConnectionsPerApp)),
-            ("--max-owner-connections", Double(maxOwnerConnections)),
-            ("--max-unauthenticated", Double(maxUnauthenticated)),
-            ("--max-unauthenticated-per-peer", Double(maxUnauthenticatedPerPeer)), ("--idle-timeout", idleTimeout),
-            ("--max-requests-per-second", Double(maxRequestsPerSecond)), ("--request-timeout", requestTimeout),
-            ("--authentication-timeout", authenticationTimeout), ("--frame-timeout", frameTimeout),
-        ] where !(value > 0) {
-            throw ToolError("\(name) must be positive")
         }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -143,6 +171,10 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         do {
             defer { passphrase.wipe() }
             opened = try Vault.open(at: directory, passphrase: passphrase)
+        } catch {
+            // Said with what to do: which passphrase, and where it was read.
+            if case .wrongPassphrase = error { throw ToolError(source.wrongPassphrase(for: directory.path)) }
+            throw ToolError(VaultFolder.message(for: error, directory: directory))
         }
         var configuration = DaemonConfiguration(vaultDirectory: directory)
         configuration.maximumFrameBytes = maxFrameBytes

@@ -169,8 +169,29 @@ struct AuditPresentationTests {
             entry.jsonLine
                 == #"{"actor":{"id":"org.example.app","kind":"app"},"objectCount":3,"operation":"query.sample","outcome":"denied-served-empty","requestID":"r-1","sequence":42,"time":"2026-09-21T14:13:20.125Z","types":["HKQuantityTypeIdentifierStepCount"]}"#
         )
+        // An empty request id and no types are left out, not written empty.
+        let bare = AuditEntry(sequence: 0, time: entry.time, actor: .system, operation: .unlock, outcome: .ok)
+        #expect(
+            bare.jsonLine
+                == #"{"actor":{"kind":"system"},"objectCount":0,"operation":"vault.unlock","outcome":"ok","sequence":0,"time":"2026-09-21T14:13:20.125Z"}"#
+        )
         let table = AuditEntry.table([entry])
         #expect(table.hasPrefix("SEQ  TIME (UTC)"))
         #expect(table.contains("42   2026-09-21T14:13:20.125Z  org.example.app  query.sample  denied-served-empty  3"))
     }
+}
+
+/// The operations `healthvault audit show --operation` takes (`AuditEntry.Operation.known`) are
+/// every one docs/AUDIT_LOG.md says this version writes.
+@Test func theKnownOperationsAreEveryOneTheLogFormatNames() throws {
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let text = try String(contentsOf: checkout.appendingPathComponent("docs/AUDIT_LOG.md"), encoding: .utf8)
+    let start = try #require(text.range(of: "Operations this version writes"))
+    let end = try #require(text.range(of: "A\nwell-formed name", range: start.upperBound..<text.endIndex))
+    let paragraph = String(text[start.upperBound..<end.lowerBound])
+    let named = paragraph.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    #expect(named.count > 40)
+    let known = Set(AuditEntry.Operation.known.map(\.rawValue))
+    for operation in named { #expect(known.contains(operation), "\(operation) is not in Operation.known") }
 }

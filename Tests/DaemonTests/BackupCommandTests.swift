@@ -228,7 +228,7 @@ extension DaemonEndToEnd {
             let key = try Self.healthvault(["check", copy.path], daemon: daemon)
             #expect(key.status == 1 && key.out.contains("PROBLEM  keyring.json"), "\(key)")
             let wrong = root.appendingPathComponent("wrong")
-            try Data("not the passphrase\n".utf8).write(to: wrong)
+            try TestDaemon.writePassphraseFile("not the passphrase", to: wrong.path)
             let refused = try Self.healthvault(["check", daemon.directory.path, "--passphrase-file", wrong.path])
             #expect(refused.status == 2 && refused.err.contains("wrong passphrase"), "\(refused)")
         }

@@ -121,7 +121,7 @@ extension DaemonEndToEnd {
         @Test func everyErrorIsOneLineWithANonZeroExit() async throws {
             let daemon = try TestDaemon()
             let wrongPassphrase = daemon.directory.deletingLastPathComponent().appendingPathComponent("wrong").path
-            try Data("wrong\n".utf8).write(to: URL(fileURLWithPath: wrongPassphrase))
+            try TestDaemon.writePassphraseFile("wrong", to: wrongPassphrase)
             let cases: [[String]] = [
                 [
                     "grant", "org.example.nobody", "stepCount", "--read", "--vault", daemon.directory.path,
@@ -152,12 +152,13 @@ extension DaemonEndToEnd {
                 #expect(lines.count == 1, "\(arguments): \(result.err)")
                 #expect(result.err.hasPrefix("healthvault: "), "\(arguments): \(result.err)")
             }
-            // The verifier answers with a verdict, not an error: files it cannot read are "could
-            // not read" (exit 2), on standard output like every verdict.
+            // What keeps the verifier from verifying is no verdict on the log: exit 2, said on
+            // standard error in one line like every error; nothing on standard output.
             let verify = try Self.healthvault(["audit", "verify", "/nonexistent/export", "--key", "/nonexistent/key"])
-            #expect(verify.status == 2 && verify.err.isEmpty, "\(verify)")
+            #expect(verify.status == 2 && verify.out.isEmpty, "\(verify)")
             #expect(
-                verify.out.split(separator: "\n").count == 1 && verify.out.hasPrefix("could not read: "),
+                verify.err.split(separator: "\n").count == 1
+                    && verify.err.hasPrefix("healthvault: there is no export at /nonexistent/export"),
                 "\(verify)"
             )
         }
@@ -165,7 +166,7 @@ extension DaemonEndToEnd {
         @Test func passwdWithoutADaemonIsRecordedAsHealthvaultdRecordsIt() throws {
             let daemon = try TestDaemon(start: false)
             let newPassphrase = daemon.directory.deletingLastPathComponent().appendingPathComponent("new").path
-            try Data("another passphrase\n".utf8).write(to: URL(fileURLWithPath: newPassphrase))
+            try TestDaemon.writePassphraseFile("another passphrase", to: newPassphrase)
             let changed = try Self.healthvault([
                 "passwd", "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,
                 "--new-passphrase-file", newPassphrase,

@@ -73,7 +73,7 @@ import Testing
             try home.folderLookedAt(environment: ["XDG_DATA_HOME": "data"]) == home.home + "/.local/share/healthvault"
         )
         // A new vault goes there too.
-        try "correct horse battery staple 42\n".write(toFile: home.root + "/pass", atomically: true, encoding: .utf8)
+        try TestDaemon.writePassphraseFile("correct horse battery staple 42", to: home.root + "/pass")
         let created = try home.run(
             ["init", "--passphrase-file", home.root + "/pass"],
             environment: ["XDG_DATA_HOME": home.root + "/data"]

@@ -186,7 +186,7 @@ extension DaemonEndToEnd {
 
         @Test func aWrongPassphraseStopsTheDaemonWithOneLine() throws {
             let daemon = try TestDaemon(start: false)
-            try Data("not the passphrase\n".utf8).write(to: URL(fileURLWithPath: daemon.passphraseFile))
+            try TestDaemon.writePassphraseFile("not the passphrase", to: daemon.passphraseFile)
             let (status, message) = try daemon.runAnotherDaemon()
             #expect(status != 0)
             #expect(message.split(separator: "\n").count == 1)

@@ -60,7 +60,7 @@ extension DaemonEndToEnd {
             let refused = try CLITests.healthvault(["audit", "export", root + "/taken"], daemon: daemon)
             #expect(refused.status != 0, "\(refused)")
             // A wrong passphrase opens nothing and leaves no lock behind.
-            try Data("not it\n".utf8).write(to: URL(fileURLWithPath: root + "/wrong"))
+            try TestDaemon.writePassphraseFile("not it", to: root + "/wrong")
             let wrong = try CLITests.healthvault([
                 "data", "--vault", daemon.directory.path, "--passphrase-file", root + "/wrong",
             ])

@@ -36,7 +36,7 @@ extension DaemonEndToEnd {
             )
             #expect(inPounds.status == 0, "\(inPounds)")
             let weights = try CLITests.healthvault(["samples", "list", "bodyMass"], daemon: daemon)
-            #expect(weights.out.contains("160 lb") && weights.out.contains("159.835 lb"), "\(weights.out)")
+            #expect(weights.out.contains("160 lb") && weights.out.contains("159.84 lb"), "\(weights.out)")
             #expect(weights.out.contains("HealthVault") && weights.out.contains(weightID.uuidString), "\(weights.out)")
             let listed = try Self.json(
                 try CLITests.healthvault(["samples", "list", "bodyMass", "--json"], daemon: daemon).out

@@ -93,7 +93,13 @@ extension DaemonEndToEnd {
             let otherKey = root.appendingPathComponent("other/audit-key.pub").path
             let wrong = try CLITests.healthvault(["audit", "verify", export, "--key", otherKey])
             #expect(wrong.status == 2, "\(wrong)")
-            #expect(wrong.out.hasPrefix("not this vault's key: ") && !wrong.out.contains("TAMPERED"), "\(wrong.out)")
+            // Not a verdict on the log: said on standard error, as every error is.
+            #expect(wrong.out.isEmpty, "\(wrong.out)")
+            #expect(
+                wrong.err.hasPrefix("healthvault: not this vault's key: ") && !wrong.err.contains("TAMPERED")
+                    && wrong.err.split(separator: "\n").count == 1,
+                "\(wrong.err)"
+            )
             let json = try CLITests.healthvault(["audit", "verify", export, "--key", otherKey, "--json"])
             #expect(json.status == 2 && json.out.contains(#""verdict":"unreadable""#), "\(json.out)")
             // The independent verifier says the same.

@@ -48,7 +48,7 @@ extension DaemonEndToEnd {
             #expect(rows.first?.hasPrefix("2026-03-02 10:00:00") == true, "\(listed.out)")
             #expect(rows.first?.contains("50 count") == true, "\(listed.out)")
             let weighed = try CLITests.healthvault(["samples", "list", "bodyMass"], daemon: daemon)
-            #expect(weighed.out.contains("154.875 lb"), "\(weighed.out)")
+            #expect(weighed.out.contains("154.87 lb"), "\(weighed.out)")
             let one = try CLITests.healthvault(
                 ["samples", "list", "stepCount", "--source", "org.example.watch", "--json"],
                 daemon: daemon

@@ -76,7 +76,7 @@ extension DaemonEndToEnd {
 
             // From a file: refused, nothing made; --allow-weak-passphrase takes it with a warning.
             let file = root + "/weak"
-            try Data("x\n".utf8).write(to: URL(fileURLWithPath: file))
+            try TestDaemon.writePassphraseFile("x", to: file)
             let refused = try CLITests.healthvault(["init", "--vault", root + "/f", "--passphrase-file", file])
             #expect(refused.status != 0)
             #expect(
@@ -92,7 +92,7 @@ extension DaemonEndToEnd {
 
             // passwd judges the new passphrase the same way, and changes nothing for a weak one.
             let strong = root + "/strong"
-            try Data("seven lanterns drift over quiet gravel\n".utf8).write(to: URL(fileURLWithPath: strong))
+            try TestDaemon.writePassphraseFile("seven lanterns drift over quiet gravel", to: strong)
             let weakChange = try CLITests.healthvault([
                 "passwd", "--vault", root + "/v", "--passphrase-file", strong, "--new-passphrase-file", file,
             ])

@@ -33,13 +33,20 @@ final class TestDaemon: @unchecked Sendable {
 
     static func binary(_ name: String) -> String { binDirectory.appendingPathComponent(name).path }
 
+    /// Writes a passphrase file as its owner should: `text` and a newline, mode 0600 (a file
+    /// others may read draws a warning from both tools, README "--passphrase-file").
+    static func writePassphraseFile(_ text: String, to path: String) throws {
+        try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    }
+
     /// Creates a vault and starts the daemon with `arguments` added to its command line.
     init(_ arguments: [String] = [], start: Bool = true) throws {
         let root = try #require(mkdtemp(strdup("/tmp/hvd.XXXXXX")).map { String(cString: $0) })
         directory = URL(fileURLWithPath: root).appendingPathComponent("v")
         passphraseFile = root + "/passphrase"
         log = URL(fileURLWithPath: root + "/daemon.log")
-        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
+        try Self.writePassphraseFile(Self.passphrase, to: passphraseFile)
         let vault = try Vault.create(
             at: directory,
             passphrase: SecureBytes(utf8: Self.passphrase),
@@ -57,7 +64,7 @@ final class TestDaemon: @unchecked Sendable {
         let root = directory.deletingLastPathComponent().path
         passphraseFile = root + "/passphrase-\(directory.lastPathComponent)"
         log = URL(fileURLWithPath: root + "/daemon-\(directory.lastPathComponent).log")
-        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
+        try Self.writePassphraseFile(Self.passphrase, to: passphraseFile)
         arguments = []
         if start { try self.start() }
     }

@@ -66,7 +66,7 @@ extension DaemonEndToEnd {
             let healthvaultd = binaries.appendingPathComponent("healthvaultd").path
             // The passphrase file where the other user can read it: only the vault is closed.
             let passphrase = binaries.appendingPathComponent("passphrase").path
-            try Data((TestDaemon.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphrase))
+            try TestDaemon.writePassphraseFile(TestDaemon.passphrase, to: passphrase)
             chmod(passphrase, 0o644)
             if asRoot {
                 chmod(root, 0o755)
@@ -145,7 +145,7 @@ extension DaemonEndToEnd {
             try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
             try Data("notes\n".utf8).write(to: URL(fileURLWithPath: other + "/notes.txt"))
             let passphrase = root + "/passphrase"
-            try Data("a passphrase nobody guesses\n".utf8).write(to: URL(fileURLWithPath: passphrase))
+            try TestDaemon.writePassphraseFile("a passphrase nobody guesses", to: passphrase)
 
             let emptyRun = try Self.run(
                 TestDaemon.binary("healthvaultd"),

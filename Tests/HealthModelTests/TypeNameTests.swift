@@ -99,6 +99,10 @@ struct TypeNameTests {
         #expect(ObjectType.suggestions(for: "zzzzzzzz").isEmpty)
         #expect(ObjectType.suggestions(for: "HKCategoryTypeIdentifierMenstrualFlw") == ["menstrualFlow"])
         #expect(ObjectType.suggestions(for: "HKWorkoutsTypeIdentifier").first == "workout")
+        // Close to an alias: the alias, with the short name it stands for; one suggestion per type.
+        #expect(ObjectType.suggestions(for: "wieght").first == "weight (bodyMass)")
+        #expect(ObjectType.suggestions(for: "stpes") == ["steps (stepCount)"])
+        #expect(ObjectType.suggestions(for: "slep") == ["sleep (sleepAnalysis)"])
         do {
             _ = try ObjectType.resolving("stepcont")
             Issue.record("stepcont named a type")

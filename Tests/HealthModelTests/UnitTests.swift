@@ -355,7 +355,7 @@ struct UnitTests {
         #expect(Self.close(try Self.unit("deg").convert(180, to: .radianAngle), Double.pi))
         #expect(Self.close(try Self.unit("pD").convert(1, to: .prismDiopter), 1))
         for unprefixable in ["kIU", "kmin", "kcount", "mdBHL", "khr", "cd", "kkg"] {
-            #expect(Self.parseError(unprefixable)?.message == "unknown unit \"\(unprefixable)\" in \"\(unprefixable)\"")
+            #expect(Self.parseError(unprefixable)?.message == "unknown unit \"\(unprefixable)\"")
         }
     }
 
@@ -364,7 +364,7 @@ struct UnitTests {
     @Test func malformedUnitStringsThrowInvalidArgumentSayingWhatAndWhere() {
         let cases: [(String, String)] = [
             ("", "the unit string is empty"),
-            ("kgg", "unknown unit \"kgg\" in \"kgg\""),
+            ("kgg", "unknown unit \"kgg\""),
             ("kgg/m", "unknown unit \"kgg\" in \"kgg/m\""),
             ("mol", "\"mol\" in \"mol\" needs a molar mass in g/mol"),
             ("mmol/L", "\"mmol\" in \"mmol/L\" needs a molar mass"),

@@ -57,6 +57,31 @@ public struct AppleHealthImportSummary: Hashable, Sendable, Codable {
 
     public init() {}
 
+    private enum CodingKeys: String, CodingKey {
+        case byType, bySource, skipped, unsupported, activitySummaries, characteristics, removedCharacters
+        case doctypeIrregularities, xml, goalChanges, routeLocationsSkipped, batches, truncated
+    }
+
+    /// Reads the summary as the daemon writes it, and as `healthvault import apple-health --json`
+    /// prints it, without its empty members (docs/COMMAND_LINE.md, "JSON output"): a member
+    /// that is absent is empty, or 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        byType = try container.decodeIfPresent([String: Counts].self, forKey: .byType) ?? [:]
+        bySource = try container.decodeIfPresent([String: Counts].self, forKey: .bySource) ?? [:]
+        skipped = try container.decodeIfPresent([String: Int].self, forKey: .skipped) ?? [:]
+        unsupported = try container.decodeIfPresent([String: Int].self, forKey: .unsupported) ?? [:]
+        activitySummaries = try container.decodeIfPresent(Int.self, forKey: .activitySummaries) ?? 0
+        characteristics = try container.decodeIfPresent(Int.self, forKey: .characteristics) ?? 0
+        removedCharacters = try container.decodeIfPresent(Int.self, forKey: .removedCharacters) ?? 0
+        doctypeIrregularities = try container.decodeIfPresent(Int.self, forKey: .doctypeIrregularities) ?? 0
+        xml = try container.decodeIfPresent(String.self, forKey: .xml)
+        goalChanges = try container.decodeIfPresent(Int.self, forKey: .goalChanges) ?? 0
+        routeLocationsSkipped = try container.decodeIfPresent(Int.self, forKey: .routeLocationsSkipped) ?? 0
+        batches = try container.decodeIfPresent(Int.self, forKey: .batches) ?? 0
+        truncated = try container.decodeIfPresent(Truncation.self, forKey: .truncated)
+    }
+
     /// Every type's counts added up.
     public var total: Counts {
         byType.values.reduce(into: Counts()) { total, counts in

@@ -239,7 +239,8 @@ public final class CSVExportWriter: ExportWriter {
         return String(format: "%@%02d:%02d", sign, abs(seconds) / 3600, abs(seconds) % 3600 / 60)
     }
 
-    private func number(_ value: Double) -> String { JSONText.number(value) }
+    /// At most 15 significant digits (docs/EXPORT_CSV.md): `154`, not `153.99999999999997`.
+    private func number(_ value: Double) -> String { DecimalText.text(value) }
 
     private func source(_ sample: Sample) -> String { Self.defused(sample.sourceRevision.source.name) }
 

@@ -10,13 +10,6 @@ struct JSONText {
 
     var bytes: [UInt8] { writer.bytes }
 
-    /// A finite number as JSON writes it (`72`, `0.97`), for text that is not JSON (CSV cells).
-    static func number(_ value: Double) -> String {
-        var writer = JSONWriter(capacity: 24)
-        writer.numberOrNull(value)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
     private mutating func separator() {
         if needsComma.last == true { writer.raw(",") }
         if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }

@@ -70,10 +70,13 @@ extension ObjectType {
         )
     }
 
-    /// The short names closest to a name that names nothing, the closest first: those within a
-    /// few typing mistakes of it (an edit distance of at most a third of its length, at least 1),
-    /// then those that contain it or that it contains (at least three letters); at most `limit`.
-    /// A name that begins with one of HealthKit's prefixes is compared without it.
+    /// The names closest to a name that names nothing, the closest first: those within a few
+    /// typing mistakes of it (an edit distance of at most a third of its length, at least 1),
+    /// then those that contain it or that it contains (at least three letters); at most `limit`,
+    /// one per type. Short names and aliases are compared alike; a type found by its alias is
+    /// suggested as the alias with its short name (`weight (bodyMass)` for `wieght`), by its short
+    /// name as that (`stepCount` for `stepcont`). A name that begins with one of HealthKit's
+    /// prefixes is compared without it.
     public static func suggestions(for name: String, limit: Int = 3) -> [String] {
         var key = NameIndex.key(name)
         // A misspelt identifier is compared without HealthKit's prefix, as its short name would be.
@@ -84,18 +87,25 @@ extension ObjectType {
         }
         guard !key.isEmpty else { return [] }
         let allowed = max(1, key.count / 3)
-        var scored: [(score: Int, name: String)] = []
-        for (candidate, type) in NameIndex.shared.suggestible {
+        // Each candidate's score, and whether it matched the type's alias (`alias`) or its short name.
+        var scored: [(score: Int, type: String, alias: String?)] = []
+        for (candidate, type, alias) in NameIndex.shared.suggestible {
             let distance = NameIndex.distance(key, candidate, atMost: allowed)
             if distance <= allowed {
-                scored.append((distance, type.shortName))
+                scored.append((distance, type.shortName, alias))
             } else if key.count >= 3, candidate.contains(key) || key.contains(candidate) {
-                scored.append((allowed + 1 + abs(candidate.count - key.count), type.shortName))
+                scored.append((allowed + 1 + abs(candidate.count - key.count), type.shortName, alias))
             }
         }
+        // The best match of each type; of a type matched as well by its short name as by an
+        // alias, the short name.
         var seen: Set<String> = []
-        return scored.sorted { ($0.score, $0.name) < ($1.score, $1.name) }.compactMap {
-            seen.insert($0.name).inserted ? $0.name : nil
+        return scored.sorted {
+            ($0.score, $0.type, $0.alias == nil ? 0 : 1) < ($1.score, $1.type, $1.alias == nil ? 0 : 1)
+        }
+        .compactMap { match -> String? in
+            guard seen.insert(match.type).inserted else { return nil }
+            return match.alias.map { "\($0) (\(match.type))" } ?? match.type
         }
         .prefix(limit).map { $0 }
     }
@@ -112,8 +122,9 @@ struct NameIndex: Sendable {
 
     /// Each normalized name and what it names.
     let entries: [String: Entry]
-    /// Short names and aliases, normalized, with their type: what suggestions are drawn from.
-    let suggestible: [(String, ObjectType)]
+    /// Short names and aliases, normalized, with their type and, for an alias, the alias as
+    /// written: what suggestions are drawn from.
+    let suggestible: [(String, ObjectType, String?)]
 
     /// HealthKit's prefixes; an identifier without its prefix is also a name of its type
     /// (`audioExposureEvent`, `HKDataTypeStateOfMind`'s `stateOfMind`).
@@ -125,7 +136,7 @@ struct NameIndex: Sendable {
 
     private init() {
         var entries: [String: Entry] = [:]
-        var suggestible: [(String, ObjectType)] = []
+        var suggestible: [(String, ObjectType, String?)] = []
         func add(_ name: String, _ entry: Entry) {
             let key = Self.key(name)
             // The first meaning stays (CatalogTests checks no name means two types).
@@ -135,11 +146,11 @@ struct NameIndex: Sendable {
             add(type.shortName, .supported(type))
             add(type.identifier, .supported(type))
             add(Self.strippingPrefix(type.identifier), .supported(type))
-            suggestible.append((Self.key(type.shortName), type))
+            suggestible.append((Self.key(type.shortName), type, nil))
         }
         for (alias, type) in ObjectType.aliases {
             add(alias, .supported(type))
-            suggestible.append((Self.key(alias), type))
+            suggestible.append((Self.key(alias), type, alias))
         }
         for (identifier, kind) in ObjectType.unsupportedIdentifiers {
             add(identifier, .unsupported(identifier: identifier, kind: kind))

@@ -63,3 +63,43 @@ extension HealthUnit {
         return result
     }
 }
+
+extension HealthUnit {
+    /// The unit strings closest to `text`, a unit that does not parse, the closest first: those
+    /// within a few typing mistakes of it (an edit distance of at most a third of its length, and
+    /// at least 1; case counts as no mistake), at most `limit`. Drawn from every unit atom, the SI
+    /// atoms with the prefixes people use (`kg`, `mg`, `mcg`, `km`, `cm`, `mL`, `kJ`, `ms`), the
+    /// names of ``aliases`` and the quantity types' own units (`count/min`, `mg/dL`); with
+    /// `compatibleWith`, only units that measure the same (`kgs` for a mass: `kg`).
+    public static func suggestions(for text: String, compatibleWith unit: HealthUnit? = nil, limit: Int = 3) -> [String]
+    {
+        let key = text.lowercased()
+        guard !key.isEmpty else { return [] }
+        let allowed = max(1, key.count / 3)
+        var scored: [(score: Int, name: String)] = []
+        for candidate in suggestible {
+            if let unit, let parsed = try? HealthUnit(named: candidate), !parsed.isCompatible(with: unit) { continue }
+            let distance = NameIndex.distance(key, candidate.lowercased(), atMost: allowed)
+            if distance <= allowed { scored.append((distance, candidate)) }
+        }
+        var seen: Set<String> = []
+        return scored.sorted { ($0.score, $0.name) < ($1.score, $1.name) }.compactMap {
+            seen.insert($0.name).inserted ? $0.name : nil
+        }
+        .prefix(limit).map { $0 }
+    }
+
+    /// What ``suggestions(for:compatibleWith:limit:)`` draws from.
+    static let suggestible: [String] = {
+        var names = Set(UnitTable.otherUnits.keys).union(UnitTable.siUnits.keys)
+        for prefix in ["k", "c", "m", "mc", "d"] {
+            for atom in ["g", "m", "L", "J", "s", "Pa"] { names.insert(prefix + atom) }
+        }
+        names.formUnion(aliases.map(\.alias))
+        for type in QuantityTypeIdentifier.allCases {
+            names.insert(type.canonicalUnit.unitString)
+            names.insert(type.defaultUnit.unitString)
+        }
+        return names.sorted()
+    }()
+}

@@ -132,7 +132,8 @@ struct UnitParser {
             molarMass = try parseMolarMass(of: name)
         }
         guard let (prefix, entry) = UnitTable.resolve(name) else {
-            throw fail("unknown unit \"\(name)\" in \"\(source)\"")
+            // The whole string is not repeated when it is the name (`unknown unit "kgs"`).
+            throw fail(name == source ? "unknown unit \"\(name)\"" : "unknown unit \"\(name)\" in \"\(source)\"")
         }
         if entry.needsMolarMass, molarMass == nil {
             throw fail(

@@ -25,17 +25,21 @@ extension VaultEngine {
             try audited(.owner, .appEnroll, types: [], requestID: registration.appID) {
                 try database.write { db in
                     try registration.validate(policy: GrantStore.policy(db))
+                    // What the vault already holds, not what the registration says: no field, so
+                    // no manifest key is blamed (``enroll(manifest:publicKey:adoptingExistingSamples:)``).
                     guard try GrantStore.registration(registration.appID, db) == nil else {
-                        throw HealthError.invalidArgument(
-                            "\(registration.appID) is already enrolled; remove it first to enroll it again",
-                            field: "appID"
+                        throw HealthError(
+                            .invalidArgument,
+                            "\(registration.appID) is already enrolled; to enroll it again, remove it first "
+                                + "(`healthvault apps remove \(registration.appID)`)"
                         )
                     }
                     if !adoptingExistingSamples, try GrantStore.holdsSamples(of: registration.appID, db) {
-                        throw HealthError.invalidArgument(
-                            "the vault already holds samples saved as \(registration.appID); enrolling it lets the "
-                                + "app read and delete them: enroll it adopting them, or delete them first",
-                            field: "appID"
+                        throw HealthError(
+                            .invalidArgument,
+                            "the vault already holds samples saved as \(registration.appID), which enrolling it lets "
+                                + "the app read and delete; enroll it adopting them (`healthvault apps enroll "
+                                + "--adopt-existing-samples`), or delete them first"
                         )
                     }
                     var stored = registration
@@ -56,7 +60,9 @@ extension VaultEngine {
     }
 
     /// Enrolls an app from its manifest (`policies/apps/<id>.json`) with `publicKey`, or the key
-    /// the manifest carries. Problems with the manifest are `PolicyError`s naming its file and key.
+    /// the manifest carries. Problems with the manifest are `PolicyError`s naming its file and key;
+    /// a refusal because of what the vault holds (the app already enrolled, samples saved under
+    /// its id) is the `invalidArgument` it is, naming the app, not the file.
     @discardableResult
     public func enroll(
         manifest: AppManifest,
@@ -75,7 +81,7 @@ extension VaultEngine {
                 manifest.registration(publicKey: key),
                 adoptingExistingSamples: adoptingExistingSamples
             )
-        } catch let error as HealthError where error.code == .invalidArgument {
+        } catch let error as HealthError where error.code == .invalidArgument && error.field != nil {
             throw PolicyError(file: manifest.file, key: error.field, problem: error.message)
         }
     }
