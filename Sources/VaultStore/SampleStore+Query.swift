@@ -569,8 +569,12 @@ extension SampleStore {
                 // Another app's workout: the statistics of a type this reader may not read wholly
                 // are computed again over what it may see of the workout's samples, so they hold
                 // nothing of hidden data (docs/ACCESS_RULES.md, "Live workouts"), and so are the
-                // totals derived from them.
-                let hidden = Set(statistics.map(\.quantityType)).filter { !scope.readsWholly(.quantity($0)) }
+                // totals derived from them. A type read within a window whose window holds the
+                // whole workout keeps them: they count the workout's own span.
+                let hidden = Set(statistics.map(\.quantityType)).filter { type in
+                    !scope.readsWholly(.quantity(type))
+                        && scope.windows[.quantity(type)]?.contains(start: start, end: end) != true
+                }
                 if !hidden.isEmpty {
                     func visible(_ stored: [Statistics], _ predicate: SamplePredicate) throws -> [Statistics] {
                         try stored.compactMap { entry in
