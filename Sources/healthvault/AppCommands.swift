@@ -467,6 +467,7 @@ struct Grant: AsyncParsableCommand {
 struct GrantTermsOptions: ParsableArguments {
     @Option(
         name: .long,
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Read other apps' samples of the last so long only: 30d, 12h, 2w (a window moving with time).",
             valueName: "duration"
@@ -474,16 +475,16 @@ struct GrantTermsOptions: ParsableArguments {
     )
     var last: RollingDuration?
 
-    @Option(name: .long, help: .date("Read other apps' samples from this date on only."))
+    @Option(name: .long, parsing: .unconditional, help: .date("Read other apps' samples from this date on only."))
     var from: DateArgument?
 
-    @Option(name: .long, help: .date("Read other apps' samples up to this date only."))
+    @Option(name: .long, parsing: .unconditional, help: .date("Read other apps' samples up to this date only."))
     var to: DateArgument?
 
     @Flag(name: .long, help: "Read other apps' samples from the instant of this grant on only.")
     var sinceGrant = false
 
-    @Option(name: .long, help: .date("The grant expires then: revoked at that instant."))
+    @Option(name: .long, parsing: .unconditional, help: .date("The grant expires then: revoked at that instant."))
     var until: DateArgument?
 
     var hasWindow: Bool { last != nil || from != nil || to != nil || sinceGrant }
@@ -596,7 +597,9 @@ enum GrantWords {
                     }
                 }
                 guard determination.window != nil || determination.expiresAt != nil else { continue }
-                if let expiry = determination.expiresAt { sentence += ", until \(date(expiry, in: zone))" }
+                if let expiry = determination.expiresAt {
+                    sentence += (determination.window == nil ? " until " : ", until ") + date(expiry, in: zone)
+                }
                 sentences.append(sentence)
             case "denied" where determination.by == "expiry":
                 if let expiry = determination.expiresAt ?? determination.at {
