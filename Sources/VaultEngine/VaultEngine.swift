@@ -247,7 +247,9 @@ public final class VaultEngine: Sendable {
         for (type, grant) in try GrantStore.readGrants(appID, at: now, db) {
             guard let sampleType = type.sampleType else { continue }
             readable.insert(sampleType)
-            if let window = grant.window { windows[sampleType] = window.readWindow(at: now, grantedAt: grant.grantedAt) }
+            if let window = grant.window {
+                windows[sampleType] = window.readWindow(at: now, grantedAt: grant.grantedAt)
+            }
         }
         let correlations = CorrelationTypeIdentifier.allCases.filter { correlation in
             correlation.allowedMemberTypes.allSatisfy(readable.contains)

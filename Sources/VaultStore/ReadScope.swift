@@ -76,7 +76,8 @@ public struct ReadScope: Hashable, Sendable {
             let memberWindows = correlationType.allowedMemberTypes.compactMap { windows[$0] }
             guard !memberWindows.isEmpty else { continue }
             let own = windows[.correlation(correlationType)].map { [$0] } ?? []
-            windows[.correlation(correlationType)] = (own + memberWindows).dropFirst().reduce((own + memberWindows)[0]) {
+            windows[.correlation(correlationType)] = (own + memberWindows).dropFirst().reduce((own + memberWindows)[0])
+            {
                 $0.intersection($1)
             }
         }

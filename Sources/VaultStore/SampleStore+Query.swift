@@ -471,7 +471,9 @@ extension SampleStore {
             // Each correlation type's objects under its own condition (its window, if any).
             var byType: [CorrelationTypeIdentifier: [Int64]] = [:]
             for id in correlationIDs {
-                if case .correlation(let correlationType) = pending[id]?.0 { byType[correlationType, default: []].append(id) }
+                if case .correlation(let correlationType) = pending[id]?.0 {
+                    byType[correlationType, default: []].append(id)
+                }
             }
             var memberRows: [VaultStore.Row] = []
             for (correlationType, parents) in byType.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

@@ -589,7 +589,8 @@ enum GrantWords {
                         sentence += " from the grant on" + (window.start.map { " (\(date($0, in: zone)))" } ?? "")
                     default:
                         switch (window.start, window.end) {
-                        case (let start?, let end?): sentence += " from \(date(start, in: zone)) to \(date(end, in: zone))"
+                        case (let start?, let end?):
+                            sentence += " from \(date(start, in: zone)) to \(date(end, in: zone))"
                         case (let start?, nil): sentence += " from \(date(start, in: zone)) on"
                         case (nil, let end?): sentence += " up to \(date(end, in: zone))"
                         case (nil, nil): break

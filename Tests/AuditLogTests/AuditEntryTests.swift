@@ -141,7 +141,8 @@ struct AuditEntryTests {
         func encoding(_ pairs: [(String, String)]) -> [UInt8] {
             var bytes = [2] + v1.dropFirst() + [0, UInt8(pairs.count)]
             for (name, value) in pairs {
-                bytes += [0, UInt8(name.utf8.count)] + Array(name.utf8) + [0, UInt8(value.utf8.count)] + Array(value.utf8)
+                bytes +=
+                    [0, UInt8(name.utf8.count)] + Array(name.utf8) + [0, UInt8(value.utf8.count)] + Array(value.utf8)
             }
             return bytes
         }

@@ -13,7 +13,8 @@ extension DaemonEndToEnd {
     @Suite struct GrantWindowCommandTests {
         static let app = "org.example.trial"
 
-        static func run(_ arguments: [String], _ daemon: TestDaemon) throws -> (status: Int32, out: String, err: String) {
+        static func run(_ arguments: [String], _ daemon: TestDaemon) throws -> (status: Int32, out: String, err: String)
+        {
             try CLITests.healthvault(arguments, daemon: daemon)
         }
 
@@ -26,7 +27,10 @@ extension DaemonEndToEnd {
             #expect(try Self.run(["timezone", "Europe/Paris"], daemon).status == 0)
             try await daemon.enroll(
                 Self.app,
-                read: [ObjectType(heartRate), ObjectType(steps), .quantity(.bloodPressureSystolic), .characteristic(.dateOfBirth)],
+                read: [
+                    ObjectType(heartRate), ObjectType(steps), .quantity(.bloodPressureSystolic),
+                    .characteristic(.dateOfBirth),
+                ],
                 share: [steps]
             )
             let last = try Self.run(
@@ -48,8 +52,13 @@ extension DaemonEndToEnd {
                 decided["window"] as? [String: String]
                     == ["kind": "fixed", "start": "2025-12-31T23:00:00.000Z", "end": "2026-06-30T22:00:00.000Z"]
             )
-            #expect(try Self.run(["grant", Self.app, "bloodPressureSystolic", "--read", "--since-grant"], daemon).status == 0)
-            #expect(try Self.run(["grant", Self.app, "steps", "--share", "--until", "2099-12-31T12:00"], daemon).status == 0)
+            #expect(
+                try Self.run(["grant", Self.app, "bloodPressureSystolic", "--read", "--since-grant"], daemon).status
+                    == 0
+            )
+            #expect(
+                try Self.run(["grant", Self.app, "steps", "--share", "--until", "2099-12-31T12:00"], daemon).status == 0
+            )
 
             let shown = try Self.run(["apps", "show", Self.app], daemon)
             #expect(shown.status == 0, "\(shown)")
@@ -58,7 +67,9 @@ extension DaemonEndToEnd {
             #expect(limits.count == 4, "\(shown.out)")
             #expect(limits.contains("  reads heart rate from the last 30 days, until 2099-12-31 00:00 Europe/Paris"))
             #expect(
-                limits.contains("  reads step count from 2026-01-01 00:00 Europe/Paris to 2026-07-01 00:00 Europe/Paris")
+                limits.contains(
+                    "  reads step count from 2026-01-01 00:00 Europe/Paris to 2026-07-01 00:00 Europe/Paris"
+                )
             )
             #expect(limits.contains("  shares step count until 2099-12-31 12:00 Europe/Paris"))
             #expect(limits.contains { $0.hasPrefix("  reads blood pressure systolic from the grant on (20") })
@@ -78,7 +89,10 @@ extension DaemonEndToEnd {
             let systolic = try #require(permission("HKQuantityTypeIdentifierBloodPressureSystolic", "read"))
             let since = try #require(systolic["window"] as? [String: Any])
             #expect(since["kind"] as? String == "sinceGrant" && since["start"] as? String == systolic["at"] as? String)
-            #expect(permission("HKQuantityTypeIdentifierStepCount", "share")?["expiresAt"] as? String == "2099-12-31T11:00:00.000Z")
+            #expect(
+                permission("HKQuantityTypeIdentifierStepCount", "share")?["expiresAt"] as? String
+                    == "2099-12-31T11:00:00.000Z"
+            )
             #expect(permission("HKQuantityTypeIdentifierStepCount", "share")?["window"] == nil)
 
             // The log: each grant's entry carries its new state; both verifiers accept the export.
@@ -90,7 +104,9 @@ extension DaemonEndToEnd {
                     == ["window": "last", "window-seconds": "2592000", "expires": "2099-12-30T23:00:00.000Z"]
             )
             let table = try Self.run(["audit", "show", "--operation", "authorization.grant-read"], daemon)
-            #expect(table.out.contains("DETAILS") && table.out.contains("window=fixed window-end=2026-06-30T22:00:00.000Z"))
+            #expect(
+                table.out.contains("DETAILS") && table.out.contains("window=fixed window-end=2026-06-30T22:00:00.000Z")
+            )
             let root = daemon.directory.deletingLastPathComponent()
             let export = root.appendingPathComponent("windows-export").path
             #expect(try Self.run(["audit", "export", export], daemon).status == 0)
@@ -118,11 +134,24 @@ extension DaemonEndToEnd {
 
         @Test func termsTheCommandCannotTakeAreOneLineRefusals() async throws {
             let daemon = try TestDaemon()
-            try await daemon.enroll(Self.app, read: [ObjectType(heartRate), .characteristic(.dateOfBirth)], share: [heartRate])
+            try await daemon.enroll(
+                Self.app,
+                read: [ObjectType(heartRate), .characteristic(.dateOfBirth)],
+                share: [heartRate]
+            )
             let cases: [([String], Int32, String)] = [
-                (["--share", "--last", "30d"], 64, "a window (--last, --from, --to, --since-grant) limits reading: add --read"),
-                (["--read", "--last", "30d", "--since-grant"], 64, "give one window: --last, --from and --to, or --since-grant"),
-                (["--read", "--from", "2026-02-01", "--to", "2026-01-01"], 1, "--to 2026-01-01 is not after --from 2026-02-01"),
+                (
+                    ["--share", "--last", "30d"], 64,
+                    "a window (--last, --from, --to, --since-grant) limits reading: add --read"
+                ),
+                (
+                    ["--read", "--last", "30d", "--since-grant"], 64,
+                    "give one window: --last, --from and --to, or --since-grant"
+                ),
+                (
+                    ["--read", "--from", "2026-02-01", "--to", "2026-01-01"], 1,
+                    "--to 2026-01-01 is not after --from 2026-02-01"
+                ),
                 (["--read", "--until", "2020-01-01"], 1, "--until 2020-01-01 is not in the future; give a later date"),
                 (["--read", "--last", "30x"], 64, "--last"),
                 (["--read", "--last", "-7d"], 64, "--last"),
@@ -130,7 +159,10 @@ extension DaemonEndToEnd {
             for (options, status, expected) in cases {
                 let result = try Self.run(["grant", Self.app, "heartRate"] + options, daemon)
                 #expect(result.status == status, "\(options): \(result)")
-                #expect(result.err.hasPrefix("healthvault: ") && result.err.contains(expected), "\(options): \(result.err)")
+                #expect(
+                    result.err.hasPrefix("healthvault: ") && result.err.contains(expected),
+                    "\(options): \(result.err)"
+                )
                 #expect(result.err.split(separator: "\n").count == 1, "\(options): \(result.err)")
                 #expect(!ErrorStyleTests.readsAsABug(result.err), "\(options): \(result.err)")
             }
@@ -141,7 +173,9 @@ extension DaemonEndToEnd {
             )
             #expect(characteristic.status == 1)
             #expect(characteristic.err.contains("is a characteristic, without dates, so a window cannot limit it"))
-            #expect(characteristic.err.split(separator: "\n").count == 1 && !ErrorStyleTests.readsAsABug(characteristic.err))
+            #expect(
+                characteristic.err.split(separator: "\n").count == 1 && !ErrorStyleTests.readsAsABug(characteristic.err)
+            )
             // A window and a share in one command: the window is for reading, the expiry for both.
             let both = try Self.run(
                 ["grant", Self.app, "heartRate", "--read", "--share", "--last", "7d", "--until", "2099-01-01"],
@@ -149,9 +183,11 @@ extension DaemonEndToEnd {
             )
             #expect(both.status == 0, "\(both)")
             let info = try Self.json(try Self.run(["apps", "show", Self.app, "--json"], daemon).out)
-            let grant = try #require((info["grants"] as? [[String: Any]])?.first {
-                $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate"
-            })
+            let grant = try #require(
+                (info["grants"] as? [[String: Any]])?.first {
+                    $0["type"] as? String == "HKQuantityTypeIdentifierHeartRate"
+                }
+            )
             #expect((grant["read"] as? [String: Any])?["window"] != nil)
             #expect((grant["share"] as? [String: Any])?["window"] == nil)
             #expect((grant["share"] as? [String: Any])?["expiresAt"] != nil)
@@ -192,7 +228,9 @@ extension DaemonEndToEnd {
             #expect(try await updates.next(within: 1) == nil)
             try await watcher.save(try quantity(.stepCount, 12, .count, at: now.addingTimeInterval(-400)))
             #expect(try await updates.next(within: 5)?.types == [steps])
-            let seen = try await watcher.samples(matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)]))
+            let seen = try await watcher.samples(
+                matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)])
+            )
             #expect(seen.count == 1)
             let shown = try Self.run(["apps", "show", "org.example.watcher"], daemon)
             #expect(shown.out.contains("reading step count expired "), "\(shown.out)")

@@ -81,7 +81,12 @@ import VaultStore
             return uuid(number)
         }
         let revision = SourceRevision(source: Source(bundleIdentifier: "ignored", name: "ignored"))
-        func quantity(_ type: QuantityTypeIdentifier, _ value: Double, _ start: Date, _ seconds: TimeInterval) throws
+        func quantity(
+            _ type: QuantityTypeIdentifier,
+            _ value: Double,
+            _ start: Date,
+            _ seconds: TimeInterval
+        ) throws
             -> Sample
         {
             .quantity(
@@ -316,7 +321,10 @@ import VaultStore
             SampleQueryDescriptor(predicates: [SampleTypePredicate(.correlation(.bloodPressure))]),
             SampleQueryDescriptor(
                 predicates: [
-                    SampleTypePredicate(.quantity(.heartRate), predicate: .quantity(.greaterThan, Quantity(70, .countPerMinute))),
+                    SampleTypePredicate(
+                        .quantity(.heartRate),
+                        predicate: .quantity(.greaterThan, Quantity(70, .countPerMinute))
+                    ),
                     SampleTypePredicate(.stateOfMind),
                 ],
                 sortDescriptors: [SampleSortDescriptor(.startDate)],
@@ -335,7 +343,10 @@ import VaultStore
 
         // Statistics and collections.
         let statistics: [StatisticsQueryDescriptor] = [
-            StatisticsQueryDescriptor(quantityType: .stepCount, options: [.cumulativeSum, .separateBySource, .duration]),
+            StatisticsQueryDescriptor(
+                quantityType: .stepCount,
+                options: [.cumulativeSum, .separateBySource, .duration]
+            ),
             StatisticsQueryDescriptor(
                 quantityType: .heartRate,
                 options: [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .separateBySource]
@@ -349,7 +360,10 @@ import VaultStore
         ]
         for query in statistics { try add(try await engine.statistics(matching: query, as: caller)) }
         for (type, options, components, zone) in [
-            (QuantityTypeIdentifier.stepCount, StatisticsOptions([.cumulativeSum, .separateBySource]), IntervalComponents(hour: 6), "UTC"),
+            (
+                QuantityTypeIdentifier.stepCount, StatisticsOptions([.cumulativeSum, .separateBySource]),
+                IntervalComponents(hour: 6), "UTC"
+            ),
             (.heartRate, [.discreteAverage, .discreteMin, .discreteMax], IntervalComponents(day: 1), "Europe/Paris"),
             (.activeEnergyBurned, [.cumulativeSum, .duration], IntervalComponents(day: 1), "UTC"),
         ] {
@@ -406,8 +420,14 @@ import VaultStore
         // the window's samples come, deletions outside it do not, and anchors never move for them.
         let anchoredTypes: [[SampleTypePredicate]] = [
             [SampleTypePredicate(.quantity(.stepCount))],
-            [SampleTypePredicate(.correlation(.bloodPressure)), SampleTypePredicate(.quantity(.bloodPressureSystolic))],
-            [SampleTypePredicate(.workout), SampleTypePredicate(.stateOfMind), SampleTypePredicate(.electrocardiogram)],
+            [
+                SampleTypePredicate(.correlation(.bloodPressure)),
+                SampleTypePredicate(.quantity(.bloodPressureSystolic)),
+            ],
+            [
+                SampleTypePredicate(.workout), SampleTypePredicate(.stateOfMind),
+                SampleTypePredicate(.electrocardiogram),
+            ],
         ]
         var results: [AnchoredObjectQueryResult] = []
         var anchors: [QueryAnchor] = []
@@ -503,10 +523,12 @@ import VaultStore
         let all = try Self.othersSamples().flatMap(\.samples)
         let hiddenCount = all.filter { !Self.inside($0, testCase) }.count
         #expect(hiddenCount > 20 && all.count - hiddenCount > 20, "the window must hide some and show some")
-        let probes = all.map(\.uuid) + [UUID()] + all.compactMap { sample -> [UUID]? in
-            guard case .correlation(let correlation) = sample else { return nil }
-            return correlation.objects.map(\.uuid)
-        }.flatMap { $0 }
+        let probes =
+            all.map(\.uuid) + [UUID()]
+            + all.compactMap { sample -> [UUID]? in
+                guard case .correlation(let correlation) = sample else { return nil }
+                return correlation.objects.map(\.uuid)
+            }.flatMap { $0 }
         let series = all.filter { [.electrocardiogram, .heartbeatSeries].contains($0.sampleType) }.map(\.uuid)
 
         let (reference, _) = try await Self.vault(testCase, windowed: false)
@@ -536,7 +558,10 @@ import VaultStore
         #expect(steps.contains { $0.sourceRevision.source.bundleIdentifier == Self.other })
         // Statistics see the third app only where the window holds some of its samples.
         let bySource = try await windowed.engine.statistics(
-            matching: StatisticsQueryDescriptor(quantityType: .stepCount, options: [.cumulativeSum, .separateBySource]),
+            matching: StatisticsQueryDescriptor(
+                quantityType: .stepCount,
+                options: [.cumulativeSum, .separateBySource]
+            ),
             as: .app(Self.reader)
         )
         let thirdInside = try Self.othersSamples().last!.samples.contains {

@@ -125,7 +125,10 @@ enum GrantStore {
             case 3: .sinceGrant
             default: nil
             }
-        return GrantTerms(window: window, expiresAt: row[column + 4].double.map(Date.init(timeIntervalSinceReferenceDate:)))
+        return GrantTerms(
+            window: window,
+            expiresAt: row[column + 4].double.map(Date.init(timeIntervalSinceReferenceDate:))
+        )
     }
 
     private static let termColumns = "window_kind, window_start, window_end, window_seconds, expires_at"
@@ -149,8 +152,12 @@ enum GrantStore {
     }
 
     /// The types the app holds a grant for, in force at `now`.
-    static func grantedTypes(_ appID: String, _ access: Access, at now: Date, _ db: Connection) throws -> Set<ObjectType>
-    {
+    static func grantedTypes(
+        _ appID: String,
+        _ access: Access,
+        at now: Date,
+        _ db: Connection
+    ) throws -> Set<ObjectType> {
         Set(
             try db.statement(
                 "SELECT type FROM grants WHERE app_id = ? AND access = ? AND decision = 1 AND (expires_at IS NULL OR expires_at > ?)"

@@ -34,7 +34,9 @@ extension VaultEngine {
                 .app(
                     appID,
                     readableTypes: Self.activityTypes,
-                    windows: window.map { window in Dictionary(uniqueKeysWithValues: Self.activityTypes.map { ($0, window) }) }
+                    windows: window.map { window in
+                        Dictionary(uniqueKeysWithValues: Self.activityTypes.map { ($0, window) })
+                    }
                         ?? [:]
                 ),
                 .ok

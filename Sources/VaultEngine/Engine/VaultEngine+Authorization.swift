@@ -244,7 +244,9 @@ extension VaultEngine {
                     field: "window"
                 )
             }
-            if let type = types.sortedByIdentifier().first(where: { if case .characteristic = $0 { true } else { false } }) {
+            if let type = types.sortedByIdentifier().first(where: {
+                if case .characteristic = $0 { true } else { false }
+            }) {
                 throw HealthError.invalidArgument(
                     "\(type) is a characteristic, without dates, so a window cannot limit it; grant it apart, without one",
                     field: "window"
