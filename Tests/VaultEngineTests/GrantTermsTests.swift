@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import HealthModel
 import HealthModelTestSupport
+import PropertyBased
 import Testing
 import VaultEngine
 import VaultStore
@@ -386,6 +387,155 @@ import VaultStore
         let refusals = try test.auditEntries().dropFirst(before)
         #expect(refusals.count == cases.count && refusals.allSatisfy { $0.outcome == .error })
         #expect(try await engine.grants(of: Self.reader).grants.allSatisfy { !$0.read.isDetermined })
+    }
+
+    /// What the log alone says each permission is: the last grant, denial, revocation or expiry
+    /// of it, a grant with its attributes (docs/AUDIT_LOG.md, "Grants and their history").
+    struct Replay {
+        struct Permission: Equatable, CustomStringConvertible {
+            var granted: Bool
+            var attributes: [String: String]
+
+            var description: String { "\(granted ? "granted" : "denied") \(attributes)" }
+        }
+
+        var permissions: [String: Permission] = [:]
+
+        static func key(_ app: String, _ access: String, _ type: String) -> String { "\(app) \(access) \(type)" }
+
+        mutating func apply(_ entry: AuditEntry) {
+            let name = entry.operation.rawValue
+            guard entry.outcome == .ok else { return }
+            if entry.operation == .appRemove {
+                permissions = permissions.filter { !$0.key.hasPrefix(entry.requestID + " ") }
+                return
+            }
+            for (prefix, granted) in [
+                ("authorization.grant-", true), ("authorization.deny-", false), ("authorization.revoke-", false),
+                ("authorization.expire-", false),
+            ] where name.hasPrefix(prefix) {
+                let access = String(name.dropFirst(prefix.count))
+                for type in entry.types {
+                    permissions[Self.key(entry.requestID, access, type)] = Permission(
+                        granted: granted,
+                        attributes: granted ? entry.attributes : [:]
+                    )
+                }
+            }
+        }
+
+        /// The permission at `now`: a grant whose `expires` has come is denied, written or not
+        /// (unless `entriesOnly`: then only an expiry's entry ends it).
+        func permission(
+            _ app: String,
+            _ access: String,
+            _ type: String,
+            at now: Date,
+            entriesOnly: Bool = false
+        ) -> Permission? {
+            guard var permission = permissions[Self.key(app, access, type)] else { return nil }
+            if !entriesOnly, permission.granted,
+                let expires = permission.attributes["expires"].flatMap(RFC3339.date(from:)),
+                expires <= now
+            {
+                permission = Permission(granted: false, attributes: [:])
+            }
+            return permission
+        }
+    }
+
+    /// The engine's permission, in the replay's terms.
+    static func permission(_ determination: Determination, _ terms: GrantTerms) -> Replay.Permission? {
+        switch determination {
+        case .notDetermined: return nil
+        case .denied: return Replay.Permission(granted: false, attributes: [:])
+        case .granted(let at, _):
+            var attributes: [String: String] = [:]
+            switch terms.window {
+            case .none: break
+            case .fixed(let start, let end):
+                attributes["window"] = "fixed"
+                attributes["window-start"] = start.map(AuditEntry.attributeTime)
+                attributes["window-end"] = end.map(AuditEntry.attributeTime)
+            case .last(let seconds):
+                attributes["window"] = "last"
+                attributes["window-seconds"] = String(Int(seconds))
+            case .sinceGrant:
+                attributes["window"] = "since-grant"
+                attributes["window-start"] = AuditEntry.attributeTime(at)
+            }
+            attributes["expires"] = terms.expiresAt.map(AuditEntry.attributeTime)
+            return Replay.Permission(granted: true, attributes: attributes)
+        }
+    }
+
+    @Test func theLogAloneReplaysTheGrantsTheEngineHoldsAfterARandomSequence() async throws {
+        var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (23, 5, 7, 11))
+        let (test, clock) = try await Self.vault()
+        let engine = test.engine
+        let apps = [Self.reader, Self.other]
+        let types: [ObjectType] = [.quantity(.stepCount), .quantity(.heartRate), .quantity(.bodyMass)]
+        for app in apps {
+            try await engine.decide(.revoke, .share, of: Set(types), for: app)
+        }
+        func check(_ step: Int, entriesOnly: Bool = false) async throws {
+            var replay = Replay()
+            for entry in try test.auditEntries() { replay.apply(entry) }
+            for app in apps {
+                let grants = try await engine.grants(of: app).grants
+                for type in types {
+                    let grant = try #require(grants.first { $0.type == type })
+                    for access in Access.allCases {
+                        let held = Self.permission(grant[access], grant.terms(access))
+                        let replayed = replay.permission(
+                            app,
+                            access.description,
+                            type.identifier,
+                            at: clock.now,
+                            entriesOnly: entriesOnly
+                        )
+                        #expect(held == replayed, "step \(step): \(app) \(access) \(type)")
+                    }
+                }
+            }
+        }
+        for step in 0..<80 {
+            let app = apps[Int(rng.next() % 2)]
+            let type = types[Int(rng.next() % 3)]
+            let access: Access = rng.next() % 2 == 0 ? .read : .share
+            switch rng.next() % 6 {
+            case 0, 1:
+                var terms = GrantTerms()
+                if access == .read {
+                    switch rng.next() % 4 {
+                    case 0: terms.window = .last(seconds: Double(1 + rng.next() % 30) * 86_400)
+                    case 1:
+                        terms.window = .fixed(
+                            start: clock.now.addingTimeInterval(-Double(rng.next() % 100_000) - 0.0004),
+                            end: rng.next() % 2 == 0 ? nil : clock.now.addingTimeInterval(Double(rng.next() % 100_000))
+                        )
+                    case 2: terms.window = .sinceGrant
+                    default: break
+                    }
+                }
+                if rng.next() % 2 == 0 {
+                    terms.expiresAt = clock.now.addingTimeInterval(Double(1 + rng.next() % 36_000))
+                }
+                try await engine.decide(.grant, access, of: [type], for: app, terms: terms)
+            case 2:
+                try await engine.decide(rng.next() % 2 == 0 ? .deny : .revoke, access, of: [type], for: app)
+            case 3, 4:
+                clock.advance(by: Double(rng.next() % 20_000) + 0.123)
+            default:
+                try await engine.expireDueGrants()
+            }
+            try await check(step)
+        }
+        // Every expiry written: the entries alone, without the grants' `expires`, agree too.
+        try await engine.expireDueGrants()
+        try await check(80, entriesOnly: true)
+        #expect(try test.auditEntries().contains { $0.operation == .authorizationExpireRead })
+        #expect(try test.auditEntries().contains { $0.operation == .authorizationExpireShare })
     }
 
     @Test func theAppIsNeverToldOfAWindowOrAnExpiry() async throws {
