@@ -59,8 +59,8 @@ extension SampleStore {
     /// ``sample(uuid:scope:)`` inside the transaction `db`.
     ///
     /// What the scope may see is decided in the SQL of the UUID probe: an app keeps a row of its
-    /// own source, or of a type it may read wholly, so another app's hidden sample is never
-    /// loaded. Schema 7's unique (uuid) index holds neither column, so the probe reads the one row
+    /// own source, of a type it may read wholly, or of a type it reads within a window when the
+    /// row lies inside it, so another app's hidden sample is never loaded. Schema 7's unique (uuid) index holds neither column, so the probe reads the one row
     /// it finds to compare them: another app's UUID can cost a page more than an unknown one, which
     /// tells only that the UUID exists, as a save of it does (docs/ACCESS_RULES.md).
     public func sample(uuid: UUID, scope: ReadScope, in db: Connection) throws -> Sample? {
@@ -170,7 +170,7 @@ extension SampleStore {
         let access = scope.access(to: query.sampleType)
         // The SELECTs before the conditions every one of them takes.
         var parts: [SQLFragment] = []
-        // Whether every part reads a type the scope sees beyond the app's own rows.
+        // Whether the branch reads other apps' rows (a correlation's objects are then checked).
         var readsOthers = false
         switch access {
         case .all:
