@@ -129,8 +129,13 @@ import VaultStore
         )
         let observation = try await engine.observe([Self.steps], as: .app(Self.reader))
         let updates = Updates(observation.updates)
+        try await engine.enableBackgroundDelivery(for: Self.steps, frequency: .immediate, as: .app(Self.reader))
+        func counted() async throws -> Int64? {
+            try await engine.backgroundDeliveries(of: [Self.steps], as: .app(Self.reader))[Self.steps]?.changes
+        }
         try await engine.save([try Self.steps(at: 119)], as: .app(Self.other))
         #expect(await Self.next(updates) == ObserverUpdate(types: [Self.steps]))
+        #expect(try await counted() == 1)
         let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(Self.steps)])
         #expect(try await engine.samples(matching: query, as: .app(Self.reader)).count == 1)
 
@@ -138,6 +143,7 @@ import VaultStore
         clock.set(expiry)
         try await engine.save([try Self.steps(at: 119.5)], as: .app(Self.other))
         #expect(await Self.next(updates) == nil)
+        #expect(try await counted() == 1, "background delivery stops counting other apps' changes too")
         #expect(try await engine.samples(matching: query, as: .app(Self.reader)).isEmpty)
         let grants = try await engine.grants(of: Self.reader).grants
         let steps = try #require(grants.first { $0.type == ObjectType(Self.steps) })
