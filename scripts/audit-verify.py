@@ -266,7 +266,8 @@ class DecodeError(Exception):
 
 
 def decode_entry(b):
-    """Strict decoding of an entry encoding (version 1). Returns a dict or raises DecodeError."""
+    """Strict decoding of an entry encoding (version 1, or 2: with attributes). Returns a dict or
+    raises DecodeError."""
     pos = 0
 
     def take(n):
@@ -291,7 +292,8 @@ def decode_entry(b):
             raise DecodeError("str not valid UTF-8")
         return raw
 
-    if take(1) != b"\x01":
+    version = take(1)
+    if version not in (b"\x01", b"\x02"):
         raise DecodeError("unknown encoding version")
     seq = u(8)
     time = int.from_bytes(take(8), "big", signed=True)
@@ -324,14 +326,31 @@ def decode_entry(b):
     if outcome not in OUTCOMES:
         raise DecodeError("unknown outcome")
     request = s()
+    attributes = {}
+    if version == b"\x02":
+        a = u(2)
+        if not 1 <= a <= 64:
+            raise DecodeError("a version 2 entry has 1 to 64 attributes")
+        names = []
+        for _ in range(a):
+            name = s()
+            if not OPERATION_RE.fullmatch(name):
+                raise DecodeError("malformed attribute name")
+            if names and not names[-1] < name:
+                raise DecodeError("attributes repeated or out of order")
+            names.append(name)
+            attributes[name.decode()] = s().decode()
     if pos != len(b):
         raise DecodeError("bytes after the last field")
-    return {
+    entry = {
         "sequence": seq, "time": time,
         "actor": {0: "system", 1: "owner"}.get(kind) or actor.decode(),
         "operation": op.decode(), "types": [x.decode() for x in types],
         "objectCount": count, "outcome": OUTCOMES[outcome], "requestID": request.decode(),
     }
+    if attributes:
+        entry["attributes"] = attributes
+    return entry
 
 
 def split_entries(data):

@@ -4,16 +4,28 @@ public import Foundation
 /// `SHA-256(0x00 ‖ these bytes)`, so every entry has exactly one encoding and decoding refuses
 /// anything else.
 ///
-///     version u8 (1) ‖ sequence u64 ‖ time i64 (ms since 1970) ‖ actor kind u8 ‖ actor id str
+///     version u8 (1 or 2) ‖ sequence u64 ‖ time i64 (ms since 1970) ‖ actor kind u8 ‖ actor id str
 ///     ‖ operation str ‖ type count u16 ‖ types str… ‖ object count u64 ‖ outcome u8 ‖ request id str
+///     [version 2 only: ‖ attribute count u16 (1-64) ‖ (name str ‖ value str)…]
 ///
-/// Integers big-endian; `str` is a u16 byte length and that many bytes of UTF-8.
+/// Integers big-endian; `str` is a u16 byte length and that many bytes of UTF-8. An entry
+/// without attributes is version 1, one with attributes version 2: each entry still has exactly
+/// one encoding, and every entry written before attributes existed keeps its bytes.
 extension AuditEntry {
     static let encodingVersion: UInt8 = 1
+    /// The version of an entry with attributes.
+    static let attributesEncodingVersion: UInt8 = 2
     /// Longest string field, in bytes.
     public static let maximumStringLength = 1024
     /// Most types in one entry.
     public static let maximumTypeCount = 512
+    /// Most attributes in one entry.
+    public static let maximumAttributeCount = 64
+
+    /// The attributes' names in encoding order: their UTF-8 bytes, increasing.
+    var sortedAttributeNames: [String] {
+        attributes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
 
     /// Checks what the encoding cannot hold: field lengths, an operation's shape, an app id.
     public func validate() throws(AuditLogError) {
@@ -40,6 +52,18 @@ extension AuditEntry {
             guard !type.isEmpty else { throw AuditLogError(.invalidArgument, "a type identifier is empty") }
             try check(type, "type identifier")
         }
+        guard attributes.count <= Self.maximumAttributeCount else {
+            throw AuditLogError(.invalidArgument, "an entry has at most \(Self.maximumAttributeCount) attributes")
+        }
+        for (name, value) in attributes {
+            guard Self.isWellFormedName(name) else {
+                throw AuditLogError(
+                    .invalidArgument,
+                    "an attribute's name is 1-64 of a-z, 0-9, '.' and '-', starting with a letter"
+                )
+            }
+            try check(value, "attribute value")
+        }
     }
 
     /// The canonical bytes.
@@ -47,7 +71,7 @@ extension AuditEntry {
         try validate()
         var out: [UInt8] = []
         out.reserveCapacity(64 + requestID.utf8.count + types.reduce(0) { $0 + 2 + $1.utf8.count })
-        out.append(Self.encodingVersion)
+        out.append(attributes.isEmpty ? Self.encodingVersion : Self.attributesEncodingVersion)
         out.appendInteger(sequence)
         out.appendInteger(Self.milliseconds(time))
         switch actor {
@@ -67,6 +91,13 @@ extension AuditEntry {
         out.appendInteger(objectCount)
         out.append(outcome.rawValue)
         out.appendString(requestID)
+        if !attributes.isEmpty {
+            out.appendInteger(UInt16(attributes.count))
+            for name in sortedAttributeNames {
+                out.appendString(name)
+                out.appendString(attributes[name] ?? "")
+            }
+        }
         return out
     }
 
@@ -75,8 +106,9 @@ extension AuditEntry {
     /// bytes.
     public init(decoding bytes: some Collection<UInt8>) throws(AuditLogError) {
         var reader = ByteReader(bytes as? [UInt8] ?? Array(bytes))
-        guard try reader.byte() == Self.encodingVersion else {
-            throw AuditLogError(.malformedEntry, "the entry's encoding version is not 1")
+        let version = try reader.byte()
+        guard version == Self.encodingVersion || version == Self.attributesEncodingVersion else {
+            throw AuditLogError(.malformedEntry, "the entry's encoding version is not 1 or 2")
         }
         let sequence = try reader.uint64()
         let milliseconds = Int64(bitPattern: try reader.uint64())
@@ -109,6 +141,28 @@ extension AuditEntry {
             throw AuditLogError(.malformedEntry, "the entry's outcome is unknown")
         }
         let requestID = try reader.string()
+        var attributes: [String: String] = [:]
+        if version == Self.attributesEncodingVersion {
+            let count = try reader.uint16()
+            guard (1...Self.maximumAttributeCount).contains(Int(count)) else {
+                throw AuditLogError(
+                    .malformedEntry,
+                    "a version 2 entry has 1 to \(Self.maximumAttributeCount) attributes"
+                )
+            }
+            var last: String?
+            for _ in 0..<count {
+                let name = try reader.string()
+                guard Self.isWellFormedName(name) else {
+                    throw AuditLogError(.malformedEntry, "the entry has a malformed attribute name")
+                }
+                if let last, !last.utf8.lexicographicallyPrecedes(name.utf8) {
+                    throw AuditLogError(.malformedEntry, "the entry's attributes are not sorted and distinct")
+                }
+                attributes[name] = try reader.string()
+                last = name
+            }
+        }
         guard reader.isAtEnd else { throw AuditLogError(.malformedEntry, "the entry has bytes after its last field") }
         self.init(
             sequence: sequence,
@@ -118,7 +172,8 @@ extension AuditEntry {
             types: types,
             objectCount: objectCount,
             outcome: outcome,
-            requestID: requestID
+            requestID: requestID,
+            attributes: attributes
         )
         // Dates this far out do not survive the round trip through a double.
         guard Self.milliseconds(time) == milliseconds else {

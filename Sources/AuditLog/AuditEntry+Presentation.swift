@@ -52,10 +52,18 @@ extension AuditEntry {
         ]
     }
 
-    /// Cells aligned in columns, one line per row, the header first.
+    /// The attributes as one cell: `name=value` in the encoding's order, separated by spaces.
+    public var attributesText: String {
+        sortedAttributeNames.map { "\($0)=\(attributes[$0] ?? "")" }.joined(separator: " ")
+    }
+
+    /// Cells aligned in columns, one line per row, the header first; a last `DETAILS` column
+    /// (``attributesText``) when any entry has attributes.
     public static func table(_ entries: [AuditEntry]) -> String {
-        let rows = [tableHeader] + entries.map(\.tableRow)
-        let widths = tableHeader.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let details = entries.contains { !$0.attributes.isEmpty }
+        let header = tableHeader + (details ? ["DETAILS"] : [])
+        let rows = [header] + entries.map { $0.tableRow + (details ? [$0.attributesText] : []) }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
@@ -66,7 +74,8 @@ extension AuditEntry {
     /// The entry as one line of JSON (keys sorted), for `jq` and other tools:
     /// `{"actor":{"id":"…","kind":"app"},"objectCount":3,"operation":"query.sample","outcome":"ok",`
     /// `"requestID":"…","sequence":7,"time":"2026-09-21T14:13:20.125Z","types":["…"]}`; `requestID`
-    /// and `types` are absent when empty, as the command line's JSON leaves out empty members.
+    /// and `types` are absent when empty, as the command line's JSON leaves out empty members, and
+    /// `attributes` (an object of strings) is there only for an entry that has some.
     public var jsonLine: String {
         struct Line: Encodable {
             struct Actor: Encodable {
@@ -81,6 +90,7 @@ extension AuditEntry {
             let objectCount: UInt64
             let outcome: String
             let requestID: String?
+            let attributes: [String: String]?
         }
         let kind: String
         let id: String?
@@ -97,12 +107,17 @@ extension AuditEntry {
             types: types.isEmpty ? nil : types,
             objectCount: objectCount,
             outcome: outcome.description,
-            requestID: requestID.isEmpty ? nil : requestID
+            requestID: requestID.isEmpty ? nil : requestID,
+            attributes: attributes.isEmpty ? nil : attributes
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
+
+    /// An instant as attributes give it (docs/AUDIT_LOG.md, "Attributes"): RFC 3339 in UTC with
+    /// exactly three fractional digits, the millisecond below the instant.
+    public static func attributeTime(_ date: Date) -> String { timestamp(date) }
 
     /// RFC 3339 in UTC with milliseconds: `2026-09-21T14:13:20.125Z`.
     static func timestamp(_ date: Date) -> String {

@@ -17,6 +17,11 @@ public struct AuditEntry: Hashable, Sendable {
     public var outcome: Outcome
     /// The request this access served, as the caller or the daemon named it (may be empty).
     public var requestID: String
+    /// What the entry says beyond the fields every entry has, by name (a well-formed name, as an
+    /// operation's): a grant's window and expiry, an expiry's instant (docs/AUDIT_LOG.md,
+    /// "Attributes"). Never a health value. Empty for most entries, which then encode exactly as
+    /// before attributes existed (version 1).
+    public var attributes: [String: String]
 
     public init(
         sequence: UInt64 = 0,
@@ -26,7 +31,8 @@ public struct AuditEntry: Hashable, Sendable {
         types: [String] = [],
         objectCount: UInt64 = 0,
         outcome: Outcome,
-        requestID: String = ""
+        requestID: String = "",
+        attributes: [String: String] = [:]
     ) {
         self.sequence = sequence
         self.time = Self.millisecondPrecision(time)
@@ -36,6 +42,7 @@ public struct AuditEntry: Hashable, Sendable {
         self.objectCount = objectCount
         self.outcome = outcome
         self.requestID = requestID
+        self.attributes = attributes
     }
 
     /// The date the encoding keeps: whole milliseconds since 1970.
@@ -89,6 +96,10 @@ public struct AuditEntry: Hashable, Sendable {
         public static let authorizationDenyShare = Operation(rawValue: "authorization.deny-share")
         public static let authorizationRevokeRead = Operation(rawValue: "authorization.revoke-read")
         public static let authorizationRevokeShare = Operation(rawValue: "authorization.revoke-share")
+        /// A grant's expiry took effect: the permission is denied from the instant its `expired`
+        /// attribute gives. Actor `system`; the request id is the app the grant was for.
+        public static let authorizationExpireRead = Operation(rawValue: "authorization.expire-read")
+        public static let authorizationExpireShare = Operation(rawValue: "authorization.expire-share")
         /// The owner replaced the vault's access policy.
         public static let policySet = Operation(rawValue: "policy.set")
         public static let appEnroll = Operation(rawValue: "app.enroll")
@@ -171,7 +182,8 @@ public struct AuditEntry: Hashable, Sendable {
         public static let known: [Operation] = [
             .authorizationRequest, .authorizationStatus, .authorizationGrant, .authorizationDeny, .authorizationRevoke,
             .authorizationGrantRead, .authorizationGrantShare, .authorizationDenyRead, .authorizationDenyShare,
-            .authorizationRevokeRead, .authorizationRevokeShare, .policySet,
+            .authorizationRevokeRead, .authorizationRevokeShare, .authorizationExpireRead, .authorizationExpireShare,
+            .policySet,
             .appEnroll, .appRemove, .save, .delete, .querySample, .queryAnchored, .queryStatistics,
             .queryStatisticsCollection, .querySource, .queryCorrelation, .queryCharacteristic, .queryActivitySummary,
             .queryElectrocardiogram, .queryHeartbeatSeries, .queryQuantitySeries, .characteristicSet,
@@ -183,16 +195,20 @@ public struct AuditEntry: Hashable, Sendable {
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.
-        var isWellFormed: Bool {
-            let bytes = Array(rawValue.utf8)
-            guard (1...64).contains(bytes.count), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]) else {
-                return false
-            }
-            return bytes.allSatisfy {
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                    || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
-            }
+        var isWellFormed: Bool { AuditEntry.isWellFormedName(rawValue) }
+    }
+
+    /// Whether a name (an operation's, an attribute's) has the allowed shape: 1-64 of
+    /// `a-z 0-9 . -`, starting with a letter.
+    static func isWellFormedName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0]) else {
+            return false
+        }
+        return bytes.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
         }
     }
 

@@ -199,8 +199,24 @@ extension Session {
                     )
                 }
             }
+            let window = try p.window.map(Self.window)
+            if window != nil, !accesses.contains(.read) {
+                throw RPCError.from(
+                    HealthError.invalidArgument(
+                        "a window limits what an app reads; a share grant takes only an expiry",
+                        field: "window"
+                    )
+                )
+            }
+            // The window for reading, the expiry for both; checked for both before either is decided.
+            func terms(_ access: Access) -> GrantTerms {
+                GrantTerms(window: access == .read ? window : nil, expiresAt: p.expiresAt)
+            }
+            for access in accesses {
+                try engine.checkTerms(terms(access), decision, access, of: Set(p.types))
+            }
             for access in Set(accesses).sorted(by: { $0.rawValue < $1.rawValue }) {
-                try await engine.decide(decision, access, of: Set(p.types), for: p.app)
+                try await engine.decide(decision, access, of: Set(p.types), for: p.app, terms: terms(access))
             }
             return Empty()
         case Method.profileSet:
@@ -436,7 +452,8 @@ extension Session {
                         types: $0.types,
                         count: $0.objectCount,
                         outcome: $0.outcome.description,
-                        request: $0.requestID
+                        request: $0.requestID,
+                        attributes: $0.attributes
                     )
                 },
                 total: total
@@ -479,17 +496,57 @@ extension Session {
                 ? nil : Dictionary(uniqueKeysWithValues: app.typePurposes.map { ($0.key.identifier, $0.value) }),
             enrolledAt: app.enrolledAt,
             grants: grants?.grants.map {
-                GrantInfo(type: $0.type, read: info($0.read), share: info($0.share))
+                GrantInfo(type: $0.type, read: info($0.read, $0.readTerms), share: info($0.share, $0.shareTerms))
             },
             pendingRequests: grants?.pendingRequests.map(info)
         )
     }
 
-    static func info(_ determination: Determination) -> DeterminationInfo {
+    static func info(_ determination: Determination, _ terms: GrantTerms) -> DeterminationInfo {
         switch determination {
-        case .notDetermined: DeterminationInfo(state: "notDetermined", at: nil, by: nil)
-        case .granted(let at, let by): DeterminationInfo(state: "granted", at: at, by: by)
-        case .denied(let at, let by): DeterminationInfo(state: "denied", at: at, by: by)
+        case .notDetermined:
+            return DeterminationInfo(state: "notDetermined", at: nil, by: nil)
+        case .granted(let at, let by):
+            return DeterminationInfo(
+                state: "granted",
+                at: at,
+                by: by,
+                window: terms.window.map { info($0, grantedAt: at) },
+                expiresAt: terms.expiresAt
+            )
+        case .denied(let at, let by):
+            // A grant that expired keeps the instant it did.
+            return DeterminationInfo(state: "denied", at: at, by: by, expiresAt: terms.expiresAt)
+        }
+    }
+
+    static func info(_ window: GrantWindow, grantedAt: Date) -> WindowInfo {
+        switch window {
+        case .fixed(let start, let end): WindowInfo(kind: "fixed", start: start, end: end)
+        case .last(let seconds): WindowInfo(kind: "last", seconds: seconds)
+        case .sinceGrant: WindowInfo(kind: "sinceGrant", start: grantedAt)
+        }
+    }
+
+    /// A window as `grants.decide` names it; anything else is refused (field `window`).
+    static func window(_ info: WindowInfo) throws(RPCError) -> GrantWindow {
+        switch info.kind {
+        case "fixed" where info.seconds == nil:
+            return .fixed(start: info.start, end: info.end)
+        case "last" where info.start == nil && info.end == nil:
+            guard let seconds = info.seconds else {
+                throw RPCError.from(HealthError.invalidArgument("a `last` window needs `seconds`", field: "window"))
+            }
+            return .last(seconds: seconds)
+        case "sinceGrant" where info.start == nil && info.end == nil && info.seconds == nil:
+            return .sinceGrant
+        default:
+            throw RPCError.from(
+                HealthError.invalidArgument(
+                    "a window is {\"kind\": \"fixed\", \"start\", \"end\"}, {\"kind\": \"last\", \"seconds\"} or {\"kind\": \"sinceGrant\"}",
+                    field: "window"
+                )
+            )
         }
     }
 

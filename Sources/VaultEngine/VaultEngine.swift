@@ -35,24 +35,37 @@ public final class VaultEngine: Sendable {
         limit: .perApp(8)
     )
     private let shutDown = Atomic<Bool>(false)
+    /// The engine's clock: the instant a request's rolling windows end at, expiries are judged
+    /// at and decisions are dated with. `Date()` but in tests, which give their own.
+    let now: @Sendable () -> Date
+    /// The task that writes the next expiry when its instant comes (``armExpiryTimer(next:)``).
+    let expiryTimer = Mutex<Task<Void, Never>?>(nil)
 
     /// The most objects one save or delete may name.
     public static let maximumBatchSize = 100_000
 
-    /// An engine over an open vault; ``shutdown()`` stops its threads.
-    public init(vault: Vault) throws {
+    /// An engine over an open vault; ``shutdown()`` stops its threads. `now` is its clock (tests
+    /// give their own). Expiries that came while the vault was closed are written now, with the
+    /// instants they took effect (docs/AUDIT_LOG.md, "Grants and their history").
+    public init(vault: Vault, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.vault = vault
+        self.now = now
         self.store = SampleStore(database: try vault.db())
         // A writer and every reader busy at once, and no more (more would only wait for a connection).
         self.threads = NIOThreadPool(numberOfThreads: Database.readerCount + 1)
         // The workout sessions the vault keeps, for their apps to recover (docs/WORKOUTS.md).
         try workoutSessions.loadIfNeeded { [store] in try store.database.read { try store.workoutSessions(in: $0) } }
         threads.start()
+        armExpiryTimer(next: try writeDueExpiries().next)
     }
 
     /// Ends every observation and stops the engine's threads once the work under way is done.
     public func shutdown() async {
         shutDown.store(true, ordering: .sequentiallyConsistent)
+        expiryTimer.withLock { task in
+            task?.cancel()
+            task = nil
+        }
         observers.finishAll()
         activityWatches.finishAll()
         workoutSessions.finishAll()
@@ -124,7 +137,8 @@ public final class VaultEngine: Sendable {
         types: [String] = [],
         count: Int = 0,
         outcome: AuditEntry.Outcome = .ok,
-        requestID: String
+        requestID: String,
+        attributes: [String: String] = [:]
     ) -> AuditEntry {
         AuditEntry(
             time: Date(),
@@ -133,7 +147,8 @@ public final class VaultEngine: Sendable {
             types: types,
             objectCount: UInt64(max(count, 0)),
             outcome: outcome,
-            requestID: requestID
+            requestID: requestID,
+            attributes: attributes
         )
     }
 
@@ -211,23 +226,47 @@ public final class VaultEngine: Sendable {
         return app
     }
 
-    /// What `caller` may read, from the grants in `db`'s snapshot: the owner everything; an app
-    /// wholly the types it holds a read grant for, and the correlation types all of whose member
-    /// types it may read (blood pressure: systolic and diastolic); its own samples of every other
-    /// type. A correlation type read with only some member types would show other apps'
-    /// correlations to observers, and cost more with each hidden one, so it is read as the app's own.
+    /// What `caller` may read, from the grants in `db`'s snapshot, at the engine's `now`: the
+    /// owner everything; an app the types it holds a read grant in force for (within the grant's
+    /// window, if it has one), and the correlation types all of whose member types it may read
+    /// (blood pressure: systolic and diastolic; within all their windows at once); its own
+    /// samples of every other type. A correlation type read with only some member types would
+    /// show other apps' correlations to observers, and cost more with each hidden one, so it is
+    /// read as the app's own.
     func scope(for caller: Caller, _ db: Connection) throws -> ReadScope {
         guard case .app(let appID) = caller else { return .owner }
         _ = try requireApp(appID, db)
-        return .app(appID, readableTypes: try readableTypes(of: appID, db))
+        return try readScope(of: appID, db)
     }
 
-    func readableTypes(of appID: String, _ db: Connection) throws -> Set<SampleType> {
-        let granted = Set(try GrantStore.grantedTypes(appID, .read, db).compactMap(\.sampleType))
-        let correlations = CorrelationTypeIdentifier.allCases.filter { correlation in
-            correlation.allowedMemberTypes.allSatisfy(granted.contains)
+    /// The scope of an app (enrolled or not: then its own samples only), at the engine's `now`.
+    func readScope(of appID: String, _ db: Connection) throws -> ReadScope {
+        let now = now()
+        var readable: Set<SampleType> = []
+        var windows: [SampleType: ReadWindow] = [:]
+        for (type, grant) in try GrantStore.readGrants(appID, at: now, db) {
+            guard let sampleType = type.sampleType else { continue }
+            readable.insert(sampleType)
+            if let window = grant.window {
+                windows[sampleType] = window.readWindow(at: now, grantedAt: grant.grantedAt)
+            }
         }
-        return granted.union(correlations.map(SampleType.correlation))
+        let correlations = CorrelationTypeIdentifier.allCases.filter { correlation in
+            correlation.allowedMemberTypes.allSatisfy(readable.contains)
+        }
+        return .app(appID, readableTypes: readable.union(correlations.map(SampleType.correlation)), windows: windows)
+    }
+
+    /// Whether the app with scope `scope` is to be told of `changes` to `type`: its own samples
+    /// changed, or another app's that it sees (for a type read within a window, a sample inside
+    /// it, checked over the write's own rows).
+    func sees(_ type: SampleType, of changes: SampleChanges, scope: ReadScope, _ db: Connection) throws -> Bool {
+        guard let sources = changes.sources[type] else { return false }
+        guard let appID = scope.bundleIdentifier else { return true }
+        if sources.contains(appID) { return true }
+        guard scope.readableTypes.contains(type) else { return false }
+        guard scope.windows[type] != nil else { return true }
+        return try store.seesChanges(of: type, after: changes.after, through: changes.through, scope: scope, in: db)
     }
 
     /// `deniedServedEmpty` when the scope held back any of `types` (the app saw only its own

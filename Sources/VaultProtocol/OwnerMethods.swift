@@ -84,16 +84,40 @@ public struct AppParams: Hashable, Sendable, Codable {
     }
 }
 
-/// One permission's state: `notDetermined`, `granted` or `denied`, with when and by whom.
+/// One permission's state: `notDetermined`, `granted` or `denied`, with when and by whom (`owner`,
+/// or `expiry` for a grant that expired); a read grant's window; a grant's expiry (for a grant
+/// that expired, the instant it did, `at` too).
 public struct DeterminationInfo: Hashable, Sendable, Codable {
     public var state: String
     public var at: Date?
     public var by: String?
+    public var window: WindowInfo?
+    public var expiresAt: Date?
 
-    public init(state: String, at: Date?, by: String?) {
+    public init(state: String, at: Date?, by: String?, window: WindowInfo? = nil, expiresAt: Date? = nil) {
         self.state = state
         self.at = at
         self.by = by
+        self.window = window
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A read grant's window (docs/PROTOCOL.md, "Windows and expiries"): `kind` `fixed` (`start`,
+/// `end` or both: other apps' samples lying wholly between them), `last` (`seconds`: those of the
+/// last so many seconds before each request) or `sinceGrant` (from the grant's instant on: in
+/// answers, `start` is that instant).
+public struct WindowInfo: Hashable, Sendable, Codable {
+    public var kind: String
+    public var start: Date?
+    public var end: Date?
+    public var seconds: Double?
+
+    public init(kind: String, start: Date? = nil, end: Date? = nil, seconds: Double? = nil) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.seconds = seconds
     }
 }
 
@@ -232,12 +256,25 @@ public struct DecideParams: Hashable, Sendable, Codable {
     public var decision: String
     /// `read`, `share`, or both.
     public var access: [String]
+    /// For a read grant: its window (`kind` `fixed`, `last` or `sinceGrant`).
+    public var window: WindowInfo?
+    /// For a grant: the instant it expires.
+    public var expiresAt: Date?
 
-    public init(app: String, types: [ObjectType], decision: String, access: [String]) {
+    public init(
+        app: String,
+        types: [ObjectType],
+        decision: String,
+        access: [String],
+        window: WindowInfo? = nil,
+        expiresAt: Date? = nil
+    ) {
         self.app = app
         self.types = types
         self.decision = decision
         self.access = access
+        self.window = window
+        self.expiresAt = expiresAt
     }
 }
 
@@ -320,6 +357,8 @@ public struct AuditEntryInfo: Hashable, Sendable, Codable {
     public var count: UInt64
     public var outcome: String
     public var request: String
+    /// The entry's attributes (docs/AUDIT_LOG.md, "Attributes"); absent when it has none.
+    public var attributes: [String: String]?
 
     public init(
         index: UInt64,
@@ -329,7 +368,8 @@ public struct AuditEntryInfo: Hashable, Sendable, Codable {
         types: [String],
         count: UInt64,
         outcome: String,
-        request: String
+        request: String,
+        attributes: [String: String]? = nil
     ) {
         self.index = index
         self.time = time
@@ -339,10 +379,11 @@ public struct AuditEntryInfo: Hashable, Sendable, Codable {
         self.count = count
         self.outcome = outcome
         self.request = request
+        self.attributes = attributes?.isEmpty == true ? nil : attributes
     }
 
     enum CodingKeys: String, CodingKey {
-        case index, time, actor, operation, types, count, outcome, request
+        case index, time, actor, operation, types, count, outcome, request, attributes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -363,7 +404,8 @@ public struct AuditEntryInfo: Hashable, Sendable, Codable {
             types: try container.decode([String].self, forKey: .types),
             count: try container.decode(UInt64.self, forKey: .count),
             outcome: try container.decode(String.self, forKey: .outcome),
-            request: try container.decode(String.self, forKey: .request)
+            request: try container.decode(String.self, forKey: .request),
+            attributes: try container.decodeIfPresent([String: String].self, forKey: .attributes)
         )
     }
 
@@ -377,6 +419,7 @@ public struct AuditEntryInfo: Hashable, Sendable, Codable {
         try container.encode(count, forKey: .count)
         try container.encode(outcome, forKey: .outcome)
         try container.encode(request, forKey: .request)
+        try container.encodeIfPresent(attributes, forKey: .attributes)
     }
 
     /// `2026-11-22T09:00:12.500Z`: the date rounded to the millisecond, in UTC.

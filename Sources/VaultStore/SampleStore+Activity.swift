@@ -110,14 +110,13 @@ extension SampleStore {
             ),
             (.quantity(.stepCount), .quantity(.greaterThan, Quantity(0, .count))),
         ] {
-            if var branch = try branch(
+            if let branch = try branch(
                 for: SampleTypePredicate(type, predicate: predicate),
                 scope: scope,
                 columns: SQLFragment("s.start_date AS a"),
+                condition: SQLFragment("s.start_date >= ? AND s.start_date < ?", range),
                 db
             ) {
-                branch.sql += " AND s.start_date >= ? AND s.start_date < ?"
-                branch.arguments += range
                 starts.append(branch)
             }
         }

@@ -19,11 +19,13 @@ extension SampleStore {
     /// (HealthKit's anchored object query).
     ///
     /// Additions match the predicates; deletions go by type only (a deleted sample's values are
-    /// gone), and only where the scope may read: every deletion of a type it reads wholly, else
-    /// only its own samples' (a correlation read wholly needs every member type read, so none of
-    /// its deletions names a hidden object). The position moves only with changes the scope sees,
-    /// and every row read goes through a (type, seq) or (type, source, seq) index in change order,
-    /// so neither the answer nor its cost depends on other apps' hidden writes.
+    /// gone), and only where the scope may read: every deletion of a type it reads wholly, of a
+    /// type it reads within a window the deletions of samples that lay inside it, else only its
+    /// own samples' (a correlation read wholly needs every member type read, so none of its
+    /// deletions names a hidden object). The position moves only with changes the scope sees,
+    /// and every row read goes through a (type, seq) or (type, source, seq) index in change
+    /// order, or, for a window, the (type, start) index over the window alone, so neither the
+    /// answer nor its cost depends on other apps' hidden writes.
     public func changes(
         matching query: AnchoredObjectQueryDescriptor,
         after position: Int64,
@@ -41,15 +43,14 @@ extension SampleStore {
             branches.append(paged)
         }
         for (type, predicate) in Self.mergedByType(query.predicates) {
-            if var branch = try branch(
+            if let branch = try branch(
                 for: SampleTypePredicate(type, predicate: predicate),
                 scope: scope,
                 columns: SQLFragment("s.id AS id, s.seq AS seq, NULL AS uuid, NULL AS type"),
                 path: .byChange,
+                condition: SQLFragment("s.seq > ?", [.integer(position)]),
                 db
             ) {
-                branch.sql += " AND s.seq > ?"
-                branch.arguments.append(.integer(position))
                 add(branch)
             }
             if let deletions = try tombstones(of: type, after: position, scope: scope, db) {
@@ -91,24 +92,115 @@ extension SampleStore {
     ) throws
         -> SQLFragment?
     {
+        try visibleTombstones(
+            of: type,
+            scope: scope,
+            columns: SQLFragment("NULL AS id, seq, uuid, ? AS type", [.text(type.identifier)]),
+            condition: SQLFragment("seq > ?", [.integer(position)]),
+            db
+        )
+    }
+
+    /// The SELECT of the tombstones of `type` that `scope` may see and that meet `condition`, or
+    /// nil when there can be none: every one of a type read wholly; of a type read within a
+    /// window, other apps' deletions of samples that lay inside it (a tombstone keeps its
+    /// sample's dates, and a correlation's the span of it and its objects; one written before
+    /// schema version 15 has none and is inside no window), walked by start through the
+    /// (type, start) index, and the app's own; else only the app's own.
+    func visibleTombstones(
+        of type: SampleType,
+        scope: ReadScope,
+        columns: SQLFragment,
+        condition: SQLFragment,
+        _ db: Connection
+    ) throws -> SQLFragment? {
         guard let code = try typeCode(type, db) else { return nil }
-        let columns = "NULL AS id, seq, uuid, ? AS type"
+        func own(_ sourceID: Int64) -> SQLFragment {
+            SQLFragment(
+                """
+                SELECT \(columns.sql) FROM tombstones INDEXED BY tombstones_by_type_source_seq
+                WHERE type = ? AND source_id = ? AND \(condition.sql)
+                """,
+                columns.arguments + [.integer(code), .integer(sourceID)] + condition.arguments
+            )
+        }
         switch scope.access(to: type) {
         case .all:
             return SQLFragment(
-                "SELECT \(columns) FROM tombstones INDEXED BY tombstones_by_type_seq WHERE type = ? AND seq > ?",
-                [.text(type.identifier), .integer(code), .integer(position)]
+                "SELECT \(columns.sql) FROM tombstones INDEXED BY tombstones_by_type_seq WHERE type = ? AND \(condition.sql)",
+                columns.arguments + [.integer(code)] + condition.arguments
             )
         case .ownSamples(let bundleIdentifier):
             guard let sourceID = try sourceID(bundleIdentifier, db) else { return nil }
-            return SQLFragment(
+            return own(sourceID)
+        case .window(let window, let bundleIdentifier):
+            let sourceID = try sourceID(bundleIdentifier, db)
+            let inside = window.condition("tombstones")
+            var others = SQLFragment(
                 """
-                SELECT \(columns) FROM tombstones INDEXED BY tombstones_by_type_source_seq
-                WHERE type = ? AND source_id = ? AND seq > ?
+                SELECT \(columns.sql) FROM tombstones INDEXED BY tombstones_by_type_start
+                WHERE type = ? AND \(inside.sql) AND \(condition.sql)
                 """,
-                [.text(type.identifier), .integer(code), .integer(sourceID), .integer(position)]
+                columns.arguments + [.integer(code)] + inside.arguments + condition.arguments
             )
+            guard let sourceID else { return others }
+            others.sql += " AND source_id != ?"
+            others.arguments.append(.integer(sourceID))
+            let mine = own(sourceID)
+            return SQLFragment(others.sql + " UNION ALL " + mine.sql, others.arguments + mine.arguments)
         }
+    }
+
+    /// Whether `scope` sees any change to `type` numbered after `after` through `through` (a
+    /// write's changes, inside its transaction or after it): a sample stored or deleted that it
+    /// would read. For a type read within a window: a sample inside the window (a correlation
+    /// with its objects, as queries show it), or the deletion of one that was. The rows walked
+    /// are the write's own, in change order.
+    public func seesChanges(
+        of type: SampleType,
+        after: Int64,
+        through: Int64,
+        scope: ReadScope,
+        in db: Connection
+    ) throws -> Bool {
+        guard after < through, let code = try typeCode(type, db) else { return false }
+        var added = SQLFragment(
+            "SELECT 1 FROM samples s INDEXED BY samples_by_type_seq WHERE s.type = ? AND s.seq > ? AND s.seq <= ?",
+            [.integer(code), .integer(after), .integer(through)]
+        )
+        var deleted = SQLFragment(
+            "SELECT 1 FROM tombstones INDEXED BY tombstones_by_type_seq WHERE type = ? AND seq > ? AND seq <= ?",
+            [.integer(code), .integer(after), .integer(through)]
+        )
+        switch scope.access(to: type) {
+        case .all:
+            break
+        case .ownSamples(let own):
+            let sourceID = DatabaseValue.integer(try sourceID(own, db) ?? -1)
+            added.sql += " AND s.source_id = ?"
+            added.arguments.append(sourceID)
+            deleted.sql += " AND source_id = ?"
+            deleted.arguments.append(sourceID)
+        case .window(let window, let own):
+            let sourceID = DatabaseValue.integer(try sourceID(own, db) ?? -1)
+            let inside = window.condition("s")
+            added.sql += " AND (s.source_id = ? OR (\(inside.sql)"
+            added.arguments += [sourceID] + inside.arguments
+            if case .correlation(let correlationType) = type,
+                let members = try memberVisibility(scope, of: correlationType, db)
+            {
+                added.sql += " AND NOT EXISTS (SELECT 1 FROM samples m WHERE m.parent_id = s.id AND NOT \(members.sql))"
+                added.arguments += members.arguments
+            }
+            added.sql += "))"
+            let tombstoneInside = window.condition("tombstones")
+            deleted.sql += " AND (source_id = ? OR (\(tombstoneInside.sql)))"
+            deleted.arguments += [sourceID] + tombstoneInside.arguments
+        }
+        return try db.scalarInt(
+            "SELECT EXISTS (\(added.sql)) OR EXISTS (\(deleted.sql))",
+            added.arguments + deleted.arguments
+        ) == 1
     }
 
     /// The predicates with one entry per type: a type named twice is one OR, so no sample comes

@@ -63,6 +63,16 @@ extension SampleStore {
                     "SELECT max(seq) FROM tombstones INDEXED BY tombstones_by_type_source_seq WHERE type = ? AND source_id = ?",
                     [code, try sourceID(own, db) ?? -1]
                 ) ?? 0
+        } else if scope.windows[.quantity(type)] != nil {
+            // Within a window: the deletions it shows (others' inside it, and the app's own).
+            let visible = try visibleTombstones(
+                of: .quantity(type),
+                scope: scope,
+                columns: SQLFragment("seq"),
+                condition: SQLFragment("1"),
+                db
+            )
+            tombstone = try visible.flatMap { try db.scalarInt("SELECT max(seq) FROM (\($0.sql))", $0.arguments) } ?? 0
         } else {
             tombstone =
                 try db.scalarInt(

@@ -59,12 +59,12 @@ extension SampleStore {
     /// ``sample(uuid:scope:)`` inside the transaction `db`.
     ///
     /// What the scope may see is decided in the SQL of the UUID probe: an app keeps a row of its
-    /// own source, or of a type it may read wholly, so another app's hidden sample is never
-    /// loaded. Schema 7's unique (uuid) index holds neither column, so the probe reads the one row
+    /// own source, of a type it may read wholly, or of a type it reads within a window when the
+    /// row lies inside it, so another app's hidden sample is never loaded. Schema 7's unique (uuid) index holds neither column, so the probe reads the one row
     /// it finds to compare them: another app's UUID can cost a page more than an unknown one, which
     /// tells only that the UUID exists, as a save of it does (docs/ACCESS_RULES.md).
     public func sample(uuid: UUID, scope: ReadScope, in db: Connection) throws -> Sample? {
-        var sql = "SELECT s.id FROM samples s WHERE s.uuid = ?"
+        var sql = "SELECT s.id FROM samples s INDEXED BY samples_by_uuid WHERE s.uuid = ?"
         var arguments: [DatabaseValue] = [.blob(uuid.bytes)]
         if let bundleIdentifier = scope.bundleIdentifier {
             var visible: [String] = []
@@ -72,15 +72,23 @@ extension SampleStore {
                 visible.append("s.source_id = ?")
                 arguments.append(.integer(sourceID))
             }
-            if !scope.readableTypes.isEmpty {
+            let whole = scope.readableTypes.filter { scope.windows[$0] == nil }
+            if !whole.isEmpty {
                 // The codes before the probe, so a hidden row costs only the comparison.
                 let codes = try db.rows(
                     "SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?))",
-                    [PredicateCompiler.jsonArray(scope.readableTypes.map(\.identifier).sorted())]
+                    [PredicateCompiler.jsonArray(whole.map(\.identifier).sorted())]
                 ).compactMap { $0[0].int64 }
                 if !codes.isEmpty {
                     visible.append("s.type IN (" + codes.map(String.init).joined(separator: ", ") + ")")
                 }
+            }
+            // A type read within a window: its rows inside the window.
+            for (type, window) in scope.windows.sorted(by: { $0.key.identifier < $1.key.identifier }) {
+                guard let code = try typeCode(type, db) else { continue }
+                let inside = window.condition("s")
+                visible.append("(s.type = ? AND \(inside.sql))")
+                arguments += [.integer(code)] + inside.arguments
             }
             guard !visible.isEmpty else { return nil }
             sql += " AND (" + visible.joined(separator: " OR ") + ")"
@@ -140,52 +148,96 @@ extension SampleStore {
 
     /// The SELECT of one typed predicate under a scope, or nil when it can match nothing (a type
     /// never stored, or an app that has no samples of a type it may not read), walking the rows
-    /// by `path`.
+    /// by `path`, with `condition` (on `s`) added to every row it keeps.
+    ///
+    /// A type read within a window is two SELECTs joined by UNION ALL: other apps' rows inside
+    /// the window, walked by start through the (type, start) index whatever the path (so a row
+    /// before the window is never touched, and its cost follows what the app may see), and the
+    /// app's own rows, walked as a type it may not read. Callers use the fragment whole (as a
+    /// subquery), never appending to it.
     func branch(
         for query: SampleTypePredicate,
         scope: ReadScope,
         columns: SQLFragment,
         path: RowPath = .byStart,
+        condition: SQLFragment? = nil,
         _ db: Connection
     ) throws -> SQLFragment? {
         let byChange = path == .byChange
         // A workout's samples are found through its associations, not by walking the type.
         let path = path == .byStart && query.predicate.map(Self.namesWorkoutSamples) == true ? .byRow : path
         guard let code = try typeCode(query.sampleType, db) else { return nil }
-        var fragment: SQLFragment
         let access = scope.access(to: query.sampleType)
+        // The SELECTs before the conditions every one of them takes.
+        var parts: [SQLFragment] = []
+        // Whether the branch reads other apps' rows (a correlation's objects are then checked).
+        var readsOthers = false
         switch access {
         case .all:
-            fragment = SQLFragment(
-                "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : path == .byRow ? " NOT INDEXED" : "") WHERE s.type = ?",
-                columns.arguments + [.integer(code)]
+            readsOthers = true
+            parts.append(
+                SQLFragment(
+                    "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : path == .byRow ? " NOT INDEXED" : "") WHERE s.type = ?",
+                    columns.arguments + [.integer(code)]
+                )
             )
         case .ownSamples(let bundleIdentifier):
             guard let sourceID = try sourceID(bundleIdentifier, db) else { return nil }
-            // Forced, so the planner can never walk other apps' rows of the type.
-            fragment = SQLFragment(
-                "SELECT \(columns.sql) FROM samples s INDEXED BY \(byChange ? "samples_by_type_source_seq" : "samples_by_type_source_start") WHERE s.type = ? AND s.source_id = ?",
-                columns.arguments + [.integer(code), .integer(sourceID)]
+            parts.append(ownRows(columns: columns, code: code, sourceID: sourceID, byChange: byChange))
+        case .window(let window, let own):
+            readsOthers = true
+            let sourceID = try sourceID(own, db)
+            let inside = window.condition("s")
+            var others = SQLFragment(
+                "SELECT \(columns.sql) FROM samples s INDEXED BY samples_by_type_start WHERE s.type = ? AND \(inside.sql)",
+                columns.arguments + [.integer(code)] + inside.arguments
             )
+            if let sourceID {
+                others.sql += " AND s.source_id != ?"
+                others.arguments.append(.integer(sourceID))
+            }
+            parts.append(others)
+            if let sourceID {
+                parts.append(ownRows(columns: columns, code: code, sourceID: sourceID, byChange: byChange))
+            }
         }
+        var common = SQLFragment("")
         // A correlation is visible only when the scope may read every one of its objects. Its own
         // correlations always are (a save refuses objects of another source), so a scope that sees
         // only its own correlations of the type checks no object: its cost is then that of its own
         // rows alone, whatever other apps' correlations hold.
-        if case .correlation = query.sampleType, case .all = access, let members = try memberVisibility(scope, db) {
-            fragment.sql += " AND NOT EXISTS (SELECT 1 FROM samples m WHERE m.parent_id = s.id AND NOT \(members.sql))"
-            fragment.arguments += members.arguments
+        if case .correlation(let correlationType) = query.sampleType, readsOthers,
+            let members = try memberVisibility(scope, of: correlationType, db)
+        {
+            common.sql += " AND NOT EXISTS (SELECT 1 FROM samples m WHERE m.parent_id = s.id AND NOT \(members.sql))"
+            common.arguments += members.arguments
         }
         if let predicate = query.predicate {
             var compiler = PredicateCompiler(
                 knownUnits: try db.rows("SELECT unit FROM units").compactMap { $0[0].string }
             )
             if path == .byRow, case .all = access { compiler.workoutAsList = true }
-            let condition = try compiler.compile(predicate, for: query.sampleType)
-            fragment.sql += " AND " + condition.sql
-            fragment.arguments += condition.arguments
+            let compiled = try compiler.compile(predicate, for: query.sampleType)
+            common.sql += " AND " + compiled.sql
+            common.arguments += compiled.arguments
         }
-        return fragment
+        if let condition {
+            common.sql += " AND " + condition.sql
+            common.arguments += condition.arguments
+        }
+        return SQLFragment(
+            parts.map { $0.sql + common.sql }.joined(separator: " UNION ALL "),
+            parts.flatMap { $0.arguments + common.arguments }
+        )
+    }
+
+    /// The SELECT of an app's own rows of a type, forced through the (type, source, …) indexes so
+    /// the planner can never walk other apps' rows of the type.
+    private func ownRows(columns: SQLFragment, code: Int64, sourceID: Int64, byChange: Bool) -> SQLFragment {
+        SQLFragment(
+            "SELECT \(columns.sql) FROM samples s INDEXED BY \(byChange ? "samples_by_type_source_seq" : "samples_by_type_source_start") WHERE s.type = ? AND s.source_id = ?",
+            columns.arguments + [.integer(code), .integer(sourceID)]
+        )
     }
 
     /// Whether the predicate matches only samples associated with one workout.
@@ -207,17 +259,30 @@ extension SampleStore {
         try db.statement("SELECT id FROM sources WHERE bundle_id = ?").rows([bundleIdentifier]).first?[0].int64
     }
 
-    /// The condition (on `m`, a correlation's object) under which `scope` may read an object: its
-    /// type is read wholly, or it is the app's own; nil when everything is visible.
-    func memberVisibility(_ scope: ReadScope, _ db: Connection) throws -> SQLFragment? {
+    /// The condition (on `m`, an object of a correlation of `correlationType`) under which
+    /// `scope` may read the object as part of the correlation: it is the app's own, or its type is
+    /// read, and, when the correlation type is read within a window, the object lies inside that
+    /// window too (docs/ACCESS_RULES.md, "Windows": a correlation is visible only when it and
+    /// every one of its objects lie inside); nil when everything is visible.
+    func memberVisibility(
+        _ scope: ReadScope,
+        of correlationType: CorrelationTypeIdentifier,
+        _ db: Connection
+    ) throws -> SQLFragment? {
         guard let bundleIdentifier = scope.bundleIdentifier else { return nil }
         let identifiers = scope.readableTypes.map(\.identifier).sorted()
+        var readable = SQLFragment(
+            "m.type IN (SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?)))",
+            [.text(PredicateCompiler.jsonArray(identifiers))]
+        )
+        if let window = scope.windows[.correlation(correlationType)] {
+            let inside = window.condition("m")
+            readable.sql += " AND " + inside.sql
+            readable.arguments += inside.arguments
+        }
         return SQLFragment(
-            """
-            (m.type IN (SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?)))
-                OR m.source_id IN (SELECT id FROM sources WHERE bundle_id = ?))
-            """,
-            [.text(PredicateCompiler.jsonArray(identifiers)), .text(bundleIdentifier)]
+            "((\(readable.sql)) OR m.source_id IN (SELECT id FROM sources WHERE bundle_id = ?))",
+            readable.arguments + [.text(bundleIdentifier)]
         )
     }
 
@@ -403,14 +468,25 @@ extension SampleStore {
             )
         }
         if !correlationIDs.isEmpty {
-            let visible = try memberVisibility(scope, db) ?? SQLFragment("1")
-            let memberRows = try db.rows(
-                """
-                SELECT m.id, m.parent_id, \(visible.sql) FROM samples m
-                WHERE m.parent_id IN (SELECT value FROM json_each(?)) ORDER BY m.id
-                """,
-                visible.arguments + [.text("[" + correlationIDs.map(String.init).joined(separator: ",") + "]")]
-            )
+            // Each correlation type's objects under its own condition (its window, if any).
+            var byType: [CorrelationTypeIdentifier: [Int64]] = [:]
+            for id in correlationIDs {
+                if case .correlation(let correlationType) = pending[id]?.0 {
+                    byType[correlationType, default: []].append(id)
+                }
+            }
+            var memberRows: [VaultStore.Row] = []
+            for (correlationType, parents) in byType.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                let visible = try memberVisibility(scope, of: correlationType, db) ?? SQLFragment("1")
+                memberRows += try db.rows(
+                    """
+                    SELECT m.id, m.parent_id, \(visible.sql) FROM samples m
+                    WHERE m.parent_id IN (SELECT value FROM json_each(?))
+                    """,
+                    visible.arguments + [.text("[" + parents.map(String.init).joined(separator: ",") + "]")]
+                )
+            }
+            memberRows.sort { $0[0].int64! < $1[0].int64! }
             let hidden = Set(memberRows.filter { $0[2].int64 != 1 }.map { $0[1].int64! })
             let shown = memberRows.filter { !hidden.contains($0[1].int64!) }
             let members = try load(ids: shown.map { $0[0].int64! }, scope: scope, db)
@@ -495,8 +571,12 @@ extension SampleStore {
                 // Another app's workout: the statistics of a type this reader may not read wholly
                 // are computed again over what it may see of the workout's samples, so they hold
                 // nothing of hidden data (docs/ACCESS_RULES.md, "Live workouts"), and so are the
-                // totals derived from them.
-                let hidden = Set(statistics.map(\.quantityType)).filter { !scope.readableTypes.contains(.quantity($0)) }
+                // totals derived from them. A type read within a window whose window holds the
+                // whole workout keeps them: they count the workout's own span.
+                let hidden = Set(statistics.map(\.quantityType)).filter { type in
+                    !scope.readsWholly(.quantity(type))
+                        && scope.windows[.quantity(type)]?.contains(start: start, end: end) != true
+                }
                 if !hidden.isEmpty {
                     func visible(_ stored: [Statistics], _ predicate: SamplePredicate) throws -> [Statistics] {
                         try stored.compactMap { entry in

@@ -132,12 +132,20 @@ extension SampleStore {
     /// the scope reads only of its own, only the app's own row.
     private func visibleSample(uuid: UUID, of type: SampleType, scope: ReadScope, _ db: Connection) throws -> Int64? {
         guard let code = try typeCode(type, db) else { return nil }
-        var sql = "SELECT s.id FROM samples s WHERE s.uuid = ? AND s.type = ?"
+        var sql = "SELECT s.id FROM samples s INDEXED BY samples_by_uuid WHERE s.uuid = ? AND s.type = ?"
         var arguments: [DatabaseValue] = [.blob(uuid.bytes), .integer(code)]
-        if let own = scope.ownSource(of: type) {
+        switch scope.access(to: type) {
+        case .all:
+            break
+        case .ownSamples(let own):
             guard let sourceID = try sourceID(own, db) else { return nil }
             sql += " AND s.source_id = ?"
             arguments.append(.integer(sourceID))
+        case .window(let window, let own):
+            // Another app's inside the window, or the app's own.
+            let inside = window.condition("s")
+            sql += " AND (\(inside.sql) OR s.source_id = ?)"
+            arguments += inside.arguments + [.integer(try sourceID(own, db) ?? -1)]
         }
         return try db.rows(sql, arguments).first?[0].int64
     }

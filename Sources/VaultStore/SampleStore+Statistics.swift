@@ -193,8 +193,15 @@ struct StatisticsPlan {
         // "Quantity series"), but its minimum and maximum are its quantities' extremes: looked
         // up row by row only when the scope sees such a series of the type (one index probe,
         // within the scope, so another app's series cost a reader nothing).
+        let access = scope.access(to: .quantity(type))
+        var windowed: (window: ReadWindow, own: Int64?)?
+        if case .window(let window, let own) = access { windowed = (window, try store.sourceID(own, db)) }
         var seriesExtremes = false
-        if options.contains(.discreteMin) || options.contains(.discreteMax) {
+        if windowed != nil {
+            // Which of the series a window shows is known only row by row: every visible row is
+            // looked up (the answer is the same; the probe below would read other apps' series).
+            seriesExtremes = options.contains(.discreteMin) || options.contains(.discreteMax)
+        } else if options.contains(.discreteMin) || options.contains(.discreteMax) {
             let own = try scope.ownSource(of: .quantity(type)).map { try store.sourceID($0, db) ?? -1 }
             seriesExtremes =
                 try db.scalarInt(
@@ -213,7 +220,7 @@ struct StatisticsPlan {
             : options.contains(.discreteMin) || options.contains(.discreteMax)
                 ? ", " + bounded("s.value") + " AS lo, " + bounded("s.value") + " AS hi" : ""
         guard
-            var branch = try store.branch(
+            let branch = try store.branch(
                 for: SampleTypePredicate(.quantity(type), predicate: predicate),
                 scope: scope,
                 columns: SQLFragment(
@@ -221,19 +228,20 @@ struct StatisticsPlan {
                         + bounded("s.value") + " AS x" + extremes
                 ),
                 path: path,
+                condition: restriction,
                 db
             )
         else { return nil }
-        if let restriction {
-            branch.sql += " AND " + restriction.sql
-            branch.arguments += restriction.arguments
-        }
         // The sources: the app's own, or every one with samples of the type, found through the
         // (type, source, start) index one source at a time; each one's first and last start
-        // from the same index. Never a pass over the rows.
+        // from the same index. Never a pass over the rows. Within a window, the sources are
+        // those the pass below finds among the visible rows: walking every source would touch
+        // those with nothing inside.
         var ids: [Int64] = []
         if let own = scope.ownSource(of: .quantity(type)) {
             if let id = try store.sourceID(own, db) { ids = [id] }
+        } else if windowed != nil {
+            ids = []
         } else {
             var after: Int64 = -1
             while let id = try db.scalarInt(
@@ -247,13 +255,13 @@ struct StatisticsPlan {
         // With a predicate, one pass over its matches keeps only the sources it leaves, and
         // narrows the span to their start dates.
         var matched: (start: Double, end: Double)?
-        if predicate != nil || restriction != nil {
+        if predicate != nil || restriction != nil || windowed != nil {
             let spans = try db.rows(
                 "SELECT src, min(a), max(a) FROM (\(branch.sql)) GROUP BY src",
                 branch.arguments
             )
             let kept = Set(spans.compactMap { $0[0].int64 })
-            ids = ids.filter(kept.contains)
+            ids = windowed != nil ? kept.sorted() : ids.filter(kept.contains)
             guard let first = spans.compactMap({ $0[1].double }).min(),
                 let last = spans.compactMap({ $0[2].double }).max()
             else { return nil }
@@ -267,14 +275,21 @@ struct StatisticsPlan {
         }
         var found: [(id: Int64, source: Source, first: Double, last: Double)] = []
         for id in ids {
-            // Named as its latest sample of the type names it.
-            let edge = """
+            // Named as its latest sample of the type names it (that the window shows).
+            var edge = """
                 SELECT s.start_date, src.bundle_id, r.name FROM samples s INDEXED BY samples_by_type_source_start
                 JOIN sources src ON src.id = s.source_id JOIN revisions r ON r.id = s.revision_id
-                WHERE s.type = ? AND s.source_id = ? ORDER BY s.start_date
+                WHERE s.type = ? AND s.source_id = ?
                 """
-            guard let first = try db.rows(edge + " LIMIT 1", [code, id]).first?[0].double,
-                let latest = try db.rows(edge + " DESC LIMIT 1", [code, id]).first,
+            var arguments: [DatabaseValue] = [.integer(code), .integer(id)]
+            if let windowed, windowed.own != id {
+                let inside = windowed.window.condition("s")
+                edge += " AND " + inside.sql
+                arguments += inside.arguments
+            }
+            edge += " ORDER BY s.start_date"
+            guard let first = try db.rows(edge + " LIMIT 1", arguments).first?[0].double,
+                let latest = try db.rows(edge + " DESC LIMIT 1", arguments).first,
                 let last = latest[0].double, let bundle = latest[1].string, let name = latest[2].string
             else { continue }
             found.append((id, Source(bundleIdentifier: bundle, name: name), first, last))
@@ -289,12 +304,41 @@ struct StatisticsPlan {
         self.sources = found.map { ($0.id, $0.source) }
         // Asked only where it is used: merging sums of several sources.
         let merges = Self.merges(type, options, sources: found.count)
-        self.withoutDuration =
-            try merges
-            && db.scalarInt(
-                "SELECT EXISTS (SELECT 1 FROM samples INDEXED BY samples_without_duration WHERE type = ? AND source_id IN (\(found.map { _ in "?" }.joined(separator: ", "))) AND end_date = start_date)",
-                [code] + found.map(\.id)
-            ) == 1
+        if merges, let windowed {
+            // Within a window: the app's own such samples, and others' inside the window.
+            let others = found.map(\.id).filter { $0 != windowed.own }
+            let inside = windowed.window.condition("samples")
+            var probes: [SQLFragment] = []
+            if let own = windowed.own, found.contains(where: { $0.id == own }) {
+                probes.append(
+                    SQLFragment(
+                        "SELECT 1 FROM samples INDEXED BY samples_without_duration WHERE type = ? AND source_id = ? AND end_date = start_date",
+                        [.integer(code), .integer(own)]
+                    )
+                )
+            }
+            if !others.isEmpty {
+                probes.append(
+                    SQLFragment(
+                        "SELECT 1 FROM samples INDEXED BY samples_without_duration WHERE type = ? AND source_id IN (\(others.map { _ in "?" }.joined(separator: ", "))) AND end_date = start_date AND \(inside.sql)",
+                        [.integer(code)] + others.map { .integer($0) } + inside.arguments
+                    )
+                )
+            }
+            self.withoutDuration =
+                try !probes.isEmpty
+                && db.scalarInt(
+                    "SELECT EXISTS (\(probes.map(\.sql).joined(separator: " UNION ALL ")))",
+                    probes.flatMap(\.arguments)
+                ) == 1
+        } else {
+            self.withoutDuration =
+                try merges
+                && db.scalarInt(
+                    "SELECT EXISTS (SELECT 1 FROM samples INDEXED BY samples_without_duration WHERE type = ? AND source_id IN (\(found.map { _ in "?" }.joined(separator: ", "))) AND end_date = start_date)",
+                    [code] + found.map(\.id)
+                ) == 1
+        }
         self.bundleOrder = Self.bundleOrder(found.map(\.source))
         self.start = start
         self.end = end

@@ -699,11 +699,26 @@ public final class SampleStore: @unchecked Sendable {
     /// Removes the `doomed` rows (top-level `ids` and their members), leaving a tombstone for each.
     private func remove(_ doomed: [VaultStore.Row], ids: [Int64], in db: Connection, sequence: inout Int64) throws {
         let now = Date().timeIntervalSinceReferenceDate
+        // A correlation's tombstone spans it and its objects: a reader with a window is told of
+        // its deletion only if it could see the correlation (docs/ACCESS_RULES.md, "Windows").
+        var spans: [Int64: (start: Double, end: Double)] = [:]
+        for row in doomed {
+            guard let id = row[0].int64, let start = row[6].double, let end = row[7].double else { continue }
+            let top = row[8].int64 ?? id
+            let span = spans[top] ?? (start, end)
+            spans[top] = (min(span.start, start), max(span.end, end))
+        }
+        let insert = try db.statement(
+            "INSERT INTO tombstones (uuid, type, source_id, seq, deleted_at, start_date, end_date) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        )
         for row in doomed {
             sequence += 1
-            try db.statement(
-                "INSERT INTO tombstones (uuid, type, source_id, seq, deleted_at) VALUES (?, ?, ?, ?, ?)"
-            ).execute([row[1], row[2], row[3], sequence, now])
+            let own = (row[6].double, row[7].double)
+            let span = row[8].isNull ? row[0].int64.flatMap { spans[$0] } ?? own : own
+            try insert.execute(values: [
+                row[1], row[2], row[3], .integer(sequence), .real(now), span.0.map(DatabaseValue.real) ?? .null,
+                span.1.map(DatabaseValue.real) ?? .null,
+            ])
         }
         try db.execute(
             "DELETE FROM samples WHERE id IN (SELECT value FROM json_each(?))",
@@ -716,15 +731,16 @@ public final class SampleStore: @unchecked Sendable {
         }
     }
 
-    /// The rows of top-level samples `ids` and their members: id, uuid, type code, source id and
-    /// type identifier, in id order.
+    /// The rows of top-level samples `ids` and their members: id, uuid, type code, source id, type
+    /// identifier, bundle id, start and end dates and parent, in id order.
     private func doomed(ids: [Int64], _ db: Connection) throws -> (rows: [VaultStore.Row], deletion: Deletion) {
         guard !ids.isEmpty else { return ([], Deletion(count: 0, sources: [:])) }
         let list = "(SELECT value FROM json_each(?))"
         let json = "[" + Set(ids).sorted().map(String.init).joined(separator: ",") + "]"
         let rows = try db.rows(
             """
-            SELECT s.id, s.uuid, s.type, s.source_id, t.identifier, src.bundle_id FROM samples s
+            SELECT s.id, s.uuid, s.type, s.source_id, t.identifier, src.bundle_id, s.start_date, s.end_date, s.parent_id
+            FROM samples s
             JOIN types t ON t.code = s.type JOIN sources src ON src.id = s.source_id
             WHERE s.id IN \(list) OR s.parent_id IN \(list) ORDER BY s.id
             """,

@@ -442,6 +442,24 @@ public enum Schema {
         // Why an app wants each of some types (its manifest's `purposes`): a JSON object from
         // identifiers to text, NULL when the manifest gave none.
         Migration(version: 14, statements: ["ALTER TABLE apps ADD COLUMN type_purposes TEXT"]),
+        // Read windows and expiries (docs/VAULT_FORMAT.md, "Grants"): a grant's window (none; a
+        // fixed range; the last so many seconds; from the grant on) and the instant it expires.
+        // A tombstone keeps its sample's dates (a correlation's: the span of it and its objects),
+        // so a reader with a window is told of a deletion only when the sample lay inside it;
+        // tombstones written before this version have none and lie inside no window.
+        Migration(
+            version: 15,
+            statements: [
+                "ALTER TABLE grants ADD COLUMN window_kind INTEGER CHECK (window_kind IN (1, 2, 3))",
+                "ALTER TABLE grants ADD COLUMN window_start REAL",
+                "ALTER TABLE grants ADD COLUMN window_end REAL",
+                "ALTER TABLE grants ADD COLUMN window_seconds REAL",
+                "ALTER TABLE grants ADD COLUMN expires_at REAL",
+                "ALTER TABLE tombstones ADD COLUMN start_date REAL",
+                "ALTER TABLE tombstones ADD COLUMN end_date REAL",
+                "CREATE INDEX tombstones_by_type_start ON tombstones(type, start_date)",
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

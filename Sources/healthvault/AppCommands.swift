@@ -143,8 +143,11 @@ struct Apps: AsyncParsableCommand {
         var app: String
 
         func run() async throws {
-            let info = try await vault.withOwner {
-                try await $0.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
+            let (info, zone) = try await vault.withOwner { connection in
+                (
+                    try await connection.call(Method.appsShow, AppParams(app: app), as: AppInfo.self),
+                    try await ownerTimeZone(on: connection)
+                )
             }
             if output.json { return try printJSON(info) }
             print("\(info.app) (\(info.name)), enrolled \(timestamp(info.enrolledAt))")
@@ -160,6 +163,12 @@ struct Apps: AsyncParsableCommand {
                 rows.append([grant.type.description, describe(grant.read), describe(grant.share)])
             }
             print(table(rows))
+            // Windows and expiries in words, one line each.
+            let terms = (info.grants ?? []).flatMap { GrantWords.sentences($0, in: zone) }
+            if !terms.isEmpty {
+                print("limits:")
+                for sentence in terms { print("  " + sentence) }
+            }
             for request in info.pendingRequests ?? [] {
                 print(
                     "pending request \(request.id) from \(timestamp(request.requestedAt)): read \(request.read.count), share \(request.share.count) types"
@@ -424,47 +433,256 @@ struct DecisionArguments: ParsableArguments {
         guard read || share else { throw ValidationError("say --read, --share or both") }
     }
 
-    func decide(_ decision: String) async throws {
+    func decide(_ decision: String, terms: GrantTermsOptions? = nil) async throws {
         let parsed = try types.map(parseObjectType)
         let access = (read ? ["read"] : []) + (share ? ["share"] : [])
-        try await vault.withOwner {
-            _ = try await $0.call(
+        let (window, expiresAt, zone) = try await vault.withOwner { connection in
+            var window: WindowInfo?
+            var expiresAt: Date?
+            var zone = TimeZone.gmt
+            if let terms, terms.hasWindow || terms.until != nil {
+                zone = try await ownerTimeZone(on: connection)
+                (window, expiresAt) = try terms.wire(in: zone)
+            }
+            _ = try await connection.call(
                 Method.grantsDecide,
-                DecideParams(app: app, types: parsed, decision: decision, access: access),
+                DecideParams(
+                    app: app,
+                    types: parsed,
+                    decision: decision,
+                    access: access,
+                    window: window,
+                    expiresAt: expiresAt
+                ),
                 as: Empty.self
             )
+            return (window, expiresAt, zone)
         }
         if output.json {
             return try printJSON(
-                DecisionJSON(app: app, decision: decision, access: access, types: parsed.map(\.identifier))
+                DecisionJSON(
+                    app: app,
+                    decision: decision,
+                    access: access,
+                    types: parsed.map(\.identifier),
+                    window: window,
+                    expiresAt: expiresAt
+                )
             )
         }
         let past = ["grant": "Granted", "deny": "Denied", "revoke": "Revoked"][decision] ?? decision
+        var limits: [String] = []
+        if let window {
+            switch window.kind {
+            case "last": limits.append("reading from \(GrantWords.last(window.seconds ?? 0))")
+            case "sinceGrant": limits.append("reading from now on")
+            default:
+                if let start = window.start { limits.append("from \(GrantWords.date(start, in: zone))") }
+                if let end = window.end { limits.append("up to \(GrantWords.date(end, in: zone))") }
+            }
+        }
+        if let expiresAt { limits.append("until \(GrantWords.date(expiresAt, in: zone))") }
         print(
-            "\(past) \(access.joined(separator: " and ")) of \(parsed.map(\.description).joined(separator: ", ")) for \(app)."
+            "\(past) \(access.joined(separator: " and ")) of \(parsed.map(\.description).joined(separator: ", ")) for \(app)"
+                + (limits.isEmpty ? "" : ", " + limits.joined(separator: ", ")) + "."
         )
     }
 }
 
-/// A decision in `--json`: the app, the decision, the accesses and the types' identifiers.
+/// A decision in `--json`: the app, the decision, the accesses and the types' identifiers; for a
+/// grant with them, its window and expiry as `grants.decide` took them.
 struct DecisionJSON: Encodable {
     let app: String
     let decision: String
     let access: [String]
     let types: [String]
+    var window: WindowInfo?
+    var expiresAt: Date?
 }
 
 struct Grant: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Grant an app reading and/or sharing of types.",
+        abstract: "Grant an app reading and/or sharing of types, for good or until a date, reading all or a window.",
         discussion: """
-            Only types the app's manifest declares for that access. Types by short name or identifier.
+            Only types the app's manifest declares for that access. Types by short name or identifier. \
+            A grant replaces what the app had for those types, window and expiry included.
 
-            Example: healthvault grant org.example.stepcounter steps heartRate --read --share
+            A read grant may show other apps' samples only within a window (the app's own it \
+            always reads): --last 30d (the last 30 days, moving with time; also 12h, 2w), \
+            --from DATE and/or --to DATE (samples lying wholly between them), or --since-grant \
+            (from this instant on). Any grant may end with --until DATE: it is revoked then. \
+            The app is never told of a window or an expiry; outside the window its data is, to \
+            the app, data that does not exist.
+
+            Examples:
+              healthvault grant org.example.stepcounter steps heartRate --read --share
+              healthvault grant org.example.trial heartRate --read --last 30d --until 2026-12-31
+              healthvault grant org.example.trial bloodPressure --read --from 2026-01-01 --to 2026-07-01
             """
     )
     @OptionGroup var arguments: DecisionArguments
-    func run() async throws { try await arguments.decide("grant") }
+    @OptionGroup var terms: GrantTermsOptions
+
+    func validate() throws {
+        if terms.hasWindow, !arguments.read {
+            throw ValidationError(
+                "a window (--last, --from, --to, --since-grant) limits reading: add --read; a share grant takes only --until"
+            )
+        }
+    }
+
+    func run() async throws { try await arguments.decide("grant", terms: terms) }
+}
+
+/// `grant`'s window and expiry (docs/COMMAND_LINE.md, "grant").
+struct GrantTermsOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Read other apps' samples of the last so long only: 30d, 12h, 2w (a window moving with time).",
+            valueName: "duration"
+        )
+    )
+    var last: RollingDuration?
+
+    @Option(name: .long, parsing: .unconditional, help: .date("Read other apps' samples from this date on only."))
+    var from: DateArgument?
+
+    @Option(name: .long, parsing: .unconditional, help: .date("Read other apps' samples up to this date only."))
+    var to: DateArgument?
+
+    @Flag(name: .long, help: "Read other apps' samples from the instant of this grant on only.")
+    var sinceGrant = false
+
+    @Option(name: .long, parsing: .unconditional, help: .date("The grant expires then: revoked at that instant."))
+    var until: DateArgument?
+
+    var hasWindow: Bool { last != nil || from != nil || to != nil || sinceGrant }
+
+    func validate() throws {
+        let windows = [last != nil, from != nil || to != nil, sinceGrant].filter { $0 }.count
+        guard windows <= 1 else {
+            throw ValidationError("give one window: --last, --from and --to, or --since-grant")
+        }
+        try checkDateOrder(from: from, to: to)
+    }
+
+    /// The window and expiry as `grants.decide` takes them, dates read in `zone`.
+    func wire(in zone: TimeZone, now: Date = Date()) throws -> (window: WindowInfo?, expiresAt: Date?) {
+        var window: WindowInfo?
+        if let last {
+            window = WindowInfo(kind: "last", seconds: last.seconds)
+        } else if let range = try dateRange(from: from, to: to, in: zone, now: now) {
+            window = WindowInfo(kind: "fixed", start: range.start, end: range.end)
+        } else if sinceGrant {
+            window = WindowInfo(kind: "sinceGrant")
+        }
+        let expiresAt = until?.date(in: zone, now: now)
+        if let expiresAt, expiresAt <= now {
+            throw ToolError("--until \(until?.text ?? "") is not in the future; give a later date")
+        }
+        return (window, expiresAt)
+    }
+}
+
+/// `--last`'s length: a whole number of days, weeks or hours (`30d`, `2w`, `12h`).
+struct RollingDuration: ExpressibleByArgument, Sendable, Hashable {
+    let seconds: Double
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 6, let count = Int(digits), count > 0 else { return nil }
+        let unit: Double
+        switch text.dropFirst(digits.count) {
+        case "d", "day", "days": unit = 86_400
+        case "w", "week", "weeks": unit = 7 * 86_400
+        case "h", "hour", "hours": unit = 3_600
+        default: return nil
+        }
+        guard Double(count) * unit <= 100 * 366 * 86_400 else { return nil }
+        seconds = Double(count) * unit
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(["7d", "30d", "90d", "12h"]) }
+}
+
+/// Grants' windows and expiries in plain words, as `apps show` prints them.
+enum GrantWords {
+    /// A short name in words: `heartRate` → `heart rate`.
+    static func words(_ type: ObjectType) -> String {
+        var out = ""
+        var previous: Character?
+        for character in type.shortName {
+            if character.isUppercase, let previous, previous.isLowercase || previous.isNumber { out.append(" ") }
+            out.append(contentsOf: character.lowercased())
+            previous = character
+        }
+        return out
+    }
+
+    /// An instant in the owner's zone, to the minute (to the second when it has seconds), with the zone's name.
+    static func date(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.calendar = Calendar(identifier: .gregorian)
+        formatter.timeZone = zone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) % 60 != 0
+        formatter.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss" : "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date) + " " + zone.identifier
+    }
+
+    /// `the last 30 days`, `the last 12 hours`, `the last 90 seconds`.
+    static func last(_ seconds: Double) -> String {
+        func plural(_ count: Int, _ unit: String) -> String { "the last \(count) \(unit)\(count == 1 ? "" : "s")" }
+        let whole = Int(seconds)
+        if whole % 86_400 == 0 { return plural(whole / 86_400, "day") }
+        if whole % 3_600 == 0 { return plural(whole / 3_600, "hour") }
+        if whole % 60 == 0 { return plural(whole / 60, "minute") }
+        return plural(whole, "second")
+    }
+
+    /// The sentences of one type's grants that have a window, an expiry or expired; none for a
+    /// plain grant, a denial or no decision.
+    static func sentences(_ grant: GrantInfo, in zone: TimeZone) -> [String] {
+        let name = words(grant.type)
+        var sentences: [String] = []
+        for (verb, noun, determination) in [("reads", "reading", grant.read), ("shares", "sharing", grant.share)] {
+            switch determination.state {
+            case "granted":
+                var sentence = "\(verb) \(name)"
+                if let window = determination.window {
+                    switch window.kind {
+                    case "last":
+                        sentence += " from \(last(window.seconds ?? 0))"
+                    case "sinceGrant":
+                        sentence += " from the grant on" + (window.start.map { " (\(date($0, in: zone)))" } ?? "")
+                    default:
+                        switch (window.start, window.end) {
+                        case (let start?, let end?):
+                            sentence += " from \(date(start, in: zone)) to \(date(end, in: zone))"
+                        case (let start?, nil): sentence += " from \(date(start, in: zone)) on"
+                        case (nil, let end?): sentence += " up to \(date(end, in: zone))"
+                        case (nil, nil): break
+                        }
+                    }
+                }
+                guard determination.window != nil || determination.expiresAt != nil else { continue }
+                if let expiry = determination.expiresAt {
+                    sentence += (determination.window == nil ? " until " : ", until ") + date(expiry, in: zone)
+                }
+                sentences.append(sentence)
+            case "denied" where determination.by == "expiry":
+                if let expiry = determination.expiresAt ?? determination.at {
+                    sentences.append("\(noun) \(name) expired \(date(expiry, in: zone))")
+                }
+            default:
+                continue
+            }
+        }
+        return sentences
+    }
 }
 
 struct Deny: AsyncParsableCommand {

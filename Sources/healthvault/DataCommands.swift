@@ -664,7 +664,8 @@ struct Audit: AsyncParsableCommand {
                     types: info.types,
                     objectCount: info.count,
                     outcome: AuditEntry.Outcome.allCases.first { $0.description == info.outcome } ?? .error,
-                    requestID: info.request
+                    requestID: info.request,
+                    attributes: info.attributes ?? [:]
                 )
             }
             if output.json {

@@ -108,6 +108,67 @@ struct AuditEntryTests {
         }
     }
 
+    @Test func attributesMakeAVersionTwoEntryWithOneFormOnly() throws {
+        let plain = AuditEntry(
+            sequence: 9,
+            time: Date(timeIntervalSince1970: 1_790_000_000),
+            actor: .owner,
+            operation: .authorizationGrantRead,
+            types: ["HKQuantityTypeIdentifierHeartRate"],
+            outcome: .ok,
+            requestID: "org.example.app"
+        )
+        var windowed = plain
+        windowed.attributes = [
+            "window": "last", "window-seconds": "2592000", "expires": "2026-12-31T23:00:00.000Z",
+        ]
+        let v1 = try plain.encoded()
+        let v2 = try windowed.encoded()
+        // Without attributes: version 1, the bytes every earlier HealthVault wrote.
+        #expect(v1[0] == 1 && v2[0] == 2)
+        #expect(Array(v2[1..<v1.count]) == Array(v1[1...]))
+        #expect(try AuditEntry(decoding: v2) == windowed)
+        #expect(try AuditEntry(decoding: v2).encoded() == v2)
+        // After the request id: the count, then name and value pairs in byte order of the names.
+        var tail: [UInt8] = [0, 3]
+        for (name, value) in [
+            ("expires", "2026-12-31T23:00:00.000Z"), ("window", "last"), ("window-seconds", "2592000"),
+        ] {
+            tail += [0, UInt8(name.utf8.count)] + Array(name.utf8) + [0, UInt8(value.utf8.count)] + Array(value.utf8)
+        }
+        #expect(Array(v2[v1.count...]) == tail)
+        // A version 2 entry with these pairs, as they are given.
+        func encoding(_ pairs: [(String, String)]) -> [UInt8] {
+            var bytes = [2] + v1.dropFirst() + [0, UInt8(pairs.count)]
+            for (name, value) in pairs {
+                bytes +=
+                    [0, UInt8(name.utf8.count)] + Array(name.utf8) + [0, UInt8(value.utf8.count)] + Array(value.utf8)
+            }
+            return bytes
+        }
+        #expect(try AuditEntry(decoding: encoding([("expires", "x"), ("window", "y")])).attributes.count == 2)
+        let cases: [(String, [UInt8])] = [
+            ("no attributes in a version 2 entry", encoding([])),
+            ("a version 1 entry with attributes", [1] + v2.dropFirst()),
+            ("a malformed name", encoding([("Window", "last")])),
+            ("names out of order", encoding([("window", "last"), ("expires", "x")])),
+            ("a name repeated", encoding([("window", "last"), ("window", "fixed")])),
+            ("a trailing byte", v2 + [0]),
+            ("cut inside a value", Array(v2.dropLast())),
+        ]
+        for (name, bytes) in cases {
+            #expect(throws: AuditLogError.self, "\(name)") { try AuditEntry(decoding: bytes) }
+        }
+        for bad in [["Window": "x"], ["": "x"], ["window": String(repeating: "x", count: 1025)]] {
+            var entry = plain
+            entry.attributes = bad
+            #expect(throws: AuditLogError.self, "\(bad.keys)") { try entry.encoded() }
+        }
+        var many = plain
+        many.attributes = Dictionary(uniqueKeysWithValues: (0..<65).map { ("a\($0)", "") })
+        #expect(throws: AuditLogError.self) { try many.encoded() }
+    }
+
     @Test func checkpointsAndVerifierKeysParseOnlyTheirExactForm() throws {
         let fixture = try AuditLogFixture(count: 5, checkpointSizes: [5])
         let signed = try #require(try fixture.log.storage.checkpoints().last)
@@ -178,6 +239,16 @@ struct AuditPresentationTests {
         let table = AuditEntry.table([entry])
         #expect(table.hasPrefix("SEQ  TIME (UTC)"))
         #expect(table.contains("42   2026-09-21T14:13:20.125Z  org.example.app  query.sample  denied-served-empty  3"))
+        #expect(!table.contains("DETAILS"))
+        // Attributes: a member of the JSON line, a last column of the table, only when present.
+        var grant = entry
+        grant.operation = .authorizationGrantRead
+        grant.attributes = ["window": "last", "window-seconds": "86400"]
+        #expect(grant.jsonLine.contains(#""attributes":{"window":"last","window-seconds":"86400"}"#))
+        #expect(!entry.jsonLine.contains("attributes"))
+        let both = AuditEntry.table([entry, grant])
+        #expect(both.hasPrefix("SEQ  TIME (UTC)") && both.split(separator: "\n")[0].hasSuffix("DETAILS"))
+        #expect(both.contains("window=last window-seconds=86400"))
     }
 }
 

@@ -30,7 +30,8 @@ import VaultCrypto
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// A log of 12 entries with checkpoints at 5, 10 and 12, written as an export.
+    /// A log of 12 entries with checkpoints at 5, 10 and 12, written as an export; entries 3, 7
+    /// and 11 are grants with attributes (encoding version 2), the others version 1.
     struct Fixture {
         let root: URL
         let export: URL
@@ -46,15 +47,19 @@ import VaultCrypto
             verifierKey = VerifierKey(name: "healthvault/\(UUID().uuidString.lowercased())", publicKey: key.publicKey)
             log = AuditLog(storage: MemoryAuditStorage(), verifierKey: verifierKey)
             for index in 0..<12 {
+                let grant = index % 4 == 3
                 try log.append(
                     AuditEntry(
                         time: Date(timeIntervalSince1970: 1_795_338_000 + Double(index)),
-                        actor: index % 3 == 0 ? .owner : .app("org.example.app"),
-                        operation: index % 2 == 0 ? .save : .querySample,
+                        actor: grant || index % 3 == 0 ? .owner : .app("org.example.app"),
+                        operation: grant ? .authorizationGrantRead : index % 2 == 0 ? .save : .querySample,
                         types: ["HKQuantityTypeIdentifierStepCount"],
-                        objectCount: UInt64(index),
+                        objectCount: grant ? 0 : UInt64(index),
                         outcome: .ok,
-                        requestID: "r\(index)"
+                        requestID: grant ? "org.example.app" : "r\(index)",
+                        attributes: grant
+                            ? ["window": "last", "window-seconds": "2592000", "expires": "2026-12-31T23:00:00.000Z"]
+                            : [:]
                     )
                 )
                 if [5, 10, 12].contains(index + 1) {
@@ -200,6 +205,24 @@ import VaultCrypto
                 { fixture in
                     var data = try Data(contentsOf: fixture.file(entriesFile))
                     data[try fixture.offset(ofEntry: 3) + 12] ^= 0x01
+                    try data.write(to: fixture.file(entriesFile))
+                }
+            ),
+            (
+                "a flipped byte in the attributes of entry 7 (a version 2 entry)",
+                Self.expected("tampered", "modified", 7),
+                { fixture in
+                    var data = try Data(contentsOf: fixture.file(entriesFile))
+                    data[try fixture.offset(ofEntry: 8) - 2] ^= 0x01
+                    try data.write(to: fixture.file(entriesFile))
+                }
+            ),
+            (
+                "entry 3's version byte made 1 (its attributes then trail it)",
+                Self.expected("tampered", "modified", 3),
+                { fixture in
+                    var data = try Data(contentsOf: fixture.file(entriesFile))
+                    data[try fixture.offset(ofEntry: 3) + 4] = 1
                     try data.write(to: fixture.file(entriesFile))
                 }
             ),

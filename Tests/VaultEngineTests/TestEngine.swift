@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import HealthModel
 import HealthModelTestSupport
+import Synchronization
 import Testing
 import VaultCrypto
 import VaultEngine
@@ -13,7 +14,8 @@ final class TestEngine: @unchecked Sendable {
     let vault: Vault
     let engine: VaultEngine
 
-    init() throws {
+    /// A new vault; its engine's clock is `clock` when given (windows and expiries judged by it).
+    init(clock: TestClock? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("healthvault-engine-\(UUID().uuidString)", isDirectory: true)
         vault = try Vault.create(
@@ -21,7 +23,11 @@ final class TestEngine: @unchecked Sendable {
             passphrase: SecureBytes(utf8: "engine test passphrase"),
             parameters: .minimumForTesting
         )
-        engine = try VaultEngine(vault: vault)
+        if let clock {
+            engine = try VaultEngine(vault: vault, now: { clock.now })
+        } else {
+            engine = try VaultEngine(vault: vault)
+        }
     }
 
     deinit {
@@ -86,6 +92,21 @@ final class TestEngine: @unchecked Sendable {
     func restoreAuditLog() throws {
         try vault.db().write { try $0.execute("DROP TRIGGER test_audit_broken") }
     }
+}
+
+/// A clock a test sets: the engine's `now`.
+final class TestClock: Sendable {
+    private let instant: Mutex<Date>
+
+    init(_ start: Date) {
+        instant = Mutex(start)
+    }
+
+    var now: Date { instant.withLock { $0 } }
+
+    func set(_ date: Date) { instant.withLock { $0 = date } }
+
+    func advance(by seconds: TimeInterval) { instant.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// A step-count (or other quantity) sample claiming to come from `claimedSource`.

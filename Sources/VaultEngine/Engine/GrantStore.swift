@@ -98,77 +98,218 @@ enum GrantStore {
 
     // MARK: Grants
 
+    /// Who an expired grant's denial names as its author (``Determination/denied(at:by:)``).
+    static let expiry = "expiry"
+
+    /// The decision in force at `now`: a grant whose expiry has come is denied from that
+    /// instant, whether or not the engine has written its expiry yet.
     static func determination(
         _ appID: String,
         _ access: Access,
         _ type: ObjectType,
+        at now: Date,
         _ db: Connection
     ) throws
         -> Determination
     {
         let row = try db.statement(
-            "SELECT decision, decided_at, decided_by FROM grants WHERE app_id = ? AND access = ? AND type = ?"
+            "SELECT decision, decided_at, decided_by, expires_at FROM grants WHERE app_id = ? AND access = ? AND type = ?"
         ).rows([appID, access.rawValue, type.identifier]).first
-        return row.map { determination($0[0], $0[1], $0[2]) } ?? .notDetermined
+        return row.map { determination($0[0], $0[1], $0[2], expiresAt: $0[3], now: now) } ?? .notDetermined
     }
 
     private static func determination(
         _ decision: DatabaseValue,
         _ at: DatabaseValue,
-        _ by: DatabaseValue
+        _ by: DatabaseValue,
+        expiresAt: DatabaseValue,
+        now: Date
     )
         -> Determination
     {
         let date = Date(timeIntervalSinceReferenceDate: at.double ?? 0)
         let who = by.string ?? ""
-        return decision.int64 == 1 ? .granted(at: date, by: who) : .denied(at: date, by: who)
+        guard decision.int64 == 1 else { return .denied(at: date, by: who) }
+        if let expiry = expiresAt.double, expiry <= now.timeIntervalSinceReferenceDate {
+            return .denied(at: Date(timeIntervalSinceReferenceDate: expiry), by: Self.expiry)
+        }
+        return .granted(at: date, by: who)
     }
 
-    /// Every decision the app holds, by type.
-    static func grants(_ appID: String, _ db: Connection) throws -> [ObjectType: TypeGrant] {
+    /// The window and expiry stored with a decision (a denial keeps only the instant it expired).
+    private static func terms(_ row: Row, from column: Int) -> GrantTerms {
+        let start = row[column + 1].double.map(Date.init(timeIntervalSinceReferenceDate:))
+        let end = row[column + 2].double.map(Date.init(timeIntervalSinceReferenceDate:))
+        let window: GrantWindow? =
+            switch row[column].int64 {
+            case 1: .fixed(start: start, end: end)
+            case 2: row[column + 3].double.map { .last(seconds: $0) }
+            case 3: .sinceGrant
+            default: nil
+            }
+        return GrantTerms(
+            window: window,
+            expiresAt: row[column + 4].double.map(Date.init(timeIntervalSinceReferenceDate:))
+        )
+    }
+
+    private static let termColumns = "window_kind, window_start, window_end, window_seconds, expires_at"
+
+    /// Every decision the app holds, by type, as in force at `now`, with its terms.
+    static func grants(_ appID: String, at now: Date, _ db: Connection) throws -> [ObjectType: TypeGrant] {
         var grants: [ObjectType: TypeGrant] = [:]
         for row in try db.rows(
-            "SELECT access, type, decision, decided_at, decided_by FROM grants WHERE app_id = ?",
+            "SELECT access, type, decision, decided_at, decided_by, \(termColumns) FROM grants WHERE app_id = ?",
             [appID]
         ) {
             guard let access = row[0].int64.flatMap({ Access(rawValue: Int($0)) }),
                 let type = try? ObjectType(identifier: row[1].string ?? "")
             else { continue }
-            grants[type, default: TypeGrant(type: type)][access] = determination(row[2], row[3], row[4])
+            var grant = grants[type, default: TypeGrant(type: type)]
+            grant[access] = determination(row[2], row[3], row[4], expiresAt: row[9], now: now)
+            if access == .read { grant.readTerms = terms(row, from: 5) } else { grant.shareTerms = terms(row, from: 5) }
+            grants[type] = grant
         }
         return grants
     }
 
-    /// The types the app holds a grant for.
-    static func grantedTypes(_ appID: String, _ access: Access, _ db: Connection) throws -> Set<ObjectType> {
+    /// The types the app holds a grant for, in force at `now`.
+    static func grantedTypes(
+        _ appID: String,
+        _ access: Access,
+        at now: Date,
+        _ db: Connection
+    ) throws -> Set<ObjectType> {
         Set(
-            try db.statement("SELECT type FROM grants WHERE app_id = ? AND access = ? AND decision = 1")
-                .rows([appID, access.rawValue]).compactMap { try? ObjectType(identifier: $0[0].string ?? "") }
+            try db.statement(
+                "SELECT type FROM grants WHERE app_id = ? AND access = ? AND decision = 1 AND (expires_at IS NULL OR expires_at > ?)"
+            )
+            .rows([appID, access.rawValue, now.timeIntervalSinceReferenceDate])
+            .compactMap { try? ObjectType(identifier: $0[0].string ?? "") }
         )
     }
 
+    /// The app's read grants in force at `now`: when each was made, and its window.
+    static func readGrants(
+        _ appID: String,
+        at now: Date,
+        _ db: Connection
+    ) throws -> [ObjectType: (grantedAt: Date, window: GrantWindow?)] {
+        var grants: [ObjectType: (grantedAt: Date, window: GrantWindow?)] = [:]
+        for row in try db.statement(
+            """
+            SELECT type, decided_at, \(termColumns) FROM grants
+            WHERE app_id = ? AND access = 0 AND decision = 1 AND (expires_at IS NULL OR expires_at > ?)
+            """
+        ).rows([appID, now.timeIntervalSinceReferenceDate]) {
+            guard let type = try? ObjectType(identifier: row[0].string ?? "") else { continue }
+            grants[type] = (Date(timeIntervalSinceReferenceDate: row[1].double ?? 0), terms(row, from: 2).window)
+        }
+        return grants
+    }
+
+    /// Records a decision for each type, replacing the one before: a grant with its terms (a
+    /// window only for reading), a denial without any.
     static func decide(
         _ appID: String,
         _ access: Access,
         _ types: [ObjectType],
         granted: Bool,
+        terms: GrantTerms,
         at date: Date,
         by who: String,
         _ db: Connection
     ) throws {
         let statement = try db.statement(
             """
-            INSERT INTO grants (app_id, access, type, decision, decided_at, decided_by) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO grants (app_id, access, type, decision, decided_at, decided_by, \(termColumns))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (app_id, access, type) DO UPDATE SET decision = excluded.decision,
-                decided_at = excluded.decided_at, decided_by = excluded.decided_by
+                decided_at = excluded.decided_at, decided_by = excluded.decided_by,
+                window_kind = excluded.window_kind, window_start = excluded.window_start,
+                window_end = excluded.window_end, window_seconds = excluded.window_seconds,
+                expires_at = excluded.expires_at
             """
         )
+        let terms = granted ? terms : .none
+        var kind: DatabaseValue = .null
+        var start: DatabaseValue = .null
+        var end: DatabaseValue = .null
+        var seconds: DatabaseValue = .null
+        switch terms.window {
+        case .none:
+            break
+        case .fixed(let from, let to):
+            kind = .integer(1)
+            start = from.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
+            end = to.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
+        case .last(let duration):
+            kind = .integer(2)
+            seconds = .real(duration)
+        case .sinceGrant:
+            kind = .integer(3)
+            start = .real(date.timeIntervalSinceReferenceDate)
+        }
+        let expires: DatabaseValue = terms.expiresAt.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
         for type in types {
-            try statement.execute([
-                appID, access.rawValue, type.identifier, granted ? 1 : 2, date.timeIntervalSinceReferenceDate, who,
+            try statement.execute(values: [
+                .text(appID), .integer(Int64(access.rawValue)), .text(type.identifier), .integer(granted ? 1 : 2),
+                .real(date.timeIntervalSinceReferenceDate), .text(who), kind, start, end, seconds, expires,
             ])
         }
         try clearRepeats(appID, db)
+    }
+
+    /// A grant whose expiry has come and that is not yet written as expired.
+    struct DueExpiry: Hashable, Sendable {
+        let appID: String
+        let access: Access
+        let type: ObjectType
+        let expiresAt: Date
+    }
+
+    /// The grants whose expiry is at or before `now` and still stand as granted, in order of
+    /// expiry.
+    static func dueExpiries(at now: Date, _ db: Connection) throws -> [DueExpiry] {
+        try db.rows(
+            """
+            SELECT app_id, access, type, expires_at FROM grants
+            WHERE decision = 1 AND expires_at IS NOT NULL AND expires_at <= ?
+            ORDER BY expires_at, app_id, access, type
+            """,
+            [now.timeIntervalSinceReferenceDate]
+        ).compactMap { row in
+            guard let appID = row[0].string, let access = row[1].int64.flatMap({ Access(rawValue: Int($0)) }),
+                let type = try? ObjectType(identifier: row[2].string ?? ""), let expiry = row[3].double
+            else { return nil }
+            return DueExpiry(
+                appID: appID,
+                access: access,
+                type: type,
+                expiresAt: Date(timeIntervalSinceReferenceDate: expiry)
+            )
+        }
+    }
+
+    /// The earliest expiry of a grant still standing, if any.
+    static func nextExpiry(_ db: Connection) throws -> Date? {
+        try db.rows("SELECT min(expires_at) FROM grants WHERE decision = 1 AND expires_at IS NOT NULL").first?[0]
+            .double.map(Date.init(timeIntervalSinceReferenceDate:))
+    }
+
+    /// Writes a grant as expired: denied from its expiry instant, by ``expiry``, the instant kept.
+    static func expire(_ due: DueExpiry, _ db: Connection) throws {
+        try db.execute(
+            """
+            UPDATE grants SET decision = 2, decided_at = expires_at, decided_by = ?, window_kind = NULL,
+                window_start = NULL, window_end = NULL, window_seconds = NULL
+            WHERE app_id = ? AND access = ? AND type = ? AND decision = 1 AND expires_at = ?
+            """,
+            [
+                DatabaseValue.text(Self.expiry), .text(due.appID), .integer(Int64(due.access.rawValue)),
+                .text(due.type.identifier), .real(due.expiresAt.timeIntervalSinceReferenceDate),
+            ]
+        )
     }
 
     // MARK: Requests

@@ -20,12 +20,27 @@ extension VaultEngine {
         as caller: Caller,
         requestID: String = ""
     ) async throws -> [ActivitySummary] {
-        // Without the activity summary grant, only the app's own samples count.
+        // Without the activity summary grant, only the app's own samples count; with a window on
+        // it, only other apps' samples inside the window (of every type summaries count).
         let scope: @Sendable (Connection) throws -> (ReadScope, AuditEntry.Outcome) = { [self] db in
             guard case .app(let appID) = caller else { return (.owner, .ok) }
             _ = try requireApp(appID, db)
-            let granted = try GrantStore.grantedTypes(appID, .read, db).contains(.activitySummary)
-            return (.app(appID, readableTypes: granted ? Self.activityTypes : []), granted ? .ok : .deniedServedEmpty)
+            let now = now()
+            guard let grant = try GrantStore.readGrants(appID, at: now, db)[.activitySummary] else {
+                return (.app(appID, readableTypes: []), .deniedServedEmpty)
+            }
+            let window = grant.window?.readWindow(at: now, grantedAt: grant.grantedAt)
+            return (
+                .app(
+                    appID,
+                    readableTypes: Self.activityTypes,
+                    windows: window.map { window in
+                        Dictionary(uniqueKeysWithValues: Self.activityTypes.map { ($0, window) })
+                    }
+                        ?? [:]
+                ),
+                .ok
+            )
         }
         return try await read(
             .queryActivitySummary,
@@ -121,7 +136,7 @@ extension VaultEngine {
         let granted =
             (try? await perform { [self] in
                 try database.read { db in
-                    try apps.filter { try GrantStore.grantedTypes($0, .read, db).contains(.activitySummary) }
+                    try apps.filter { try GrantStore.grantedTypes($0, .read, at: now(), db).contains(.activitySummary) }
                 }
             }) ?? []
         for watch in watches {

@@ -138,7 +138,7 @@ extension VaultEngine {
                 guard let app = try GrantStore.registration(appID, db) else {
                     throw HealthError.invalidArgument("no app \(appID) is enrolled", field: "app")
                 }
-                var grants = try GrantStore.grants(appID, db)
+                var grants = try GrantStore.grants(appID, at: now(), db)
                 for type in app.declaredRead.union(app.declaredShare.map(ObjectType.init)) where grants[type] == nil {
                     grants[type] = TypeGrant(type: type)
                 }

@@ -51,7 +51,7 @@ extension VaultEngine {
             try audited(caller, .authorizationRequest, types: types.sortedIdentifiers, requestID: requestID) {
                 try database.write { db in
                     try checkRequest(toShare: share, read: read, by: appID, db)
-                    let grants = try GrantStore.grants(appID, db)
+                    let grants = try GrantStore.grants(appID, at: now(), db)
                     var asked: [Access: [ObjectType]] = [:]
                     var askedAgain = false
                     for (access, wanted) in [(Access.share, Set(share.map(ObjectType.init))), (.read, read)] {
@@ -62,15 +62,15 @@ extension VaultEngine {
                         )
                         askedAgain = askedAgain || !wanted.isDisjoint(with: decided)
                     }
-                    let now = Date()
-                    if try GrantStore.addRequest(appID, types: asked, at: now, db) == nil, askedAgain {
+                    let askedAt = now()
+                    if try GrantStore.addRequest(appID, types: asked, at: askedAt, db) == nil, askedAgain {
                         // Nothing new to decide, but it asked for what the owner decided: say so to
                         // the owner (never to the app, whose answer is the same either way).
                         try GrantStore.recordRepeat(
                             appID,
                             read: read.sorted(by: VaultPolicy.identifierOrder),
                             share: share.map(ObjectType.init).sorted(by: VaultPolicy.identifierOrder),
-                            at: now,
+                            at: askedAt,
                             db
                         )
                     }
@@ -97,7 +97,7 @@ extension VaultEngine {
             try audited(caller, .authorizationStatus, types: types.sortedIdentifiers, requestID: requestID) {
                 try readRecorded { db -> (AuthorizationRequestStatus, AuditEntry) in
                     try checkRequest(toShare: share, read: read, by: appID, db)
-                    let grants = try GrantStore.grants(appID, db)
+                    let grants = try GrantStore.grants(appID, at: now(), db)
                     let undecided =
                         share.contains { !(grants[ObjectType($0)]?.share.isDetermined ?? false) }
                         || read.contains { !(grants[$0]?.read.isDetermined ?? false) }
@@ -125,7 +125,7 @@ extension VaultEngine {
                 try readRecorded { db -> (AuthorizationStatus, AuditEntry) in
                     _ = try requireApp(appID, db)
                     let status: AuthorizationStatus =
-                        switch try GrantStore.determination(appID, .share, type, db) {
+                        switch try GrantStore.determination(appID, .share, type, at: now(), db) {
                         case .notDetermined: .notDetermined
                         case .granted: .sharingAuthorized
                         case .denied: .sharingDenied
@@ -185,28 +185,143 @@ extension VaultEngine {
     }
 
     /// Grants, denies or revokes one permission of an app for each of `types`, recorded as one
-    /// audit entry. Refused: an unknown app, a type the app's manifest does not declare for this
-    /// access, sharing a type the policy reserves, a correlation type.
+    /// audit entry carrying the permission's new state (a grant's window and expiry as its
+    /// attributes: docs/AUDIT_LOG.md, "Grants and their history"). A grant replaces whatever the
+    /// permission was, its terms included: granting again without a window reads everything.
+    /// Refused: an unknown app, a type the app's manifest does not declare for this access,
+    /// sharing a type the policy reserves, a correlation type; terms with a denial or a
+    /// revocation, a window on sharing or on a characteristic, a window that shows nothing, an
+    /// expiry not in the future.
     public func decide(
         _ decision: Decision,
         _ access: Access,
         of types: Set<ObjectType>,
-        for appID: String
+        for appID: String,
+        terms: GrantTerms = .none
     ) async throws {
-        try await perform { [self] in
+        let next = try await perform { [self] in
             try audited(.owner, decision.operation(access), types: types.sortedIdentifiers, requestID: appID) {
                 guard !types.isEmpty else {
                     throw HealthError.invalidArgument("name at least one type", field: "types")
                 }
-                try database.write { db in
+                let now = Self.millisecond(now())
+                let terms = try Self.checkTerms(terms, decision, access, of: types, at: now)
+                return try database.write { db in
                     guard let app = try GrantStore.registration(appID, db) else {
                         throw HealthError.invalidArgument("no app \(appID) is enrolled", field: "app")
                     }
-                    try decide(decision, access, of: types, for: app, policy: GrantStore.policy(db), in: db)
+                    try decide(
+                        decision,
+                        access,
+                        of: types,
+                        for: app,
+                        terms: terms,
+                        at: now,
+                        policy: GrantStore.policy(db),
+                        in: db
+                    )
+                    return try GrantStore.nextExpiry(db)
                 }
             }
         }
+        armExpiryTimer(next: next)
         await refreshActivitySummaries(nil, apps: [appID])
+    }
+
+    /// Refuses terms `decision` cannot take for `access` of `types` now (`invalidArgument`), as
+    /// ``decide(_:_:of:for:terms:)`` would, before anything is decided.
+    public func checkTerms(
+        _ terms: GrantTerms,
+        _ decision: Decision,
+        _ access: Access,
+        of types: Set<ObjectType>
+    ) throws {
+        _ = try Self.checkTerms(terms, decision, access, of: types, at: Self.millisecond(now()))
+    }
+
+    /// Refuses terms a decision cannot take (`invalidArgument`); returns them to the millisecond,
+    /// as the audit log keeps instants, so the log replays exactly what the engine applies.
+    static func checkTerms(
+        _ terms: GrantTerms,
+        _ decision: Decision,
+        _ access: Access,
+        of types: Set<ObjectType>,
+        at now: Date
+    ) throws -> GrantTerms {
+        guard !terms.isEmpty else { return terms }
+        guard decision == .grant else {
+            throw HealthError.invalidArgument(
+                "a window or an expiry goes with a grant; to \(decision) a permission, give neither",
+                field: "terms"
+            )
+        }
+        var checked = GrantTerms()
+        if let window = terms.window {
+            guard access == .read else {
+                throw HealthError.invalidArgument(
+                    "a window limits what an app reads; a share grant takes only an expiry",
+                    field: "window"
+                )
+            }
+            if let type = types.sortedByIdentifier().first(where: {
+                if case .characteristic = $0 { true } else { false }
+            }) {
+                throw HealthError.invalidArgument(
+                    "\(type) is a characteristic, without dates, so a window cannot limit it; grant it apart, without one",
+                    field: "window"
+                )
+            }
+            switch window {
+            case .fixed(let start, let end):
+                checked.window = .fixed(start: start.map(millisecond), end: end.map(millisecond))
+            case .last(let seconds):
+                guard seconds.rounded() == seconds else {
+                    throw HealthError.invalidArgument("a rolling window lasts whole seconds", field: "window")
+                }
+                checked.window = window
+            case .sinceGrant:
+                checked.window = window
+            }
+            try checked.window?.validate()
+        }
+        if let expiry = terms.expiresAt {
+            let expiry = millisecond(expiry)
+            guard expiry > now else {
+                throw HealthError.invalidArgument(
+                    "the expiry \(AuditEntry.attributeTime(expiry)) is not in the future; give a later one",
+                    field: "expiresAt"
+                )
+            }
+            checked.expiresAt = expiry
+        }
+        return checked
+    }
+
+    /// The instant to the millisecond (below it), as the audit log writes instants.
+    static func millisecond(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+
+    /// A decision's new state as its entry's attributes (docs/AUDIT_LOG.md, "Attributes"): a
+    /// grant's window and expiry; nothing for a plain grant, a denial or a revocation.
+    static func attributes(_ terms: GrantTerms, grantedAt: Date) -> [String: String] {
+        var attributes: [String: String] = [:]
+        switch terms.window {
+        case .none:
+            break
+        case .fixed(let start, let end):
+            attributes["window"] = "fixed"
+            attributes["window-start"] = start.map(AuditEntry.attributeTime)
+            attributes["window-end"] = end.map(AuditEntry.attributeTime)
+        case .last(let seconds):
+            attributes["window"] = "last"
+            attributes["window-seconds"] = String(Int64(seconds))
+        case .sinceGrant:
+            attributes["window"] = "since-grant"
+            attributes["window-start"] = AuditEntry.attributeTime(grantedAt)
+        }
+        attributes["expires"] = terms.expiresAt.map(AuditEntry.attributeTime)
+        return attributes
     }
 
     /// Records one decision and its entry inside the write transaction `db`.
@@ -215,6 +330,8 @@ extension VaultEngine {
         _ access: Access,
         of types: Set<ObjectType>,
         for app: AppRegistration,
+        terms: GrantTerms = .none,
+        at now: Date,
         policy: VaultPolicy,
         in db: Connection
     ) throws {
@@ -226,12 +343,19 @@ extension VaultEngine {
             access,
             types.sorted(by: VaultPolicy.identifierOrder),
             granted: decision == .grant,
-            at: Date(),
+            terms: terms,
+            at: now,
             by: Caller.owner.description,
             db
         )
         try append(
-            entry(.owner, decision.operation(access), types: types.sortedIdentifiers, requestID: app.appID),
+            entry(
+                .owner,
+                decision.operation(access),
+                types: types.sortedIdentifiers,
+                requestID: app.appID,
+                attributes: decision == .grant ? Self.attributes(terms, grantedAt: now) : [:]
+            ),
             in: db
         )
     }
@@ -305,10 +429,11 @@ extension VaultEngine {
             }
             let policy = try GrantStore.policy(db)
             let explicit = decision == .grant ? policy.explicitDecision : []
+            let now = Self.millisecond(now())
             for access in Access.allCases {
                 let types = Set(request[access]).subtracting(explicit)
                 if !types.isEmpty {
-                    try decide(decision, access, of: types, for: app, policy: policy, in: db)
+                    try decide(decision, access, of: types, for: app, at: now, policy: policy, in: db)
                 }
             }
             return (try GrantStore.pendingRequests(of: appID, id: id, db).first, appID)

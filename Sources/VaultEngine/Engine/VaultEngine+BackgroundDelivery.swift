@@ -144,23 +144,20 @@ extension VaultEngine {
 
     /// Counts a committed change, inside its own write transaction, for every app with
     /// background delivery of a changed type that may see it: its own samples, or a type it may
-    /// read at this moment. `changes` maps each changed type to the apps whose samples changed.
-    func countBackgroundChanges(_ changes: [SampleType: Set<String>], _ db: Connection) throws {
+    /// read at this moment (within its window, when it has one: a change inside it).
+    func countBackgroundChanges(_ changes: SampleChanges, _ db: Connection) throws {
         guard !changes.isEmpty else { return }
-        let byIdentifier = Dictionary(uniqueKeysWithValues: changes.map { ($0.key.identifier, $0) })
+        let byIdentifier = Dictionary(uniqueKeysWithValues: changes.sources.map { ($0.key.identifier, $0.key) })
         let registrations = try db.rows(
             "SELECT app_id, type FROM background_deliveries WHERE type IN (SELECT value FROM json_each(?))",
             [DatabaseValue.jsonArray(byIdentifier.keys.sorted())]
         )
-        var readable: [String: Set<SampleType>] = [:]
+        var scopes: [String: ReadScope] = [:]
         for row in registrations {
-            guard let appID = row[0].string, let identifier = row[1].string,
-                let (type, sources) = byIdentifier[identifier]
+            guard let appID = row[0].string, let identifier = row[1].string, let type = byIdentifier[identifier]
             else { continue }
-            if !sources.contains(appID) {
-                if readable[appID] == nil { readable[appID] = try readableTypes(of: appID, db) }
-                guard readable[appID]?.contains(type) == true else { continue }
-            }
+            if scopes[appID] == nil { scopes[appID] = try readScope(of: appID, db) }
+            guard let scope = scopes[appID], try sees(type, of: changes, scope: scope, db) else { continue }
             try db.execute(
                 "UPDATE background_deliveries SET changes = changes + 1 WHERE app_id = ? AND type = ?",
                 [appID, identifier]

@@ -45,7 +45,8 @@ extension VaultEngine {
                     var readable = true
                     if case .app(let appID) = caller {
                         _ = try requireApp(appID, db)
-                        readable = try GrantStore.determination(appID, .read, .characteristic(type), db).isGranted
+                        readable = try GrantStore.determination(appID, .read, .characteristic(type), at: now(), db)
+                            .isGranted
                     }
                     // The same lookup either way, so a refused read costs what a granted read of
                     // a characteristic never set does; a value the app may not read is not
@@ -86,7 +87,8 @@ extension VaultEngine {
                     for type in all {
                         var readable = true
                         if case .app(let appID) = caller {
-                            readable = try GrantStore.determination(appID, .read, .characteristic(type), db).isGranted
+                            readable = try GrantStore.determination(appID, .read, .characteristic(type), at: now(), db)
+                                .isGranted
                         }
                         if readable {
                             if let value = try store.characteristic(type, in: db) { values.append(value) }

@@ -137,7 +137,7 @@ extension VaultEngine {
             try audited(caller, .save, types: [type.identifier], requestID: requestID) {
                 let refusal = try database.read { db -> HealthError? in
                     _ = try requireApp(appID, db)
-                    let granted = try GrantStore.grantedTypes(appID, .share, db)
+                    let granted = try GrantStore.grantedTypes(appID, .share, at: now(), db)
                     return Self.refusal(toShare: [type], granted: granted, nothing: "begun")
                 }
                 if let refusal {

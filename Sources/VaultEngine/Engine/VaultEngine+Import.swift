@@ -79,15 +79,16 @@ extension VaultEngine {
                 )
             }
         }
-        let (sorting, changes) = try await perform { [self] () throws -> (ImportSorting, [SampleType: Set<String>]) in
+        let (sorting, changes) = try await perform { [self] () throws -> (ImportSorting, SampleChanges) in
             var attemptedTypes = Self.types(of: samples)
             if !routes.isEmpty { attemptedTypes.insert(.workoutRoute) }
             let attempted = attemptedTypes.sortedIdentifiers
             return try audited(.owner, .import, types: attempted, requestID: requestID) {
                 try database.write { db in
+                    let before = try store.changeSequence(in: db)
                     let sorting = try store.importSamples(samples, routes: routes, in: db)
-                    try recordImport(sorting, requestID: requestID, in: db)
-                    return (sorting, sorting.changes)
+                    let changes = try recordImport(sorting, after: before, requestID: requestID, in: db)
+                    return (sorting, changes)
                 }
             }
         }
@@ -95,11 +96,19 @@ extension VaultEngine {
         return sorting
     }
 
-    /// What an import's batch leaves beside its samples, in its transaction `db`: background
-    /// delivery's counts of the types it changed, and its `vault.import` entry (the types
-    /// stored and how many, never a value).
-    func recordImport(_ sorting: ImportSorting, requestID: String, in db: Connection) throws {
-        try countBackgroundChanges(sorting.changes, db)
+    /// What an import's batch leaves beside its samples, in its transaction `db` (its changes
+    /// numbered after `sequence`): background delivery's counts of the types it changed, and its
+    /// `vault.import` entry (the types stored and how many, never a value). Returns the changes,
+    /// for the observers.
+    @discardableResult
+    func recordImport(
+        _ sorting: ImportSorting,
+        after sequence: Int64,
+        requestID: String,
+        in db: Connection
+    ) throws -> SampleChanges {
+        let changes = SampleChanges(sorting.changes, after: sequence, through: try store.changeSequence(in: db))
+        try countBackgroundChanges(changes, db)
         try append(
             entry(
                 .owner,
@@ -110,5 +119,6 @@ extension VaultEngine {
             ),
             in: db
         )
+        return changes
     }
 }

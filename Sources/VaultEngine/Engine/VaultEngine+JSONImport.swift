@@ -45,7 +45,7 @@ extension VaultEngine {
             let workouts = item.sample.sampleType == .workoutRoute ? Array(item.workouts.dropFirst()) : item.workouts
             return workouts.isEmpty ? nil : (item.sample, workouts)
         }
-        let (sorting, changes) = try await perform { [self] () throws -> (ImportSorting, [SampleType: Set<String>]) in
+        let (sorting, changes) = try await perform { [self] () throws -> (ImportSorting, SampleChanges) in
             let attempted = Self.types(of: all).sortedIdentifiers
             return try audited(.owner, .import, types: attempted, requestID: requestID) {
                 try database.write { db in
@@ -63,8 +63,8 @@ extension VaultEngine {
                             )
                         }
                     }
-                    try recordImport(sorting, requestID: requestID, in: db)
-                    return (sorting, sorting.changes)
+                    let changes = try recordImport(sorting, after: before, requestID: requestID, in: db)
+                    return (sorting, changes)
                 }
             }
         }

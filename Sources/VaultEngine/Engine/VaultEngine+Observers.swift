@@ -42,10 +42,11 @@ extension VaultEngine {
     }
 
     /// Tells each observer about the changes it may see: `changes` maps each changed type to the
-    /// apps whose samples of it changed.
-    func notifyObservers(_ changes: [SampleType: Set<String>]) async {
+    /// apps whose samples of it changed, with the change numbers the write used. An app with a
+    /// window on a type is told only of changes inside it.
+    func notifyObservers(_ changes: SampleChanges) async {
         // Off the saving caller's path: a running query's new answer is computed in its own task.
-        if !activityWatches.isEmpty { Task { await refreshActivitySummaries(changes) } }
+        if !activityWatches.isEmpty { Task { await refreshActivitySummaries(changes.sources) } }
         let observers = observers.snapshot
         guard !observers.isEmpty, !changes.isEmpty else { return }
         let apps = Set(
@@ -54,22 +55,20 @@ extension VaultEngine {
                 return nil
             }
         )
-        // Each app's grants and enrolment now. If they cannot be read, every app is taken to read
-        // nothing but its own samples.
+        // Each app's enrolment and the changed types it sees, with its grants now. If they cannot
+        // be read, every app is taken to see nothing but its own samples.
         let now =
             (try? await perform { [self] in
                 try database.read { db in
                     try Dictionary(
                         uniqueKeysWithValues: apps.map { appID in
-                            (
-                                appID,
-                                (try readableTypes(of: appID, db), try GrantStore.registration(appID, db)?.enrolledAt)
-                            )
+                            let scope = try readScope(of: appID, db)
+                            let seen = try changes.sources.keys.filter { try sees($0, of: changes, scope: scope, db) }
+                            return (appID, (Set(seen), try GrantStore.registration(appID, db)?.enrolledAt))
                         }
                     )
                 }
             })
-        let readable = now?.mapValues(\.0) ?? [:]
         for observer in observers {
             // An observation of an app removed (or removed and enrolled again) since it began ends.
             if case .app(let appID) = observer.caller, let now, now[appID]?.1 != observer.enrolledAt {
@@ -77,10 +76,10 @@ extension VaultEngine {
                 continue
             }
             let visible = observer.types.filter { type in
-                guard let sources = changes[type] else { return false }
+                guard let sources = changes.sources[type] else { return false }
                 switch observer.caller {
                 case .owner: return true
-                case .app(let appID): return sources.contains(appID) || readable[appID]?.contains(type) == true
+                case .app(let appID): return sources.contains(appID) || now?[appID]?.0.contains(type) == true
                 }
             }
             if !visible.isEmpty { observer.continuation.yield(ObserverUpdate(types: visible)) }

@@ -24,7 +24,8 @@ extension VaultEngine {
     public func saveOwnerEntries(_ samples: [Sample], requestID: String = "") async throws -> SaveOutcome {
         let types = Self.types(of: samples)
         let revision = SourceRevision(source: Self.ownerEntrySource)
-        let outcome = try await perform { [self] () throws -> SaveOutcome in
+        let source = Self.ownerEntrySource.bundleIdentifier
+        let (outcome, changes) = try await perform { [self] () throws -> (SaveOutcome, SampleChanges) in
             try audited(.owner, .save, types: types.sortedIdentifiers, requestID: requestID) {
                 guard !samples.isEmpty else {
                     throw HealthError.invalidArgument("there is nothing to save", field: "objects")
@@ -41,15 +42,15 @@ extension VaultEngine {
                 }
                 let attributed = samples.map { $0.attributed(to: revision) }
                 return try database.write { db in
+                    let sequence = try store.changeSequence(in: db)
                     let outcome = try store.save(attributed, in: db)
-                    if outcome.saved > 0 {
-                        try countBackgroundChanges(
-                            Dictionary(
-                                uniqueKeysWithValues: types.map { ($0, [Self.ownerEntrySource.bundleIdentifier]) }
-                            ),
-                            db
-                        )
-                    }
+                    let changes = SampleChanges(
+                        outcome.saved > 0 ? types : [],
+                        by: source,
+                        after: sequence,
+                        through: try store.changeSequence(in: db)
+                    )
+                    try countBackgroundChanges(changes, db)
                     try append(
                         entry(
                             .owner,
@@ -60,15 +61,11 @@ extension VaultEngine {
                         ),
                         in: db
                     )
-                    return outcome
+                    return (outcome, changes)
                 }
             }
         }
-        if outcome.saved > 0 {
-            await notifyObservers(
-                Dictionary(uniqueKeysWithValues: types.map { ($0, [Self.ownerEntrySource.bundleIdentifier]) })
-            )
-        }
+        await notifyObservers(changes)
         return outcome
     }
 

@@ -112,7 +112,7 @@ extension VaultEngine {
     ) async throws -> WorkoutRoute {
         let appID = try Self.sessionApp(caller)
         let types = [SampleType.workoutRoute.identifier]
-        let route = try await perform { [self] in
+        let (route, changes) = try await perform { [self] () throws -> (WorkoutRoute, SampleChanges) in
             try audited(caller, .save, types: types, requestID: requestID) {
                 try database.write { db in
                     let app = try requireApp(appID, db)
@@ -133,14 +133,21 @@ extension VaultEngine {
                         sourceRevision: SourceRevision(source: app.source),
                         metadata: metadata
                     )
+                    let sequence = try store.changeSequence(in: db)
                     try store.finishRoute(route, builder: builder, workout: workout, in: db)
-                    try countBackgroundChanges([.workoutRoute: [appID]], db)
+                    let changes = SampleChanges(
+                        [.workoutRoute],
+                        by: appID,
+                        after: sequence,
+                        through: try store.changeSequence(in: db)
+                    )
+                    try countBackgroundChanges(changes, db)
                     try append(entry(caller, .save, types: types, count: 1, requestID: requestID), in: db)
-                    return route
+                    return (route, changes)
                 }
             }
         }
-        await notifyObservers([.workoutRoute: [appID]])
+        await notifyObservers(changes)
         return route
     }
 
@@ -211,7 +218,7 @@ extension VaultEngine {
     }
 
     private func requireRouteShareGrant(_ appID: String, _ db: Connection) throws {
-        guard try GrantStore.grantedTypes(appID, .share, db).contains(.workoutRoute) else {
+        guard try GrantStore.grantedTypes(appID, .share, at: now(), db).contains(.workoutRoute) else {
             throw HealthError(
                 .authorizationDenied,
                 "a route needs the app's share grant for \(SampleType.workoutRoute.identifier)",

@@ -31,7 +31,7 @@ extension VaultEngine {
         }
         let types = Self.types(of: samples)
         let (outcome, changed, collected) = try await perform {
-            [self] () throws -> (SaveOutcome, Set<SampleType>, [UUID: Set<SampleType>]) in
+            [self] () throws -> (SaveOutcome, SampleChanges, [UUID: Set<SampleType>]) in
             try audited(caller, .save, types: types.sortedIdentifiers, requestID: requestID) {
                 guard !samples.isEmpty else {
                     throw HealthError.invalidArgument("there is nothing to save", field: "objects")
@@ -49,9 +49,10 @@ extension VaultEngine {
                         field: "objects"
                     )
                 }
-                let result = try database.write { db -> Result<(SaveOutcome, [UUID: Set<SampleType>]), HealthError> in
+                let result = try database.write {
+                    db -> Result<(SaveOutcome, SampleChanges, [UUID: Set<SampleType>]), HealthError> in
                     let app = try requireApp(appID, db)
-                    let granted = try GrantStore.grantedTypes(appID, .share, db)
+                    let granted = try GrantStore.grantedTypes(appID, .share, at: now(), db)
                     if let refusal = Self.refusal(toShare: types, granted: granted, nothing: "saved") {
                         try append(
                             entry(
@@ -79,9 +80,16 @@ extension VaultEngine {
                     let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
                     let sequence = try store.changeSequence(in: db)
                     let outcome = try store.save(attributed, in: db)
+                    // Nothing changed when every object was an older sync version.
+                    let changes = SampleChanges(
+                        outcome.saved > 0 ? types : [],
+                        by: appID,
+                        after: sequence,
+                        through: try store.changeSequence(in: db)
+                    )
                     var collected: [UUID: Set<SampleType>] = [:]
                     if outcome.saved > 0 {
-                        try countBackgroundChanges(Dictionary(uniqueKeysWithValues: types.map { ($0, [appID]) }), db)
+                        try countBackgroundChanges(changes, db)
                         collected = try collectIntoWorkouts(attributed, savedBy: appID, storedAfter: sequence, db)
                     }
                     if let workout {
@@ -108,15 +116,13 @@ extension VaultEngine {
                         ),
                         in: db
                     )
-                    return .success((outcome, collected))
+                    return .success((outcome, changes, collected))
                 }
-                let (outcome, collected) = try result.mapError(Refusal.init).get()
-                // Nothing changed when every object was an older sync version.
-                return (outcome, outcome.saved > 0 ? types : [], collected)
+                return try result.mapError(Refusal.init).get()
             }
         }
         for (session, types) in collected { pushCollected(types, for: session) }
-        await notifyObservers(Dictionary(uniqueKeysWithValues: changed.map { ($0, [appID]) }))
+        await notifyObservers(changed)
         return outcome
     }
 
@@ -201,17 +207,18 @@ extension VaultEngine {
         governing: Set<SampleType>,
         delete: @escaping @Sendable (Connection, DeleteScope, (Deletion) throws -> Void) throws -> Deletion
     ) async throws -> Int {
-        let deletion = try await perform { [self] () throws -> Deletion in
+        let (changes, count) = try await perform { [self] () throws -> (SampleChanges, Int) in
             try audited(caller, .delete, types: requested.sortedIdentifiers, requestID: requestID) {
-                let result = try database.write { db -> Result<Deletion, HealthError> in
+                let result = try database.write { db -> Result<(SampleChanges, Int), HealthError> in
                     var scope = DeleteScope.owner
                     var granted: Set<ObjectType>?
                     if case .app(let appID) = caller {
                         _ = try requireApp(appID, db)
                         scope = .app(appID)
-                        granted = try GrantStore.grantedTypes(appID, .share, db)
+                        granted = try GrantStore.grantedTypes(appID, .share, at: now(), db)
                     }
                     do {
+                        let sequence = try store.changeSequence(in: db)
                         let deletion = try delete(db, scope) { found in
                             guard let granted else { return }
                             let types = found.types.union(governing)
@@ -219,7 +226,12 @@ extension VaultEngine {
                                 throw DeleteRefusal(types: types, error: refusal)
                             }
                         }
-                        try countBackgroundChanges(deletion.sources, db)
+                        let changes = SampleChanges(
+                            deletion.sources,
+                            after: sequence,
+                            through: try store.changeSequence(in: db)
+                        )
+                        try countBackgroundChanges(changes, db)
                         let recorded = deletion.count > 0 ? deletion.types : requested
                         try append(
                             entry(
@@ -231,7 +243,7 @@ extension VaultEngine {
                             ),
                             in: db
                         )
-                        return .success(deletion)
+                        return .success((changes, deletion.count))
                     } catch let refusal as DeleteRefusal {
                         // Refused before anything was deleted: only the refusal commits.
                         try append(
@@ -250,8 +262,8 @@ extension VaultEngine {
                 return try result.mapError(Refusal.init).get()
             }
         }
-        await notifyObservers(deletion.sources)
-        return deletion.count
+        await notifyObservers(changes)
+        return count
     }
 
     private struct DeleteRefusal: Error {

@@ -32,7 +32,7 @@ extension VaultEngine {
             try audited(caller, .workoutSession, types: types, requestID: requestID) {
                 try database.write { db in
                     _ = try requireApp(appID, db)
-                    guard try GrantStore.grantedTypes(appID, .share, db).contains(.workout) else {
+                    guard try GrantStore.grantedTypes(appID, .share, at: now(), db).contains(.workout) else {
                         throw HealthError(
                             .authorizationDenied,
                             "a workout session needs the app's share grant for \(ObjectType.workoutTypeIdentifier)",
@@ -345,8 +345,8 @@ extension VaultEngine {
         let appID = try Self.sessionApp(caller)
         let started = try primarySession(follower, of: caller)
         let types = [ObjectType.workoutTypeIdentifier]
-        let (workout, changes) = try await perform {
-            [self] () throws -> (Workout, [WorkoutSessionStateChange]) in
+        let (workout, changes, saved) = try await perform {
+            [self] () throws -> (Workout, [WorkoutSessionStateChange], SampleChanges) in
             try audited(caller, .workoutFinish, types: types, requestID: requestID) {
                 try database.write { db in
                     let app = try requireApp(appID, db)
@@ -357,7 +357,7 @@ extension VaultEngine {
                             field: "session"
                         )
                     }
-                    guard try GrantStore.grantedTypes(appID, .share, db).contains(.workout) else {
+                    guard try GrantStore.grantedTypes(appID, .share, at: now(), db).contains(.workout) else {
                         throw HealthError(
                             .authorizationDenied,
                             "saving the workout needs the app's share grant for \(ObjectType.workoutTypeIdentifier)"
@@ -369,8 +369,15 @@ extension VaultEngine {
                     }
                     let scope = try scope(for: caller, db)
                     let workout = try buildWorkout(session, start: start, end: end, app: app, scope: scope, db)
+                    let sequence = try store.changeSequence(in: db)
                     _ = try store.save([.workout(workout)], in: db)
-                    try countBackgroundChanges([.workout: [appID]], db)
+                    let saved = SampleChanges(
+                        [.workout],
+                        by: appID,
+                        after: sequence,
+                        through: try store.changeSequence(in: db)
+                    )
+                    try countBackgroundChanges(saved, db)
                     try store.deleteWorkoutSession(session, in: db)
                     workoutSessions.change(session.id, to: nil, in: db)
                     let read = Set(workout.allStatistics.map { SampleType.quantity($0.quantityType) }).sortedIdentifiers
@@ -378,14 +385,14 @@ extension VaultEngine {
                         entry(caller, .workoutFinish, types: types + read, count: 1, requestID: requestID),
                         in: db
                     )
-                    return (workout, changes)
+                    return (workout, changes, saved)
                 }
             }
         }
         // The session's end (when finishing ended it), then the workout, to every follower.
         for change in changes { workoutSessions.send(.stateChanged(change), to: started.id) }
         workoutSessions.remove(started.id, last: .finished(workout))
-        await notifyObservers([.workout: [appID]])
+        await notifyObservers(saved)
         return workout
     }
 
@@ -416,7 +423,8 @@ extension VaultEngine {
     /// Associates the samples just saved (inside the save's transaction `db`) with every
     /// session whose builder collects them: one of its data source's types, saved while it
     /// collects and the session runs, starting at or after the collection's start in a span when
-    /// the session ran, by its own app or by one whose samples of the type that app may read.
+    /// the session ran, by its own app or by one whose samples of the type that app may read
+    /// (inside its window, when it has one).
     /// Returns the types collected per session.
     func collectIntoWorkouts(
         _ samples: [Sample],
@@ -432,10 +440,10 @@ extension VaultEngine {
         let latest = Date().addingTimeInterval(Self.collectedClockSkew)
         var collected: [UUID: Set<SampleType>] = [:]
         for session in sessions {
-            let readable = session.app == appID ? [] : try readableTypes(of: session.app, db)
+            let scope = session.app == appID ? nil : try readScope(of: session.app, db)
             let chosen = samples.filter { sample in
                 sample.startDate <= latest && session.collects(sample.sampleType, startingAt: sample.startDate)
-                    && (session.app == appID || readable.contains(sample.sampleType))
+                    && (scope.map { Self.reads(sample, $0) } ?? true)
             }
             guard !chosen.isEmpty else { continue }
             // Only the rows this save stored: a sample it passed over (an older sync version, one
@@ -450,6 +458,14 @@ extension VaultEngine {
             if added > 0 { collected[session.id] = Set(chosen.map(\.sampleType)) }
         }
         return collected
+    }
+
+    /// Whether `scope` reads another app's `sample`: its type is read, and the sample lies inside
+    /// the type's window, if it has one.
+    static func reads(_ sample: Sample, _ scope: ReadScope) -> Bool {
+        let type = sample.sampleType
+        guard scope.readableTypes.contains(type) else { return false }
+        return scope.windows[type]?.contains(start: sample.startDate, end: sample.endDate) ?? true
     }
 
     /// Tells a session's followers that samples of `types` were collected, with the statistics

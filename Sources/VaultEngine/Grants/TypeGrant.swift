@@ -6,11 +6,24 @@ public struct TypeGrant: Hashable, Sendable {
     public var type: ObjectType
     public var read: Determination
     public var share: Determination
+    /// The read grant's window and expiry; for a grant that expired (`denied` by `expiry`), the
+    /// instant it expired.
+    public var readTerms: GrantTerms
+    /// The share grant's expiry, as ``readTerms``.
+    public var shareTerms: GrantTerms
 
-    public init(type: ObjectType, read: Determination = .notDetermined, share: Determination = .notDetermined) {
+    public init(
+        type: ObjectType,
+        read: Determination = .notDetermined,
+        share: Determination = .notDetermined,
+        readTerms: GrantTerms = .none,
+        shareTerms: GrantTerms = .none
+    ) {
         self.type = type
         self.read = read
         self.share = share
+        self.readTerms = readTerms
+        self.shareTerms = shareTerms
     }
 
     public subscript(access: Access) -> Determination {
@@ -19,6 +32,8 @@ public struct TypeGrant: Hashable, Sendable {
             if access == .read { read = newValue } else { share = newValue }
         }
     }
+
+    public func terms(_ access: Access) -> GrantTerms { access == .read ? readTerms : shareTerms }
 }
 
 /// What the owner sees of one app: its registration (purposes, key, enrolment date), every type
