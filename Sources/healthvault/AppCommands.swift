@@ -471,17 +471,7 @@ struct DecisionArguments: ParsableArguments {
             )
         }
         let past = ["grant": "Granted", "deny": "Denied", "revoke": "Revoked"][decision] ?? decision
-        var limits: [String] = []
-        if let window {
-            switch window.kind {
-            case "last": limits.append("reading from \(GrantWords.last(window.seconds ?? 0))")
-            case "sinceGrant": limits.append("reading from now on")
-            default:
-                if let start = window.start { limits.append("from \(GrantWords.date(start, in: zone))") }
-                if let end = window.end { limits.append("up to \(GrantWords.date(end, in: zone))") }
-            }
-        }
-        if let expiresAt { limits.append("until \(GrantWords.date(expiresAt, in: zone))") }
+        let limits = GrantWords.limits(window: window, expiresAt: expiresAt, in: zone)
         print(
             "\(past) \(access.joined(separator: " and ")) of \(parsed.map(\.description).joined(separator: ", ")) for \(app)"
                 + (limits.isEmpty ? "" : ", " + limits.joined(separator: ", ")) + "."
@@ -623,6 +613,23 @@ enum GrantWords {
     }
 
     /// An instant in the owner's zone, to the minute (to the second when it has seconds), with the zone's name.
+    /// A decision's window and expiry as `grant` says them: `reading from the last 30 days`,
+    /// `from 2026-01-01 00:00 UTC`, `until 2026-12-31 00:00 Europe/Paris`.
+    static func limits(window: WindowInfo?, expiresAt: Date?, in zone: TimeZone) -> [String] {
+        var limits: [String] = []
+        if let window {
+            switch window.kind {
+            case "last": limits.append("reading from \(last(window.seconds ?? 0))")
+            case "sinceGrant": limits.append("reading from now on")
+            default:
+                if let start = window.start { limits.append("from \(date(start, in: zone))") }
+                if let end = window.end { limits.append("up to \(date(end, in: zone))") }
+            }
+        }
+        if let expiresAt { limits.append("until \(date(expiresAt, in: zone))") }
+        return limits
+    }
+
     static func date(_ date: Date, in zone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.calendar = Calendar(identifier: .gregorian)

@@ -18,13 +18,17 @@ struct RequestReview: AsyncParsableCommand {
             At a terminal, each request (oldest first; only ID when given) is shown with the app's \
             purposes and the permissions it already has, then asked type by type: allow, deny, or \
             skip (it stays waiting). A request's answers are applied together once its last \
-            question is answered; Ctrl-C before that applies nothing of that request.
+            question is answered; Ctrl-C before that applies nothing of that request. An allow \
+            may carry a window for reading and an expiry, after the `a`: `a 30d` (the last 30 days), \
+            `a since-grant`, `a from 2026-01-01 to 2026-07-01`, `a until 2026-12-31`, or several \
+            (`a 30d until 2026-12-31`), as grant's --last, --since-grant, --from, --to and --until.
 
             In a script (or with --allow/--deny at a terminal), --allow and --deny decide: \
             `read:TYPE` or `share:TYPE` for one access, `TYPE` for whatever the request asks of \
             that type. Each must name something waiting in the requests reviewed; what is not \
-            named stays waiting. Without --allow or --deny a script gets the review printed and \
-            nothing is decided.
+            named stays waiting. --last, --from, --to or --since-grant give every read allowed a \
+            window, --until every allow an expiry. Without --allow or --deny a script gets the \
+            review printed and nothing is decided.
 
             Apps that asked again for permissions you had all decided are listed after the \
             requests (nothing of theirs waits): change a decision with grant, deny or revoke.
@@ -35,6 +39,7 @@ struct RequestReview: AsyncParsableCommand {
             Examples:
               healthvault requests review
               healthvault requests review 3 --allow read:stepCount --deny heartRate
+              healthvault requests review --allow read:heartRate --last 30d --until 2026-12-31
               healthvault requests review --allow steps
             """
     )
@@ -51,10 +56,20 @@ struct RequestReview: AsyncParsableCommand {
     @Option(name: .long, help: "Deny: read:TYPE, share:TYPE, or TYPE for both (repeat it).")
     var deny: [String] = []
 
+    @OptionGroup(title: "Terms of what --allow grants")
+    var terms: GrantTermsOptions
+
     /// One permission a request waits for, and what the owner chose for it.
     struct Question: Hashable {
         let access: String
         let type: ObjectType
+    }
+
+    /// What the owner chose for one question: `grant` or `deny`, and a grant's window and expiry.
+    struct Answer: Hashable {
+        let decision: String
+        var window: WindowInfo?
+        var expiresAt: Date?
     }
 
     /// A decision made, as `--json` prints it.
@@ -64,12 +79,14 @@ struct RequestReview: AsyncParsableCommand {
         let access: String
         let type: String
         let decision: String
+        var window: WindowInfo?
+        var expiresAt: Date?
     }
 
     func run() async throws {
         let specs = try parse(allow, "allow") + parse(deny, "deny")
         let credential = try vault.ownerKey()
-        let (requests, repeated, apps) = try await vault.withOwner(key: credential) { connection in
+        let (requests, repeated, apps, zone) = try await vault.withOwner(key: credential) { connection in
             let listed = try await connection.call(
                 Method.requestsList,
                 RequestsListParams(app: nil),
@@ -80,7 +97,7 @@ struct RequestReview: AsyncParsableCommand {
             for app in Set(requests.map(\.app) + (listed.repeated ?? []).map(\.app)) {
                 apps[app] = try await connection.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
             }
-            return (requests, listed.repeated ?? [], apps)
+            return (requests, listed.repeated ?? [], apps, try await ownerTimeZone(on: connection))
         }
         if let id, requests.isEmpty {
             throw ToolError("request \(id) waits for nothing (decided, or no such request); see `healthvault requests`")
@@ -105,15 +122,19 @@ struct RequestReview: AsyncParsableCommand {
 
         var made: [DecisionLine] = []
         if interactive {
-            print("For each type: a (allow), d (deny) or s (skip: it stays waiting).")
+            print(
+                "For each type: a (allow), d (deny) or s (skip: it stays waiting); an allow may add a window "
+                    + "for reading and an expiry: a 30d, a since-grant, a from DATE to DATE, a until DATE."
+            )
             for request in requests {
                 show([request], apps: apps)
-                let answers = try ask(request)
+                let answers = try ask(request, zone: zone)
                 made += try await apply(answers, of: request, credential: credential)
             }
             showRepeated(repeated, apps: apps)
         } else {
-            let answers = try match(specs, in: requests)
+            let (window, expiresAt) = try terms.wire(in: zone)
+            let answers = try match(specs, in: requests, window: window, expiresAt: expiresAt)
             for request in requests {
                 made += try await apply(answers[request.id] ?? [:], of: request, credential: credential)
             }
@@ -123,7 +144,11 @@ struct RequestReview: AsyncParsableCommand {
         for line in made {
             let past = line.decision == "grant" ? "Allowed" : "Denied"
             let type = try ObjectType(identifier: line.type).shortName
-            print("\(past) \(line.access) of \(type) for \(line.app) (request \(line.request)).")
+            let limits = GrantWords.limits(window: line.window, expiresAt: line.expiresAt, in: zone)
+            print(
+                "\(past) \(line.access) of \(type) for \(line.app) (request \(line.request))"
+                    + (limits.isEmpty ? "" : ", " + limits.joined(separator: ", ")) + "."
+            )
         }
     }
 
@@ -147,20 +172,27 @@ struct RequestReview: AsyncParsableCommand {
     /// waiting, and no permission may be both allowed and denied.
     private func match(
         _ specs: [(String?, ObjectType, String)],
-        in requests: [RequestInfo]
-    ) throws -> [Int64: [Question: String]] {
-        var answers: [Int64: [Question: String]] = [:]
+        in requests: [RequestInfo],
+        window: WindowInfo?,
+        expiresAt: Date?
+    ) throws -> [Int64: [Question: Answer]] {
+        var answers: [Int64: [Question: Answer]] = [:]
         for (access, type, decision) in specs {
             var matched = false
             for request in requests {
                 for question in questions(request)
                 where question.type == type && (access == nil || access == question.access) {
-                    if let earlier = answers[request.id]?[question], earlier != decision {
+                    if let earlier = answers[request.id]?[question], earlier.decision != decision {
                         throw ToolError(
                             "\(question.access) of \(type.shortName) is both allowed and denied; nothing was decided"
                         )
                     }
-                    answers[request.id, default: [:]][question] = decision
+                    var answer = Answer(decision: decision)
+                    if decision == "grant" {
+                        answer.window = question.access == "read" ? window : nil
+                        answer.expiresAt = expiresAt
+                    }
+                    answers[request.id, default: [:]][question] = answer
                     matched = true
                 }
             }
@@ -172,6 +204,16 @@ struct RequestReview: AsyncParsableCommand {
                 )
             }
         }
+        if window != nil,
+            !answers.values.contains(where: { $0.contains { $0.key.access == "read" && $0.value.decision == "grant" } })
+        {
+            throw ToolError(
+                "a window (--last, --from, --to, --since-grant) limits reading: allow a read; nothing was decided"
+            )
+        }
+        if expiresAt != nil, !answers.values.contains(where: { $0.values.contains { $0.decision == "grant" } }) {
+            throw ToolError("--until is the expiry of what --allow grants: allow something; nothing was decided")
+        }
         return answers
     }
 
@@ -182,8 +224,8 @@ struct RequestReview: AsyncParsableCommand {
     }
 
     /// Asks each question of `request` at the terminal.
-    private func ask(_ request: RequestInfo) throws -> [Question: String] {
-        var answers: [Question: String] = [:]
+    private func ask(_ request: RequestInfo, zone: TimeZone) throws -> [Question: Answer] {
+        var answers: [Question: Answer] = [:]
         for question in questions(request) {
             while true {
                 FileHandle.standardOutput.write(
@@ -194,10 +236,34 @@ struct RequestReview: AsyncParsableCommand {
                         "the review ended before request \(request.id) was answered; nothing of it was decided"
                     )
                 }
-                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "a", "allow", "y", "yes": answers[question] = "grant"
-                case "d", "deny", "n", "no": answers[question] = "deny"
-                case "s", "skip", "": break
+                let words = line.split(whereSeparator: \.isWhitespace).map(String.init)
+                switch words.first?.lowercased() ?? "" {
+                case "a", "allow", "y", "yes":
+                    do {
+                        let terms = try GrantTermsOptions.parse(Self.options(Array(words.dropFirst())))
+                        if terms.hasWindow, question.access == "share" {
+                            throw ToolError("a window is for reading; a share grant takes only until DATE")
+                        }
+                        let (window, expiresAt) = try terms.wire(in: zone)
+                        answers[question] = Answer(decision: "grant", window: window, expiresAt: expiresAt)
+                    } catch {
+                        let message = (error as? ToolError)?.description ?? GrantTermsOptions.message(for: error)
+                        print(
+                            "  \(message). Answer a, a 30d, a since-grant, a from DATE to DATE, a until DATE, d or s."
+                        )
+                        continue
+                    }
+                case "d", "deny", "n", "no":
+                    guard words.count == 1 else {
+                        print("  A denial takes no window or expiry. Answer a (allow), d (deny) or s (skip).")
+                        continue
+                    }
+                    answers[question] = Answer(decision: "deny")
+                case "s", "skip", "":
+                    guard words.count <= 1 else {
+                        print("  Answer a (allow), d (deny) or s (skip).")
+                        continue
+                    }
                 default:
                     print("  Answer a (allow), d (deny) or s (skip).")
                     continue
@@ -210,35 +276,66 @@ struct RequestReview: AsyncParsableCommand {
 
     /// Applies the answers for one request: one call per decision and access.
     private func apply(
-        _ answers: [Question: String],
+        _ answers: [Question: Answer],
         of request: RequestInfo,
         credential: OwnerCredential
     ) async throws -> [DecisionLine] {
         guard !answers.isEmpty else { return [] }
         var made: [DecisionLine] = []
         try await vault.withOwner(key: credential) { connection in
-            for decision in ["grant", "deny"] {
-                for access in ["read", "share"] {
-                    let types = questions(request).filter { $0.access == access && answers[$0] == decision }.map(\.type)
-                    guard !types.isEmpty else { continue }
-                    _ = try await connection.call(
-                        Method.grantsDecide,
-                        DecideParams(app: request.app, types: types, decision: decision, access: [access]),
-                        as: Empty.self
+            // One call per access and answer (the same terms together), in the request's order.
+            var groups: [(access: String, answer: Answer, types: [ObjectType])] = []
+            for question in questions(request) {
+                guard let answer = answers[question] else { continue }
+                if let index = groups.firstIndex(where: { $0.access == question.access && $0.answer == answer }) {
+                    groups[index].types.append(question.type)
+                } else {
+                    groups.append((question.access, answer, [question.type]))
+                }
+            }
+            for group in groups {
+                _ = try await connection.call(
+                    Method.grantsDecide,
+                    DecideParams(
+                        app: request.app,
+                        types: group.types,
+                        decision: group.answer.decision,
+                        access: [group.access],
+                        window: group.answer.window,
+                        expiresAt: group.answer.expiresAt
+                    ),
+                    as: Empty.self
+                )
+                made += group.types.map {
+                    DecisionLine(
+                        request: request.id,
+                        app: request.app,
+                        access: group.access,
+                        type: $0.identifier,
+                        decision: group.answer.decision,
+                        window: group.answer.window,
+                        expiresAt: group.answer.expiresAt
                     )
-                    made += types.map {
-                        DecisionLine(
-                            request: request.id,
-                            app: request.app,
-                            access: access,
-                            type: $0.identifier,
-                            decision: decision
-                        )
-                    }
                 }
             }
         }
         return made
+    }
+
+    /// An answer's words after `a` as grant's options: `30d` or `last 30d` (--last), `since-grant`,
+    /// `from DATE`, `to DATE`, `until DATE`.
+    static func options(_ words: [String]) -> [String] {
+        var options: [String] = []
+        var rest = words[...]
+        while let word = rest.popFirst() {
+            switch word.lowercased() {
+            case "last", "from", "to", "until": options += ["--" + word.lowercased(), rest.popFirst() ?? ""]
+            case "since-grant", "since": options.append("--since-grant")
+            default:
+                options += RollingDuration(argument: word) != nil ? ["--last", word] : [word]
+            }
+        }
+        return options
     }
 
     private func show(_ requests: [RequestInfo], apps: [String: AppInfo]) {

@@ -117,20 +117,34 @@ extension DaemonEndToEnd {
             #expect(decided.status == 0, "\(decided)")
             #expect(
                 decided.out
-                    == "Allowed read of stepCount for \(Self.app) (request 1).\nDenied read of heartRate for \(Self.app) (request 1).\n"
+                    == "Denied read of heartRate for \(Self.app) (request 1).\nAllowed read of stepCount for \(Self.app) (request 1).\n"
             )
             let states = try Self.states(daemon)
             #expect(states["read stepCount"] == "granted" && states["read heartRate"] == "denied", "\(states)")
             #expect(states["share stepCount"] == "notDetermined", "\(states)")
             #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .notDetermined)
 
+            // Terms: a window needs a read allowed; an expiry, something allowed.
+            let windowOnShare = try CLITests.healthvault(
+                ["requests", "review", "--allow", "share:steps", "--last", "30d"],
+                daemon: daemon
+            )
+            #expect(windowOnShare.status == 1 && windowOnShare.err.contains("limits reading"), "\(windowOnShare)")
+            let expiryOnDenial = try CLITests.healthvault(
+                ["requests", "review", "--deny", "share:steps", "--until", "2099-01-01"],
+                daemon: daemon
+            )
+            #expect(expiryOnDenial.status == 1 && expiryOnDenial.err.contains("allow something"), "\(expiryOnDenial)")
+            #expect(try Self.states(daemon)["share stepCount"] == "notDetermined")
+
             // Share of steps still waits; --json gives one object per decision.
             let json = try CLITests.healthvault(
-                ["requests", "review", "--allow", "share:steps", "--json"],
+                ["requests", "review", "--allow", "share:steps", "--until", "2099-01-01T00:00:00Z", "--json"],
                 daemon: daemon
             )
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
             #expect(object["decision"] as? String == "grant" && object["access"] as? String == "share", "\(object)")
+            #expect(object["expiresAt"] as? String == "2099-01-01T00:00:00.000Z", "\(object)")
             #expect(object["type"] as? String == "HKQuantityTypeIdentifierStepCount" && object["request"] as? Int == 1)
             #expect(try await store.authorizationStatus(for: ObjectType(steps)) == .sharingAuthorized)
             let nothing = try CLITests.healthvault(["requests", "review", "1"], daemon: daemon)
@@ -163,13 +177,27 @@ extension DaemonEndToEnd {
             #expect(review.waitFor("read heartRate?", after: 1))
             review.type("d\n")
             #expect(review.waitFor("read stepCount?"))
-            review.type("a\n")
+            review.type("a 30d until 2099-12-31\n")
             #expect(review.waitFor("share stepCount?"))
+            // A window is for reading; a denial takes no terms: asked again each time.
+            review.type("a 30d\n")
+            #expect(review.waitFor("a window is for reading; a share grant takes only until DATE"), "\(review.output)")
+            #expect(review.waitFor("share stepCount?", after: 1))
+            review.type("d 30d\n")
+            #expect(review.waitFor("A denial takes no window or expiry"), "\(review.output)")
+            #expect(review.waitFor("share stepCount?", after: 2))
             review.type("s\n")
             let status = try #require(review.wait())
             #expect(TerminalProcess.exitCode(status) == 0, "\(review.output)")
             #expect(review.output.contains("Denied read of heartRate for \(Self.app) (request 1)."), "\(review.output)")
-            #expect(review.output.contains("Allowed read of stepCount for \(Self.app) (request 1)."))
+            #expect(
+                review.output.contains(
+                    "Allowed read of stepCount for \(Self.app) (request 1), reading from the last 30 days, until 2099-12-31 00:00 "
+                ),
+                "\(review.output)"
+            )
+            let shown = try CLITests.healthvault(["apps", "show", Self.app, "--json"], daemon: daemon)
+            #expect(shown.out.contains(#""kind":"last","seconds":2592000"#), "\(shown.out)")
             let states = try Self.states(daemon)
             #expect(states["read heartRate"] == "denied" && states["read stepCount"] == "granted", "\(states)")
             #expect(states["share stepCount"] == "notDetermined", "\(states)")
