@@ -7,11 +7,15 @@ small-order points: a difference that matters only for keys an attacker chose, n
 Usage: scripts/audit-verify.py EXPORT_DIR [--key KEYFILE] [--previous CHECKPOINT_NOTE_FILE] [--json]
 Exit 0 verified, 1 tampered (fault kind + first bad entry when known), 2 could not read.
 With --json, one JSON object as docs/AUDIT_LOG.md ("The verdict as JSON") specifies.
+With --grants-at INSTANT [--app APP], once verified: what each app could read and share at that
+instant, replayed from the log's entries as docs/AUDIT_LOG.md ("Grants and their history") says,
+one JSON object per permission, as `healthvault grants history --at INSTANT --json` prints them.
 Standard library only; Ed25519 verification follows RFC 8032 section 6.
 """
 import argparse
 import base64
 import binascii
+import datetime
 import hashlib
 import json
 import os
@@ -624,13 +628,105 @@ def verify(export, key_path=None, previous_path=None):
     return last, len(entries), key, warnings
 
 
+
+# Grants replayed from the log alone (docs/AUDIT_LOG.md, "Grants and their history"), as
+# `healthvault grants history --at` does: what each app could read and share at an instant.
+DECISIONS = (("authorization.grant-", True), ("authorization.deny-", False),
+             ("authorization.revoke-", False), ("authorization.expire-", False))
+
+
+def rfc3339_ms(ms):
+    """An instant in milliseconds since 1970 as `2026-12-30T23:00:00.000Z`."""
+    seconds, millis = divmod(ms, 1000)
+    t = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    return t.strftime("%Y-%m-%dT%H:%M:%S") + f".{millis:03d}Z"
+
+
+def parse_rfc3339_ms(text):
+    """`2026-12-30T23:00:00.000Z` (or with an offset, fewer or more digits) in milliseconds."""
+    t = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if t.tzinfo is None:
+        raise ValueError(f"{text}: give an offset or Z")
+    delta = t - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    return (delta.days * 86400 + delta.seconds) * 1000 + delta.microseconds // 1000
+
+
+def grants_at(entries, at_ms):
+    """Every permission decided at `at_ms`: a list of dicts, sorted by app, type and access."""
+    changes, known, current = [], {}, {}
+
+    def expires(state):
+        if state and state["granted"] and "expires" in state["attributes"]:
+            return parse_rfc3339_ms(state["attributes"]["expires"])
+        return None
+
+    for e in entries:
+        if e["outcome"] != "ok":
+            continue
+        op = e["operation"]
+        if op in ("app.enroll", "app.remove"):
+            for key in sorted(known.pop(e["requestID"], set())):
+                current.pop(key, None)
+                changes.append((e["time"], key, None))
+            continue
+        for prefix, granted in DECISIONS:
+            if not op.startswith(prefix):
+                continue
+            access = op[len(prefix):]
+            if access not in ("read", "share"):
+                continue
+            expiry = prefix == "authorization.expire-"
+            since = e["time"]
+            if expiry and "expired" in e.get("attributes", {}):
+                since = parse_rfc3339_ms(e["attributes"]["expired"])
+            for type_ in e["types"]:
+                key = (e["requestID"], type_, access)
+                if expiry and expires(current.get(key)) != since:
+                    continue  # the grant it ended was replaced or ended already
+                known.setdefault(e["requestID"], set()).add(key)
+                state = {"granted": granted, "attributes": dict(e.get("attributes", {})) if granted else {},
+                         "since": since, "entry": e["sequence"]}
+                current[key] = state
+                changes.append((since, key, state))
+    states = {}
+    for time, key, state in changes:
+        if time <= at_ms:
+            if state is None:
+                states.pop(key, None)
+            else:
+                states[key] = state
+    out = []
+    for key in sorted(states):
+        state = states[key]
+        end = expires(state)
+        if end is not None and end <= at_ms:
+            state = {"granted": False, "attributes": {}, "since": end, "entry": state["entry"]}
+        line = {"app": key[0], "type": key[1], "access": key[2],
+                "state": "granted" if state["granted"] else "denied",
+                "since": rfc3339_ms(state["since"]), "entry": state["entry"]}
+        if state["attributes"]:
+            line["attributes"] = state["attributes"]
+        out.append(line)
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Verify a HealthVault audit-log export offline.")
     ap.add_argument("export_dir")
     ap.add_argument("--key", help="the auditor's own copy of the verifier key (trusted)")
     ap.add_argument("--previous", help="a signed checkpoint kept from an earlier verification")
     ap.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    ap.add_argument("--grants-at", metavar="INSTANT",
+                    help="once verified, print what each app could read and share at this RFC 3339 instant, "
+                         "replayed from the log (one JSON object per permission)")
+    ap.add_argument("--app", help="with --grants-at: only this app's permissions")
     args = ap.parse_args(argv)
+    if args.grants_at is not None:
+        try:
+            at_ms = parse_rfc3339_ms(args.grants_at)
+        except ValueError as e:
+            print(f"audit-verify.py: --grants-at {args.grants_at}: not an RFC 3339 instant ({e})", file=sys.stderr)
+            return 2
 
     def report(verdict, summary, entries=0, fault=None, entry=None, size=None, warnings=()):
         if not args.json:
@@ -666,6 +762,14 @@ def main(argv=None):
         report("tampered", f"tampered: {f.kind}{where}" + (f" ({f.detail})" if f.detail else ""),
                entries=f.entries, fault=f.kind, entry=f.seq)
         return 1
+    if args.grants_at is not None:
+        for w in warnings:
+            print(f"audit-verify.py: warning: {w}", file=sys.stderr)
+        entries = [decode_entry(b) for b in split_entries(read_file(os.path.join(args.export_dir, "entries.bin")))[0]]
+        for line in grants_at(entries, at_ms):
+            if args.app is None or line["app"] == args.app:
+                print(json.dumps(line, sort_keys=True, separators=(",", ":")))
+        return 0
     if args.json:
         report("verified", f"verified: {n} entries, checkpoint size {last.size}", entries=n, size=last.size,
                warnings=warnings)

@@ -141,7 +141,7 @@ public final class VaultEngine: Sendable {
         attributes: [String: String] = [:]
     ) -> AuditEntry {
         AuditEntry(
-            time: Date(),
+            time: now(),
             actor: caller.actor,
             operation: operation,
             types: types,

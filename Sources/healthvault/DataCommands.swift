@@ -494,6 +494,29 @@ struct Audit: AsyncParsableCommand {
             if report.verdict.exitCode != 0 { throw ExitCode(report.verdict.exitCode) }
         }
 
+        /// The vault's audit key as the auditor received it (`--key`): one line,
+        /// `<name>+<hash>+<key>`; a file that is missing, unreadable or something else is said as such.
+        static func trustedKey(at key: String) throws -> VerifierKey {
+            guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
+                throw ToolError(
+                    FileManager.default.fileExists(atPath: key)
+                        ? "the key file \(key) cannot be read; give the vault's audit-key.pub, as you received it, "
+                            + "with --key"
+                        : "the key file \(key) does not exist; give the vault's audit-key.pub, as you received it, "
+                            + "with --key"
+                )
+            }
+            let trusted: VerifierKey
+            do {
+                trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .whitespacesAndNewlines))
+            } catch {
+                throw ToolError(
+                    "\(key) is not an audit key file (one line, <name>+<hash>+<key>, as the vault's audit-key.pub)"
+                )
+            }
+            return trusted
+        }
+
         /// One line on standard error, in the tools' style.
         static func say(_ line: String) {
             FileHandle.standardError.write(Data("healthvault: \(line)\n".utf8))
@@ -514,23 +537,7 @@ struct Audit: AsyncParsableCommand {
                     "no key given: name the vault's audit-key.pub, as you received it, with --key (the export's own key.vkey proves nothing)"
                 )
             }
-            guard let keyLine = try? String(contentsOfFile: key, encoding: .utf8) else {
-                throw ToolError(
-                    FileManager.default.fileExists(atPath: key)
-                        ? "the key file \(key) cannot be read; give the vault's audit-key.pub, as you received it, "
-                            + "with --key"
-                        : "the key file \(key) does not exist; give the vault's audit-key.pub, as you received it, "
-                            + "with --key"
-                )
-            }
-            let trusted: VerifierKey
-            do {
-                trusted = try VerifierKey(line: keyLine.trimmingCharacters(in: .whitespacesAndNewlines))
-            } catch {
-                throw ToolError(
-                    "\(key) is not an audit key file (one line, <name>+<hash>+<key>, as the vault's audit-key.pub)"
-                )
-            }
+            let trusted = try Self.trustedKey(at: key)
             var previous: String?
             if let checkpoint {
                 guard let data = FileManager.default.contents(atPath: checkpoint) else {

@@ -91,6 +91,7 @@ protocol ServedWithoutDaemon {}
 
 extension Audit.Export: ServedWithoutDaemon {}
 extension Audit.Show: ServedWithoutDaemon {}
+extension Grants.History: ServedWithoutDaemon {}
 extension Profile.Show: ServedWithoutDaemon {}
 extension DataSummary: ServedWithoutDaemon {}
 extension Samples.List: ServedWithoutDaemon {}

@@ -484,7 +484,7 @@ extension DaemonEndToEnd {
                 // --json on every command that prints something: every one.
                 #expect(command.options.contains("json"), "\(command.path.joined(separator: " ")) has no --json")
             }
-            #expect(dated == 9, "grant (its window) is the ninth")
+            #expect(dated == 11, "grant (its window), requests review (its terms) and grants history (--at) among them")
             let daemonHelp = try Self.run(TestDaemon.binary("healthvaultd"), ["--help"])
             #expect(daemonHelp.out.contains("Example"))
         }

@@ -487,6 +487,8 @@ import VaultStore
         func check(_ step: Int, entriesOnly: Bool = false) async throws {
             var replay = Replay()
             for entry in try test.auditEntries() { replay.apply(entry) }
+            // The product's replay (`grants history`), beside this test's own.
+            let history = GrantHistory(entries: try test.auditEntries()).states(at: clock.now)
             for app in apps {
                 let grants = try await engine.grants(of: app).grants
                 for type in types {
@@ -501,6 +503,11 @@ import VaultStore
                             entriesOnly: entriesOnly
                         )
                         #expect(held == replayed, "step \(step): \(app) \(access) \(type)")
+                        let key = GrantHistory.Key(app: app, access: access.description, type: type.identifier)
+                        let fromHistory = history[key].map {
+                            Replay.Permission(granted: $0.granted, attributes: $0.attributes)
+                        }
+                        #expect(held == fromHistory, "step \(step): GrantHistory: \(app) \(access) \(type)")
                     }
                 }
             }

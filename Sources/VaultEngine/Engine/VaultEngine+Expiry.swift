@@ -43,7 +43,7 @@ extension VaultEngine {
             for (key, types) in groups {
                 try append(
                     AuditEntry(
-                        time: Date(),
+                        time: now,
                         actor: .system,
                         operation: key.access == .read ? .authorizationExpireRead : .authorizationExpireShare,
                         types: types.sortedIdentifiers,

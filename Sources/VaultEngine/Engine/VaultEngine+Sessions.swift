@@ -11,7 +11,7 @@ extension VaultEngine {
         var actor = AuditEntry.Actor.system
         if let claimedApp, (try? AppID.validate(claimedApp)) != nil { actor = .app(claimedApp) }
         let failure = AuditEntry(
-            time: Date(),
+            time: now(),
             actor: actor,
             operation: .authenticationFailure,
             outcome: .denied,
@@ -23,7 +23,7 @@ extension VaultEngine {
     /// Records an owner's session opened or closed (`session.open`, `session.close`: owner, no
     /// types, count 0, `ok`), durable when this returns; the token is never part of it.
     public func recordOwnerSession(_ operation: AuditEntry.Operation, requestID: String) async throws {
-        let entry = AuditEntry(time: Date(), actor: .owner, operation: operation, outcome: .ok, requestID: requestID)
+        let entry = AuditEntry(time: now(), actor: .owner, operation: operation, outcome: .ok, requestID: requestID)
         try await perform { [self] in try record(entry) }
     }
 
