@@ -652,7 +652,7 @@ enum GrantWords {
 
     /// The sentences of one type's grants that have a window, an expiry or expired; none for a
     /// plain grant, a denial or no decision.
-    static func sentences(_ grant: GrantInfo, in zone: TimeZone) -> [String] {
+    static func sentences(_ grant: GrantInfo, in zone: TimeZone, everyDecision: Bool = false) -> [String] {
         let name = words(grant.type)
         var sentences: [String] = []
         for (verb, noun, determination) in [("reads", "reading", grant.read), ("shares", "sharing", grant.share)] {
@@ -675,7 +675,7 @@ enum GrantWords {
                         }
                     }
                 }
-                guard determination.window != nil || determination.expiresAt != nil else { continue }
+                guard everyDecision || determination.window != nil || determination.expiresAt != nil else { continue }
                 if let expiry = determination.expiresAt {
                     sentence += (determination.window == nil ? " until " : ", until ") + date(expiry, in: zone)
                 }
@@ -684,6 +684,9 @@ enum GrantWords {
                 if let expiry = determination.expiresAt ?? determination.at {
                     sentences.append("\(noun) \(name) expired \(date(expiry, in: zone))")
                 }
+            case "denied" where everyDecision:
+                let when = determination.at.map { " (denied \(date($0, in: zone)))" } ?? ""
+                sentences.append("does not \(verb.dropLast()) \(name)\(when)")
             default:
                 continue
             }

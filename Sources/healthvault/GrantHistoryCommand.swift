@@ -16,12 +16,55 @@ struct Grants: AsyncParsableCommand {
         abstract: "What apps could read and share, and when: replayed from the signed audit log.",
         discussion: """
             Examples:
+              healthvault grants
               healthvault grants history
               healthvault grants history org.example.stepcounter --at 2026-03-03
             """,
-        subcommands: [History.self],
-        defaultSubcommand: History.self
+        subcommands: [List.self, History.self],
+        defaultSubcommand: List.self
     )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What each app may read and share now, in words, windows and expiries included.",
+            discussion: """
+                Every decision the vault holds, app by app: what it reads and shares (with a \
+                read grant's window and any grant's expiry), what it was denied, and what expired. \
+                Types an app declared but nobody decided are not listed (nothing is granted). \
+                --json prints each app's AppInfo (docs/PROTOCOL.md), as apps list does.
+
+                Examples:
+                  healthvault grants
+                  healthvault grants list org.example.stepcounter
+                """
+        )
+
+        @OptionGroup var vault: VaultOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "Only this app's.")
+        var app: String?
+
+        func run() async throws {
+            let (apps, zone) = try await vault.withOwner { connection in
+                (
+                    try await connection.call(Method.appsList, Empty(), as: AppsResult.self).apps,
+                    try await ownerTimeZone(on: connection)
+                )
+            }
+            let shown = apps.filter { app == nil || $0.app == app }
+            if let app, shown.isEmpty { throw ToolError("no app \(app) is enrolled; see `healthvault apps list`") }
+            if output.json { return try printJSONLines(shown) }
+            guard !shown.isEmpty else { return print("No app is enrolled.") }
+            for (index, info) in shown.enumerated() {
+                if index > 0 { print("") }
+                print("\(info.name) (\(info.app))")
+                let sentences = (info.grants ?? []).flatMap { GrantWords.sentences($0, in: zone, everyDecision: true) }
+                if sentences.isEmpty { print("  nothing decided yet") }
+                for sentence in sentences { print("  " + sentence) }
+            }
+        }
+    }
 
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

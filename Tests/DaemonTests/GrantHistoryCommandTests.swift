@@ -80,6 +80,20 @@ extension DaemonEndToEnd {
                 }
             }
 
+            // What the vault holds now, in words.
+            let words = try CLITests.healthvault(["grants"], daemon: daemon)
+            #expect(words.status == 0, "\(words)")
+            #expect(words.out.hasPrefix("\(Self.app) (\(Self.app))\n"), "\(words.out)")
+            #expect(
+                words.out.contains("\n  reads heart rate from the last 30 days, until 2099-12-31 00:00 "),
+                "\(words.out)"
+            )
+            #expect(words.out.contains("\n  shares step count\n"), "\(words.out)")
+            #expect(words.out.contains("\n  does not read step count (denied "), "\(words.out)")
+            #expect(words.out.contains("\n  does not share heart rate (denied "), "\(words.out)")
+            let unknown = try CLITests.healthvault(["grants", "list", "org.example.nobody"], daemon: daemon)
+            #expect(unknown.status == 1 && unknown.err.contains("no app org.example.nobody is enrolled"), "\(unknown)")
+
             // Before the first decision nothing was decided; the timeline has every change.
             let early = try CLITests.healthvault(["grants", "history", "--at", before, "--json"], daemon: daemon)
             #expect(early.status == 0 && early.out.isEmpty, "\(early)")
