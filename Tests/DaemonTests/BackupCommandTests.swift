@@ -23,25 +23,9 @@ extension DaemonEndToEnd {
             daemon: TestDaemon? = nil,
             environment: [String: String] = [:]
         ) throws -> (status: Int32, out: String, err: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
-            var all = arguments
+            var all = [TestDaemon.binary("healthvault")] + arguments
             if let daemon { all += ["--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile] }
-            process.arguments = all
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            try process.run()
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            let errData = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                String(decoding: errData, as: UTF8.self)
-            )
+            return try runProcess(all, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
         }
 
         /// A daemon on a restored vault, once it accepts connections (its socket file can appear

@@ -31,22 +31,9 @@ import Testing
             binary: String = "healthvault",
             environment: [String: String] = [:]
         ) throws -> (status: Int32, out: String, err: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: TestDaemon.binary(binary))
-            process.arguments = arguments
-            process.environment = ["PATH": "/usr/bin:/bin", "HOME": home].merging(environment) { $1 }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            try process.run()
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            let errData = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                String(decoding: errData, as: UTF8.self)
+            try runProcess(
+                [TestDaemon.binary(binary)] + arguments,
+                environment: ["PATH": "/usr/bin:/bin", "HOME": home].merging(environment) { $1 }
             )
         }
 

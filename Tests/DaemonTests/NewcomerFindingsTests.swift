@@ -15,23 +15,7 @@ extension DaemonEndToEnd {
 
         /// Runs `program` with `arguments` in `folder` (the tests' own folder when nil).
         static func run(_ program: String, _ arguments: [String], in folder: String? = nil) throws -> Run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-            if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            try process.run()
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            let errData = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                String(decoding: errData, as: UTF8.self)
-            )
+            try runProcess([program] + arguments, in: folder)
         }
 
         static let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

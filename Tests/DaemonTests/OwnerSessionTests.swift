@@ -37,26 +37,13 @@ extension DaemonEndToEnd {
                 passphrase: Bool = false,
                 launcher: [String] = []
             ) throws -> (status: Int32, out: String, err: String) {
-                let process = Process()
                 let command =
                     launcher + ["/usr/bin/setsid", "--wait", TestDaemon.binary("healthvault")] + arguments
                     + ["--vault", daemon.directory.path]
                     + (passphrase ? ["--passphrase-file", daemon.passphraseFile] : [])
-                process.executableURL = URL(fileURLWithPath: command[0])
-                process.arguments = Array(command.dropFirst())
-                process.environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
-                let out = Pipe()
-                let err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-                try process.run()
-                let outData = out.fileHandleForReading.readDataToEndOfFile()
-                let errData = err.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (
-                    process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                    String(decoding: errData, as: UTF8.self)
+                return try runProcess(
+                    command,
+                    environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
                 )
             }
 

@@ -399,3 +399,31 @@ func offPool<T>(_ body: @escaping @Sendable () -> T) async -> T {
 /// Every suite that starts a daemon, one at a time: each daemon is a process of its own, and
 /// timing checks (timeouts, rates) hold better without the others competing for two cores.
 @Suite(.serialized) enum DaemonEndToEnd {}
+
+/// Runs `command` (the program, then its arguments) with standard input closed, in `folder` (the
+/// tests' own when nil), with `environment` (the tests' own when nil); its exit status, standard
+/// output and standard error. Every suite that runs a binary goes through here.
+@discardableResult
+func runProcess(
+    _ command: [String],
+    environment: [String: String]? = nil,
+    in folder: String? = nil
+) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    if let environment { process.environment = environment }
+    if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+        process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self)
+    )
+}

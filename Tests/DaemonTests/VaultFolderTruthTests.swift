@@ -17,23 +17,7 @@ extension DaemonEndToEnd {
             _ arguments: [String],
             launcher: [String] = []
         ) throws -> (status: Int32, out: String, err: String) {
-            let process = Process()
-            let command = launcher + [program] + arguments
-            process.executableURL = URL(fileURLWithPath: command[0])
-            process.arguments = Array(command.dropFirst())
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            try process.run()
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            let errData = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                String(decoding: errData, as: UTF8.self)
-            )
+            try runProcess(launcher + [program] + arguments)
         }
 
         /// Copies of the two binaries in a folder every user may enter (as root the build folder
