@@ -318,3 +318,13 @@ extension SampleStore {
         return merged
     }
 }
+
+extension SampleStore {
+    /// Takes the next change position for a change that is no sample's own: the owner choosing an
+    /// object for an app, or taking it back. Anchored queries order it among saves and deletions.
+    public func advanceChangeSequence(in db: Connection) throws -> Int64 {
+        let next = try changeSequence(in: db) + 1
+        try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [next])
+        return next
+    }
+}

@@ -270,7 +270,8 @@ public enum VisionPrescriptionType: Int, HealthKitEnumeration {
     public static let healthKitName = "HKVisionPrescriptionType"
     public var healthKitConstant: String { constantFromCaseName }
 
-    var word: String {
+    /// `glasses` or `contacts`.
+    public var word: String {
         switch self {
         case .glasses: "glasses"
         case .contacts: "contacts"
