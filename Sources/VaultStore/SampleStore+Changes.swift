@@ -227,7 +227,7 @@ extension SampleStore {
     /// it would see of a vault that held its own samples and the chosen objects, saved when they
     /// were chosen and deleted when they were taken back. Every row read is the app's own or one
     /// of its `object_grants` rows (through their indexes), never another object.
-    private func objectChanges(
+    func objectChanges(
         of type: SampleType,
         _ predicate: SamplePredicate?,
         after position: Int64,

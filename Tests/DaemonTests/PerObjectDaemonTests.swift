@@ -17,7 +17,9 @@ extension DaemonEndToEnd {
         static let clinic = "org.example.clinic"
         static let types: [SampleType] = [.visionPrescription, .document(.cda)]
 
-        static func uuid(_ n: Int) -> UUID { UUID(uuidString: "00000000-0000-4000-8000-\(String(format: "%012d", n))")! }
+        static func uuid(_ n: Int) -> UUID {
+            UUID(uuidString: "00000000-0000-4000-8000-\(String(format: "%012d", n))")!
+        }
 
         /// The clinic's objects that are chosen for the reader, the same in every vault.
         static func chosen() throws -> [Sample] {
@@ -93,7 +95,9 @@ extension DaemonEndToEnd {
                     try withoutAnchor(
                         try await connection.rawCall(
                             Method.queryAnchored,
-                            AnchoredQueryParams(query: AnchoredObjectQueryDescriptor(predicates: [SampleTypePredicate(type)]))
+                            AnchoredQueryParams(
+                                query: AnchoredObjectQueryDescriptor(predicates: [SampleTypePredicate(type)])
+                            )
                         )
                     )
                 )
@@ -101,7 +105,10 @@ extension DaemonEndToEnd {
             for query in [
                 DocumentQueryDescriptor(),
                 DocumentQueryDescriptor(includeDocumentData: false),
-                DocumentQueryDescriptor(sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)], limit: 1),
+                DocumentQueryDescriptor(
+                    sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)],
+                    limit: 1
+                ),
             ] {
                 answers.append(try await connection.rawCall(Method.queryDocuments, DocumentQueryParams(query: query)))
             }
@@ -125,7 +132,9 @@ extension DaemonEndToEnd {
             let actual = try await Self.answers(daemon, probes: Array(hidden.prefix(2)))
             #expect(actual.count == expected.count)
             for (index, (a, e)) in zip(actual, expected).enumerated() where a != e {
-                Issue.record("answer \(index): \(String(decoding: a, as: UTF8.self).prefix(400)) expected \(String(decoding: e, as: UTF8.self).prefix(400))")
+                Issue.record(
+                    "answer \(index): \(String(decoding: a, as: UTF8.self).prefix(400)) expected \(String(decoding: e, as: UTF8.self).prefix(400))"
+                )
             }
             // HealthVaultKit's document query reads what the raw one does, batch after batch.
             let store = try await daemon.store(Self.reader)
@@ -158,14 +167,22 @@ extension DaemonEndToEnd {
                 #expect("\(error)".contains("requestPerObjectReadAuthorization"), "\(error)")
             }
             try await reader.requestPerObjectReadAuthorization(for: .visionPrescription)
-            let requests = try await daemon.ownerCall(Method.requestsList, RequestsListParams(app: nil), as: RequestsResult.self)
+            let requests = try await daemon.ownerCall(
+                Method.requestsList,
+                RequestsListParams(app: nil),
+                as: RequestsResult.self
+            )
             #expect(requests.objectRequests?.map(\.type) == [.visionPrescription])
             let observer = try await reader.observe(Set(Self.types))
             let updates = Updates(observer.updates)
             // Another app's new prescription: not announced, not readable.
             try await clinic.save(.visionPrescription(try Fixtures.glassesPrescription()))
             #expect(try await updates.next(within: 1) == nil)
-            #expect(try await reader.samples(matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(.visionPrescription)])).isEmpty)
+            #expect(
+                try await reader.samples(
+                    matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(.visionPrescription)])
+                ).isEmpty
+            )
             // Chosen: announced and readable.
             try await daemon.ownerCall(
                 Method.objectsDecide,
@@ -173,9 +190,15 @@ extension DaemonEndToEnd {
                 as: Empty.self
             )
             #expect(try await updates.next(within: 5)?.types == [.visionPrescription])
-            let read = try await reader.samples(matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(.visionPrescription)]))
+            let read = try await reader.samples(
+                matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(.visionPrescription)])
+            )
             #expect(read.map(\.uuid) == [Self.uuid(11)])
-            let after = try await daemon.ownerCall(Method.requestsList, RequestsListParams(app: nil), as: RequestsResult.self)
+            let after = try await daemon.ownerCall(
+                Method.requestsList,
+                RequestsListParams(app: nil),
+                as: RequestsResult.self
+            )
             #expect(after.objectRequests?.isEmpty == true)
             try await observer.stop()
             await reader.close()
@@ -203,7 +226,10 @@ extension DaemonEndToEnd {
 
             let requests = try cli(["requests"], daemon)
             #expect(requests.status == 0, "\(requests.err)")
-            #expect(requests.out.contains("HKVisionPrescriptionTypeIdentifier objects: healthvault objects \(Self.reader)"), "\(requests.out)")
+            #expect(
+                requests.out.contains("HKVisionPrescriptionTypeIdentifier objects: healthvault objects \(Self.reader)"),
+                "\(requests.out)"
+            )
             let requestLines = try cli(["requests", "--json"], daemon).out.split(separator: "\n")
             #expect(requestLines.count == 2 && requestLines.allSatisfy { $0.contains("\"type\":") })
 
@@ -211,21 +237,34 @@ extension DaemonEndToEnd {
             #expect(listed.status == 0, "\(listed.err)")
             let lines = listed.out.split(separator: "\n")
             #expect(lines.first?.hasPrefix("UUID") == true && lines.count == 3, "\(listed.out)")
-            #expect(lines.contains { $0.contains(prescription) && $0.contains("contacts") && $0.hasSuffix("no    yes") }, "\(listed.out)")
+            #expect(
+                lines.contains { $0.contains(prescription) && $0.contains("contacts") && $0.hasSuffix("no    yes") },
+                "\(listed.out)"
+            )
             #expect(lines.contains { $0.contains(document) && $0.contains("Continuity of Care") }, "\(listed.out)")
             #expect(!listed.out.contains(Self.uuid(1).uuidString), "the app's own object is not offered")
 
             let granted = try cli(["objects", "grant", Self.reader, prescription + "," + document], daemon)
-            #expect(granted.status == 0 && granted.out == "\(Self.reader) may read 2 objects more.\n", "\(granted.out)\(granted.err)")
+            #expect(
+                granted.status == 0 && granted.out == "\(Self.reader) may read 2 objects more.\n",
+                "\(granted.out)\(granted.err)"
+            )
             let json = try cli(["objects", Self.reader, "--type", "visionPrescription", "--json"], daemon)
             #expect(json.out.contains("\"readable\":true") && json.out.split(separator: "\n").count == 1, "\(json.out)")
             #expect(try cli(["requests"], daemon).out == "No requests are waiting.\n")
-            let read = try await reader.samples(matching: SampleQueryDescriptor(predicates: Self.types.map { SampleTypePredicate($0) }))
+            let read = try await reader.samples(
+                matching: SampleQueryDescriptor(predicates: Self.types.map { SampleTypePredicate($0) })
+            )
             #expect(Set(read.map(\.uuid)) == [Self.uuid(1), Self.uuid(11), Self.uuid(12)])
 
             let revoked = try cli(["objects", "revoke", Self.reader, document, "--json"], daemon)
-            #expect(revoked.status == 0 && revoked.out.contains("\"decision\":\"revoke\""), "\(revoked.out)\(revoked.err)")
-            let left = try await reader.samples(matching: SampleQueryDescriptor(predicates: Self.types.map { SampleTypePredicate($0) }))
+            #expect(
+                revoked.status == 0 && revoked.out.contains("\"decision\":\"revoke\""),
+                "\(revoked.out)\(revoked.err)"
+            )
+            let left = try await reader.samples(
+                matching: SampleQueryDescriptor(predicates: Self.types.map { SampleTypePredicate($0) })
+            )
             #expect(Set(left.map(\.uuid)) == [Self.uuid(1), Self.uuid(11)])
 
             // One-line errors, nothing changed.
@@ -240,10 +279,19 @@ extension DaemonEndToEnd {
             ] {
                 let result = try cli(arguments, daemon)
                 #expect(result.status != 0, "\(arguments)")
-                #expect(result.err.hasPrefix("healthvault: ") && result.err.contains(says), "\(arguments): \(result.err)")
+                #expect(
+                    result.err.hasPrefix("healthvault: ") && result.err.contains(says),
+                    "\(arguments): \(result.err)"
+                )
                 #expect(result.err.split(separator: "\n").count == 1, "\(arguments): \(result.err)")
             }
-            #expect(Set(try await reader.samples(matching: SampleQueryDescriptor(predicates: Self.types.map { SampleTypePredicate($0) })).map(\.uuid)) == [Self.uuid(1), Self.uuid(11)])
+            #expect(
+                Set(
+                    try await reader.samples(
+                        matching: SampleQueryDescriptor(predicates: Self.types.map { SampleTypePredicate($0) })
+                    ).map(\.uuid)
+                ) == [Self.uuid(1), Self.uuid(11)]
+            )
 
             // The log names the app, the type and the objects, never their content.
             let shown = try cli(["audit", "show", "--operation", "authorization.grant-objects"], daemon)
@@ -253,7 +301,9 @@ extension DaemonEndToEnd {
             // The revocation, and the refused one (outcome error, no objects named).
             let entries = try await daemon.auditEntries(operation: "authorization.revoke-objects")
             #expect(entries.map(\.outcome) == ["ok", "error"], "\(entries)")
-            #expect(entries[0].types == ["HKDocumentTypeIdentifierCDA"] && entries[0].attributes?["objects"] == document)
+            #expect(
+                entries[0].types == ["HKDocumentTypeIdentifierCDA"] && entries[0].attributes?["objects"] == document
+            )
             #expect(entries[1].attributes == nil)
             await reader.close()
         }

@@ -344,4 +344,24 @@ struct PerObjectKindTests {
         #expect(SampleType.allTypes.filter(\.isReadPerObject) == [.visionPrescription, .document(.cda)])
         #expect(ObjectType.unsupportedIdentifiers.isEmpty)
     }
+
+    /// Every example of these kinds in docs/MODEL_JSON.md is what the vault writes for it, byte
+    /// for byte once the document's line breaks are taken out.
+    @Test func theDocumentedExamplesAreTheVaultsOwnForms() throws {
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/MODEL_JSON.md")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        let blocks = text.components(separatedBy: "```json\n").dropFirst()
+            .map { $0.components(separatedBy: "\n```").first! }
+            .filter {
+                $0.contains(#""type":"HKVisionPrescriptionTypeIdentifier""#)
+                    || $0.contains(#""type":"HKDocumentTypeIdentifierCDA""#)
+            }
+        #expect(blocks.count == 3)
+        for block in blocks {
+            let compact = block.replacingOccurrences(of: "\n *", with: "", options: .regularExpression)
+            let sample = try HealthJSON.decode(Sample.self, from: Data(compact.utf8))
+            #expect(String(decoding: try HealthJSON.encode(sample), as: UTF8.self) == compact)
+        }
+    }
 }

@@ -36,7 +36,9 @@ import VaultStore
             .visionPrescription(try Fixtures.contactsPrescription(uuid: uuid(11))),
             .cdaDocument(try Fixtures.cdaDocument(uuid: uuid(12))),
             .visionPrescription(try Fixtures.glassesPrescription(uuid: uuid(13))),
-            .cdaDocument(try Fixtures.cdaDocument(uuid: uuid(14), data: Fixtures.cda(title: "Eye exam", patient: "Ada"))),
+            .cdaDocument(
+                try Fixtures.cdaDocument(uuid: uuid(14), data: Fixtures.cda(title: "Eye exam", patient: "Ada"))
+            ),
         ]
     }
 
@@ -48,7 +50,10 @@ import VaultStore
                 ? .visionPrescription(
                     try VisionPrescription(
                         type: .glasses,
-                        lenses: .glasses(rightEye: GlassesLensSpecification(sphere: Quantity(-1, .diopter)), leftEye: nil),
+                        lenses: .glasses(
+                            rightEye: GlassesLensSpecification(sphere: Quantity(-1, .diopter)),
+                            leftEye: nil
+                        ),
                         dateIssued: date,
                         expirationDate: nil,
                         sourceRevision: Fixtures.app
@@ -101,7 +106,10 @@ import VaultStore
                 ),
                 SampleQueryDescriptor(
                     predicates: [
-                        SampleTypePredicate(type, predicate: .samples(withStart: start.addingTimeInterval(-10), end: nil))
+                        SampleTypePredicate(
+                            type,
+                            predicate: .samples(withStart: start.addingTimeInterval(-10), end: nil)
+                        )
                     ]
                 ),
             ] {
@@ -167,7 +175,11 @@ import VaultStore
         var referenceAnchors: [QueryAnchor] = []
         var testAnchors: [QueryAnchor] = []
         func compare(_ step: String) async throws {
-            let expected = try await Self.answers(reference.engine, probes: [UUID(), UUID()], anchors: &referenceAnchors)
+            let expected = try await Self.answers(
+                reference.engine,
+                probes: [UUID(), UUID()],
+                anchors: &referenceAnchors
+            )
             let actual = try await Self.answers(test.engine, probes: hiddenUUIDs + [UUID()], anchors: &testAnchors)
             #expect(actual.count == expected.count, "\(step)")
             for (index, (a, e)) in zip(actual, expected).enumerated() where a != e {
@@ -221,13 +233,21 @@ import VaultStore
         let test = try await Self.vault(hidden: 4, granted: 0)
         let chosen = try Self.chosen()
         // The app asks; a waiting request of the type takes its new predicate.
-        try await test.engine.requestPerObjectReadAuthorization(for: Self.prescriptions, predicate: nil, as: .app(Self.reader))
+        try await test.engine.requestPerObjectReadAuthorization(
+            for: Self.prescriptions,
+            predicate: nil,
+            as: .app(Self.reader)
+        )
         try await test.engine.requestPerObjectReadAuthorization(
             for: Self.prescriptions,
             predicate: .samples(withStart: Self.start, end: nil),
             as: .app(Self.reader)
         )
-        try await test.engine.requestPerObjectReadAuthorization(for: Self.documents, predicate: nil, as: .app(Self.reader))
+        try await test.engine.requestPerObjectReadAuthorization(
+            for: Self.documents,
+            predicate: nil,
+            as: .app(Self.reader)
+        )
         var waiting = try await test.engine.pendingObjectRequests(of: Self.reader)
         #expect(waiting.map(\.type) == [Self.prescriptions, Self.documents])
         #expect(waiting[0].predicate == .samples(withStart: Self.start, end: nil))
@@ -254,10 +274,14 @@ import VaultStore
             let error = await healthError { try await test.engine.decideObjects(.grant, uuids, for: Self.reader) }
             #expect(error?.field == field)
         }
-        let revokeUnchosen = await healthError { try await test.engine.decideObjects(.revoke, [chosen[0].uuid], for: Self.reader) }
+        let revokeUnchosen = await healthError {
+            try await test.engine.decideObjects(.revoke, [chosen[0].uuid], for: Self.reader)
+        }
         #expect(revokeUnchosen?.message.contains("may not read") == true)
         try await test.enroll("org.example.narrow", read: [.quantity(.stepCount)])
-        let narrow = await healthError { try await test.engine.decideObjects(.grant, [chosen[0].uuid], for: "org.example.narrow") }
+        let narrow = await healthError {
+            try await test.engine.decideObjects(.grant, [chosen[0].uuid], for: "org.example.narrow")
+        }
         #expect(narrow?.message.contains("does not declare") == true)
         // Choosing prescriptions answers the prescription request; the document one waits,
         // until denied.
@@ -268,18 +292,26 @@ import VaultStore
         #expect(approve?.message.contains("one by one") == true)
         try await test.engine.denyRequest(waiting[0].id)
         #expect(try await test.engine.pendingObjectRequests(of: Self.reader).isEmpty)
-        #expect(try await test.engine.objectChoices(for: Self.reader).filter(\.readable).map(\.uuid) == [chosen[0].uuid])
+        #expect(
+            try await test.engine.objectChoices(for: Self.reader).filter(\.readable).map(\.uuid) == [chosen[0].uuid]
+        )
     }
 
     @Test func observersAndBackgroundDeliveryHearOnlyOfWhatTheAppMaySee() async throws {
         let test = try await Self.vault(hidden: 2, granted: 0)
         let chosen = try Self.chosen()
-        try await test.engine.enableBackgroundDelivery(for: Self.prescriptions, frequency: .immediate, as: .app(Self.reader))
+        try await test.engine.enableBackgroundDelivery(
+            for: Self.prescriptions,
+            frequency: .immediate,
+            as: .app(Self.reader)
+        )
         let observation = try await test.engine.observe(Set(Self.types), as: .app(Self.reader))
         var updates = observation.updates.makeAsyncIterator()
         func pending() async throws -> Int64 {
-            try await test.engine.backgroundDeliveries(of: [Self.prescriptions], as: .app(Self.reader))[Self.prescriptions]?
-                .changes ?? -1
+            try await test.engine.backgroundDeliveries(of: [Self.prescriptions], as: .app(Self.reader))[
+                Self.prescriptions
+            ]?
+            .changes ?? -1
         }
         // Another app's new prescription, and its deletion: not announced.
         let hiddenOne = try Self.hidden(1)
@@ -313,7 +345,11 @@ import VaultStore
             many.append(.visionPrescription(try Fixtures.glassesPrescription(uuid: Self.uuid(100 + index))))
         }
         try await test.engine.save(many, as: .app(Self.clinic))
-        try await test.engine.requestPerObjectReadAuthorization(for: Self.documents, predicate: nil, as: .app(Self.reader))
+        try await test.engine.requestPerObjectReadAuthorization(
+            for: Self.documents,
+            predicate: nil,
+            as: .app(Self.reader)
+        )
         let steps: [(ObjectDecision, [UUID])] = [
             (.grant, [chosen[0], chosen[1]]), (.grant, many.map(\.uuid)), (.revoke, [chosen[0]]),
             (.revoke, Array(many.map(\.uuid).prefix(5))), (.grant, [chosen[0], chosen[2]]),
@@ -344,7 +380,11 @@ import VaultStore
         var replayed: [[SampleType: Set<UUID>]] = []
         for entry in decisions {
             let type = try SampleType(identifier: entry.types[0])
-            let objects = Set(try #require(entry.attributes["objects"]).split(separator: ",").compactMap { UUID(uuidString: String($0)) })
+            let objects = Set(
+                try #require(entry.attributes["objects"]).split(separator: ",").compactMap {
+                    UUID(uuidString: String($0))
+                }
+            )
             if entry.operation == .authorizationGrantObjects {
                 replay[type, default: []].formUnion(objects)
             } else {

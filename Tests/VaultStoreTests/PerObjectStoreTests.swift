@@ -164,4 +164,44 @@ struct PerObjectStoreTests {
         }
         #expect(refused?.field == "sortDescriptors")
     }
+
+    /// The plans read the app's own rows and the chosen ones by index, and never scan a table.
+    @Test func perObjectReadsGoThroughIndexesOnly() throws {
+        try store.save([.visionPrescription(try Fixtures.glassesPrescription(source: Self.app("org.example.mine")))])
+        let scope = ReadScope.app("org.example.mine", readableTypes: []).reading(objects: [
+            .visionPrescription: [UUID(), UUID()]
+        ])
+        let plans = try store.database.read { db -> [[String]] in
+            var fragments = [
+                try #require(
+                    try store.branch(
+                        for: SampleTypePredicate(
+                            .visionPrescription,
+                            predicate: .samples(withStart: Fixtures.start, end: nil)
+                        ),
+                        scope: scope,
+                        columns: SQLFragment("s.id"),
+                        db
+                    )
+                )
+            ]
+            fragments += try store.objectChanges(of: .visionPrescription, nil, after: 0, app: "org.example.mine", db)
+            return try fragments.map { fragment in
+                try db.rows("EXPLAIN QUERY PLAN " + fragment.sql, fragment.arguments).map { $0[3].string ?? "" }
+            }
+        }
+        #expect(plans.count == 6)
+        let all = plans.flatMap { $0 }
+        #expect(all.contains { $0.contains("samples_by_type_source_start") }, "\(plans)")
+        #expect(all.contains { $0.contains("samples_by_uuid") }, "\(plans)")
+        #expect(all.contains { $0.contains("object_grants_by_app_type") }, "\(plans)")
+        #expect(all.contains { $0.contains("tombstones_by_uuid") }, "\(plans)")
+        // A scan is only ever of a list the query built, never of a table.
+        for line in all where line.hasPrefix("SCAN") {
+            #expect(
+                !line.contains("samples") && !line.contains("tombstones") && !line.contains("object_grants"),
+                "\(plans)"
+            )
+        }
+    }
 }

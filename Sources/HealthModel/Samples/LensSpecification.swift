@@ -186,7 +186,10 @@ public struct VisionPrism: Hashable, Sendable, Codable {
         let vertical = amount * sin(radians)
         let horizontalBase: PrismBase =
             horizontal > 0 ? (eye == .right ? .in : .out) : (eye == .right ? .out : .in)
-        return (abs(vertical), vertical > 0 ? .up : .down, abs(horizontal), horizontalBase)
+        // The sine and cosine of a right angle are not exactly 0 in doubles (cos 90° is 6e-17):
+        // what is below a billionth of a prism diopter is 0.
+        func snapped(_ value: Double) -> Double { abs(value) < 1e-9 ? 0 : abs(value) }
+        return (snapped(vertical), vertical > 0 ? .up : .down, snapped(horizontal), horizontalBase)
     }
 
     /// The vertical component, in prism diopters.

@@ -168,7 +168,10 @@ extension VaultEngine {
     /// Refuses reading a vision prescription or document type by a type's grant: they are read
     /// object by object (docs/ACCESS_RULES.md, "Per-object reads"). Sharing them is by type.
     static func refuseTypeReadOfObjects(_ read: Set<ObjectType>, field: String = "read") throws(HealthError) {
-        guard let type = read.sorted(by: VaultPolicy.identifierOrder).first(where: { $0.sampleType?.isReadPerObject == true })
+        guard
+            let type = read.sorted(by: VaultPolicy.identifierOrder).first(where: {
+                $0.sampleType?.isReadPerObject == true
+            })
         else { return }
         throw .invalidArgument(
             "\(type) is read object by object, never by a type's grant: an app asks with requestPerObjectReadAuthorization and the owner chooses the objects (healthvault objects)",

@@ -154,7 +154,12 @@ extension VaultEngine {
     }
 
     /// The type of the object a decision names, after checking that the decision may name it.
-    private func objectType(of uuid: UUID, _ decision: ObjectDecision, for app: AppRegistration, _ db: Connection)
+    private func objectType(
+        of uuid: UUID,
+        _ decision: ObjectDecision,
+        for app: AppRegistration,
+        _ db: Connection
+    )
         throws -> SampleType
     {
         switch decision {
@@ -236,7 +241,9 @@ extension VaultEngine {
             for type in types {
                 var asked: Set<UUID> = []
                 for request in requests where request.type == type {
-                    let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(type, predicate: request.predicate)])
+                    let query = SampleQueryDescriptor(predicates: [
+                        SampleTypePredicate(type, predicate: request.predicate)
+                    ])
                     asked.formUnion(try store.samples(matching: query, scope: .owner, in: db).map(\.uuid))
                 }
                 let all = SampleQueryDescriptor(

@@ -56,7 +56,13 @@ enum ObjectGrantStore {
 
     /// Takes the object back from change position `sequence` on (the row stays, so an anchored
     /// query tells the app it went); false when the app may not read it.
-    static func revoke(_ uuid: UUID, from appID: String, at sequence: Int64, on date: Date, _ db: Connection) throws
+    static func revoke(
+        _ uuid: UUID,
+        from appID: String,
+        at sequence: Int64,
+        on date: Date,
+        _ db: Connection
+    ) throws
         -> Bool
     {
         try db.execute(
@@ -174,7 +180,13 @@ enum ObjectGrantStore {
 
     /// Marks the app's waiting requests of `type` (or request `id` alone) answered; returns their numbers.
     @discardableResult
-    static func answer(_ appID: String, type: SampleType?, id: Int64? = nil, at date: Date, _ db: Connection) throws
+    static func answer(
+        _ appID: String,
+        type: SampleType?,
+        id: Int64? = nil,
+        at date: Date,
+        _ db: Connection
+    ) throws
         -> [Int64]
     {
         let waiting = try pendingRequests(of: appID, id: id, db).filter { type == nil || $0.type == type }
