@@ -305,7 +305,31 @@ extension DaemonEndToEnd {
                 entries[0].types == ["HKDocumentTypeIdentifierCDA"] && entries[0].attributes?["objects"] == document
             )
             #expect(entries[1].attributes == nil)
+            // Both verifiers read the log with these entries (version 2, with attributes).
+            let root = daemon.directory.deletingLastPathComponent().path
+            #expect(try cli(["audit", "export", root + "/objects-audit"], daemon).status == 0)
+            let key = daemon.directory.appendingPathComponent("audit-key.pub").path
+            let verified = try CLITests.healthvault(["audit", "verify", root + "/objects-audit", "--key", key])
+            #expect(verified.status == 0 && verified.out.hasPrefix("verified:"), "\(verified.out)\(verified.err)")
+            if let python = AuditVerifyAgreementTests.python {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: python)
+                process.arguments = [
+                    AuditVerifyAgreementTests.checkout.appendingPathComponent("scripts/audit-verify.py").path,
+                    root + "/objects-audit", "--key", key,
+                ]
+                process.standardOutput = FileHandle.nullDevice
+                try process.run()
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0, "audit-verify.py refused the log")
+            }
             await reader.close()
+            // With healthvaultd stopped the owner still reads the list; choosing stays with it.
+            daemon.stop()
+            let offline = try cli(["objects", Self.reader], daemon)
+            #expect(offline.status == 0 && offline.out.contains(prescription), "\(offline.out)\(offline.err)")
+            let choose = try cli(["objects", "grant", Self.reader, document], daemon)
+            #expect(choose.status != 0 && choose.err.contains("healthvaultd is not running"), "\(choose.err)")
         }
     }
 }
