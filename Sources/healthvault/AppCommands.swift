@@ -160,7 +160,11 @@ struct Apps: AsyncParsableCommand {
             }
             var rows = [["TYPE", "READ", "SHARE"]]
             for grant in info.grants ?? [] {
-                rows.append([grant.type.description, describe(grant.read), describe(grant.share)])
+                // Vision prescriptions and documents: read object by object, never by this grant.
+                let read =
+                    grant.type.sampleType?.isReadPerObject == true
+                    ? "object by object (healthvault objects \(info.app))" : describe(grant.read)
+                rows.append([grant.type.description, read, describe(grant.share)])
             }
             print(table(rows))
             // Windows and expiries in words, one line each.

@@ -233,6 +233,13 @@ extension DaemonEndToEnd {
             let requestLines = try cli(["requests", "--json"], daemon).out.split(separator: "\n")
             #expect(requestLines.count == 2 && requestLines.allSatisfy { $0.contains("\"type\":") })
 
+            let shownApp = try cli(["apps", "show", Self.reader], daemon)
+            #expect(
+                shownApp.out.contains(
+                    "HKVisionPrescriptionTypeIdentifier  object by object (healthvault objects \(Self.reader))"
+                ),
+                "\(shownApp.out)"
+            )
             let listed = try cli(["objects", Self.reader], daemon)
             #expect(listed.status == 0, "\(listed.err)")
             let lines = listed.out.split(separator: "\n")
