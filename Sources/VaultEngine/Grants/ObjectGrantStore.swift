@@ -3,7 +3,7 @@ import HealthModel
 import VaultStore
 
 /// The owner's choices of objects per app, and the apps' requests to read a type object by
-/// object (schema 13's `object_grants` and `object_requests`), read and written inside a
+/// object (schema 16's `object_grants` and `object_requests`), read and written inside a
 /// transaction the engine holds, so a choice and its audit entry commit together.
 enum ObjectGrantStore {
     /// The objects an app may read now, by type.
