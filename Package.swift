@@ -117,7 +117,8 @@ let package = Package(
         .target(
             name: "HealthModelTestSupport",
             dependencies: ["HealthModel", .product(name: "PropertyBased", package: "swift-property-based")],
-            path: "Tests/HealthModelTestSupport"
+            path: "Tests/HealthModelTestSupport",
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HealthModelTests",

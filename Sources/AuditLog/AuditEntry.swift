@@ -176,6 +176,17 @@ public struct AuditEntry: Hashable, Sendable {
         public static let querySummary = Operation(rawValue: "query.summary")
         /// The owner's statistics of a category type per interval (time asleep per night).
         public static let queryCategoryStatistics = Operation(rawValue: "query.category-statistics")
+        /// An app asked to read a type object by object (`requestPerObjectReadAuthorization`).
+        public static let authorizationRequestObjects = Operation(rawValue: "authorization.request-objects")
+        /// The owner let an app read these objects (attribute `objects`; docs/AUDIT_LOG.md,
+        /// "Per-object choices"). Actor `owner`; the request id is the app.
+        public static let authorizationGrantObjects = Operation(rawValue: "authorization.grant-objects")
+        /// The owner took these objects back from an app (attribute `objects`).
+        public static let authorizationRevokeObjects = Operation(rawValue: "authorization.revoke-objects")
+        /// The owner answered an app's request to read objects without choosing any (attribute `request`).
+        public static let authorizationDenyObjects = Operation(rawValue: "authorization.deny-objects")
+        /// A batch of a document query (HealthKit's `HKDocumentQuery`): the count is the documents returned.
+        public static let queryDocument = Operation(rawValue: "query.document")
 
         /// Every operation this version names (docs/AUDIT_LOG.md): what `healthvault audit show
         /// --operation` takes.
@@ -192,6 +203,8 @@ public struct AuditEntry: Hashable, Sendable {
             .passphraseChange, .sessionOpen, .sessionClose, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
             .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder, .queryCategoryStatistics,
+            .authorizationRequestObjects, .authorizationGrantObjects, .authorizationRevokeObjects,
+            .authorizationDenyObjects, .queryDocument,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

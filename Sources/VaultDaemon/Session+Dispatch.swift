@@ -107,6 +107,9 @@ extension Session {
         {
             return result
         }
+        if let result = try await dispatchObjects(method: method, data: data, caller: caller, requestID: requestID) {
+            return result
+        }
         if isOwner {
             return try await dispatchOwner(method: method, data: data, requestID: requestID)
         }

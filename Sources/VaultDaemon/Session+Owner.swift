@@ -152,7 +152,8 @@ extension Session {
             }
             return RequestsResult(
                 requests: try await engine.pendingRequests(of: p.app).map(Self.info),
-                repeated: repeated.isEmpty ? nil : repeated
+                repeated: repeated.isEmpty ? nil : repeated,
+                objectRequests: try await engine.pendingObjectRequests(of: p.app).map(Self.info)
             )
         case Method.requestsApprove:
             let p = try params(RequestIDParams.self, from: data)

@@ -245,7 +245,8 @@ public final class VaultEngine: Sendable {
         var readable: Set<SampleType> = []
         var windows: [SampleType: ReadWindow] = [:]
         for (type, grant) in try GrantStore.readGrants(appID, at: now, db) {
-            guard let sampleType = type.sampleType else { continue }
+            // A type read object by object is never read through a type's grant.
+            guard let sampleType = type.sampleType, !sampleType.isReadPerObject else { continue }
             readable.insert(sampleType)
             if let window = grant.window {
                 windows[sampleType] = window.readWindow(at: now, grantedAt: grant.grantedAt)
@@ -255,6 +256,8 @@ public final class VaultEngine: Sendable {
             correlation.allowedMemberTypes.allSatisfy(readable.contains)
         }
         return .app(appID, readableTypes: readable.union(correlations.map(SampleType.correlation)), windows: windows)
+            // Vision prescriptions and documents: the objects the owner chose for the app.
+            .reading(objects: try ObjectGrantStore.readableObjects(appID, db))
     }
 
     /// Whether the app with scope `scope` is to be told of `changes` to `type`: its own samples
@@ -270,10 +273,13 @@ public final class VaultEngine: Sendable {
     }
 
     /// `deniedServedEmpty` when the scope held back any of `types` (the app saw only its own
-    /// samples of it), else `ok`: for the auditor; the app's answer is the same either way.
+    /// samples of it), else `ok` (a type read object by object is `ok`): for the auditor; the
+    /// app's answer is the same either way.
     static func readOutcome(_ scope: ReadScope, _ types: some Sequence<SampleType>) -> AuditEntry.Outcome {
         guard scope.bundleIdentifier != nil else { return .ok }
-        return types.allSatisfy(scope.readableTypes.contains) ? .ok : .deniedServedEmpty
+        // A type read object by object serves the app its own objects and those the owner chose,
+        // which the log's object entries say: nothing there is a denial.
+        return types.allSatisfy { $0.isReadPerObject || scope.readableTypes.contains($0) } ? .ok : .deniedServedEmpty
     }
 }
 

@@ -213,10 +213,18 @@ public struct RequestsResult: Hashable, Sendable, Codable {
     /// Apps that asked again for permissions the owner had all decided (nothing new waits), since
     /// the owner's last decision for each; absent when there are none.
     public var repeated: [RepeatedRequestInfo]?
+    /// The requests to read a type object by object (vision prescriptions, documents); the daemon
+    /// always sends the member, possibly empty.
+    public var objectRequests: [ObjectRequestInfo]?
 
-    public init(requests: [RequestInfo], repeated: [RepeatedRequestInfo]? = nil) {
+    public init(
+        requests: [RequestInfo],
+        repeated: [RepeatedRequestInfo]? = nil,
+        objectRequests: [ObjectRequestInfo] = []
+    ) {
         self.requests = requests
         self.repeated = repeated
+        self.objectRequests = objectRequests
     }
 }
 

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A value bound to or read from SQL.
 public enum DatabaseValue: Hashable, Sendable {
     case null
@@ -64,4 +66,12 @@ extension DatabaseValue: DatabaseValueConvertible {
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+}
+
+extension DatabaseValue {
+    /// A UUID as the store keeps it: its 16 bytes.
+    public static func uuid(_ uuid: UUID) -> DatabaseValue { .blob(uuid.bytes) }
+
+    /// The UUID a 16-byte blob holds.
+    public var uuid: UUID? { bytes.flatMap(UUID.init(bytes:)) }
 }

@@ -66,6 +66,10 @@ public struct ReadScope: Hashable, Sendable {
     /// to this scope, samples that do not exist. The app's own samples stay visible whatever the
     /// window.
     public let windows: [SampleType: ReadWindow]
+    /// Of the types read object by object (``SampleType/isReadPerObject``: vision prescriptions,
+    /// documents), the other apps' objects this scope may read, by type: those the owner chose
+    /// for the app. No type-level grant shows others (docs/ACCESS_RULES.md, "Per-object reads").
+    public private(set) var readableObjects: [SampleType: Set<UUID>] = [:]
 
     private init(bundleIdentifier: String?, readableTypes: Set<SampleType>, windows: [SampleType: ReadWindow]) {
         self.bundleIdentifier = bundleIdentifier
@@ -103,21 +107,36 @@ public struct ReadScope: Hashable, Sendable {
         return readableTypes.contains(type) && windows[type] == nil
     }
 
+    /// The scope that may also read `objects`, by type (only the types read object by object
+    /// count; an empty set is dropped).
+    public func reading(objects: [SampleType: Set<UUID>]) -> ReadScope {
+        var copy = self
+        copy.readableObjects = objects.filter { $0.key.isReadPerObject && !$0.value.isEmpty }
+        return copy
+    }
+
     enum Access {
         case all
         /// Other apps' samples inside the window, and every one of the app's own.
         case window(ReadWindow, own: String)
         case ownSamples(String)
+        /// A type read object by object: the app's own samples and these objects of others.
+        case objects(Set<UUID>, own: String)
     }
 
     /// The app whose own samples are all this scope sees of `type`, or nil when it sees more.
     func ownSource(of type: SampleType) -> String? {
-        if case .ownSamples(let bundleIdentifier) = access(to: type) { return bundleIdentifier }
-        return nil
+        switch access(to: type) {
+        case .ownSamples(let bundleIdentifier): return bundleIdentifier
+        case .objects(let objects, let own) where objects.isEmpty: return own
+        // Some of others' objects: neither all nor only its own (no caller asks this of such a type).
+        case .all, .window, .objects: return nil
+        }
     }
 
     func access(to type: SampleType) -> Access {
         guard let bundleIdentifier else { return .all }
+        if type.isReadPerObject { return .objects(readableObjects[type] ?? [], own: bundleIdentifier) }
         guard readableTypes.contains(type) else { return .ownSamples(bundleIdentifier) }
         if let window = windows[type] { return .window(window, own: bundleIdentifier) }
         return .all

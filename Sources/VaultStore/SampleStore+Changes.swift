@@ -43,6 +43,12 @@ extension SampleStore {
             branches.append(paged)
         }
         for (type, predicate) in Self.mergedByType(query.predicates) {
+            if case .objects(_, let own) = scope.access(to: type) {
+                for fragment in try objectChanges(of: type, predicate, after: position, app: own, db) {
+                    add(fragment)
+                }
+                continue
+            }
             if let branch = try branch(
                 for: SampleTypePredicate(type, predicate: predicate),
                 scope: scope,
@@ -130,7 +136,7 @@ extension SampleStore {
                 "SELECT \(columns.sql) FROM tombstones INDEXED BY tombstones_by_type_seq WHERE type = ? AND \(condition.sql)",
                 columns.arguments + [.integer(code)] + condition.arguments
             )
-        case .ownSamples(let bundleIdentifier):
+        case .ownSamples(let bundleIdentifier), .objects(_, own: let bundleIdentifier):
             guard let sourceID = try sourceID(bundleIdentifier, db) else { return nil }
             return own(sourceID)
         case .window(let window, let bundleIdentifier):
@@ -181,6 +187,15 @@ extension SampleStore {
             added.arguments.append(sourceID)
             deleted.sql += " AND source_id = ?"
             deleted.arguments.append(sourceID)
+        case .objects(let objects, let own):
+            // Its own samples, and the objects chosen for it (an object deleted while chosen).
+            let sourceID = DatabaseValue.integer(try sourceID(own, db) ?? -1)
+            let uuids = objects.sorted { $0.uuidString < $1.uuidString }.map { DatabaseValue.blob($0.bytes) }
+            let list = Array(repeating: "?", count: uuids.count).joined(separator: ", ")
+            added.sql += " AND (s.source_id = ?" + (uuids.isEmpty ? ")" : " OR s.uuid IN (\(list)))")
+            added.arguments += [sourceID] + uuids
+            deleted.sql += " AND (source_id = ?" + (uuids.isEmpty ? ")" : " OR uuid IN (\(list)))")
+            deleted.arguments += [sourceID] + uuids
         case .window(let window, let own):
             let sourceID = DatabaseValue.integer(try sourceID(own, db) ?? -1)
             let inside = window.condition("s")
@@ -203,6 +218,92 @@ extension SampleStore {
         ) == 1
     }
 
+    /// The changes after `position` to a type `app` reads object by object, in the columns of
+    /// ``changes(matching:after:scope:in:)``: its own samples and their deletions, as for a type
+    /// it may not read; the objects the owner chose for it, each added at the position of the
+    /// owner's choice (not of its save, so an object chosen later is an addition at the app's next
+    /// query); and each chosen object's end, at the position of its deletion or of the owner's
+    /// taking it back, whichever came first, reported as a deletion. So the app sees exactly what
+    /// it would see of a vault that held its own samples and the chosen objects, saved when they
+    /// were chosen and deleted when they were taken back. Every row read is the app's own or one
+    /// of its `object_grants` rows (through their indexes), never another object.
+    func objectChanges(
+        of type: SampleType,
+        _ predicate: SamplePredicate?,
+        after position: Int64,
+        app: String,
+        _ db: Connection
+    ) throws -> [SQLFragment] {
+        guard let code = try typeCode(type, db) else { return [] }
+        var condition: SQLFragment?
+        if let predicate {
+            var compiler = PredicateCompiler(
+                knownUnits: try db.rows("SELECT unit FROM units").compactMap { $0[0].string }
+            )
+            condition = try compiler.compile(predicate, for: type)
+        }
+        func matching(_ fragment: SQLFragment) -> SQLFragment {
+            guard let condition else { return fragment }
+            return SQLFragment(fragment.sql + " AND " + condition.sql, fragment.arguments + condition.arguments)
+        }
+        var fragments: [SQLFragment] = []
+        if let sourceID = try sourceID(app, db) {
+            fragments.append(
+                matching(
+                    SQLFragment(
+                        """
+                        SELECT s.id AS id, s.seq AS seq, NULL AS uuid, NULL AS type FROM samples s
+                        INDEXED BY samples_by_type_source_seq WHERE s.type = ? AND s.source_id = ? AND s.seq > ?
+                        """,
+                        [.integer(code), .integer(sourceID), .integer(position)]
+                    )
+                )
+            )
+        }
+        if let own = try tombstones(of: type, after: position, scope: .app(app, readableTypes: []), db) {
+            fragments.append(own)
+        }
+        let grants = "object_grants g INDEXED BY object_grants_by_app_type"
+        fragments.append(
+            matching(
+                SQLFragment(
+                    """
+                    SELECT s.id AS id, g.granted_seq AS seq, NULL AS uuid, NULL AS type FROM \(grants)
+                    JOIN samples s INDEXED BY samples_by_uuid ON s.uuid = g.uuid
+                    WHERE g.app_id = ? AND g.type = ? AND g.revoked_seq IS NULL AND g.granted_seq > ? AND s.type = ?
+                    """,
+                    [.text(app), .text(type.identifier), .integer(position), .integer(code)]
+                )
+            )
+        )
+        // A chosen object deleted while chosen: its tombstone (after the choice, and before any
+        // taking back).
+        fragments.append(
+            SQLFragment(
+                """
+                SELECT NULL AS id, t.seq AS seq, t.uuid AS uuid, ? AS type FROM \(grants)
+                JOIN tombstones t INDEXED BY tombstones_by_uuid ON t.uuid = g.uuid
+                WHERE g.app_id = ? AND g.type = ? AND t.type = ? AND t.seq > ? AND t.seq > g.granted_seq
+                    AND (g.revoked_seq IS NULL OR t.seq < g.revoked_seq)
+                """,
+                [.text(type.identifier), .text(app), .text(type.identifier), .integer(code), .integer(position)]
+            )
+        )
+        // An object taken back while it still existed.
+        fragments.append(
+            SQLFragment(
+                """
+                SELECT NULL AS id, g.revoked_seq AS seq, g.uuid AS uuid, ? AS type FROM \(grants)
+                WHERE g.app_id = ? AND g.type = ? AND g.revoked_seq > ?
+                    AND NOT EXISTS (SELECT 1 FROM tombstones t INDEXED BY tombstones_by_uuid
+                        WHERE t.uuid = g.uuid AND t.seq > g.granted_seq AND t.seq < g.revoked_seq)
+                """,
+                [.text(type.identifier), .text(app), .text(type.identifier), .integer(position)]
+            )
+        )
+        return fragments
+    }
+
     /// The predicates with one entry per type: a type named twice is one OR, so no sample comes
     /// back twice.
     static func mergedByType(_ predicates: [SampleTypePredicate]) -> [(SampleType, SamplePredicate?)] {
@@ -215,5 +316,15 @@ extension SampleStore {
             }
         }
         return merged
+    }
+}
+
+extension SampleStore {
+    /// Takes the next change position for a change that is no sample's own: the owner choosing an
+    /// object for an app, or taking it back. Anchored queries order it among saves and deletions.
+    public func advanceChangeSequence(in db: Connection) throws -> Int64 {
+        let next = try changeSequence(in: db) + 1
+        try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [next])
+        return next
     }
 }

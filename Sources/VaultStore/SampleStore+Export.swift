@@ -123,7 +123,7 @@ extension SampleStore {
     }
 
     /// `stored` with its series read: an electrocardiogram's voltages, a heartbeat series' beats, a
-    /// quantity series' quantities, a route's locations.
+    /// quantity series' quantities, a route's locations, a document's bytes.
     public func withSeries(_ stored: StoredSample, in db: Connection) throws -> StoredSample {
         let id = stored.id
         func chunks(_ table: String) throws -> [[UInt8]] {
@@ -216,6 +216,18 @@ extension SampleStore {
                 all += try Self.unpack(row[1].bytes ?? [], count: Int(row[0].int64 ?? 0))
             }
             locations = try complete(all, route.count)
+        case .cdaDocument(let document):
+            sample = .cdaDocument(
+                try CDADocumentSample(
+                    uuid: document.uuid,
+                    document: try self.document(ofRow: id, withData: true, db),
+                    start: document.startDate,
+                    end: document.endDate,
+                    sourceRevision: document.sourceRevision,
+                    device: document.device,
+                    metadata: document.metadata
+                )
+            )
         default:
             break
         }

@@ -1,8 +1,8 @@
 import Foundation
 import HealthModel
 
-/// The details of states of mind, scored assessments, electrocardiograms, audiograms and
-/// heartbeat series (schema 8): one row per sample in the kind's own table, keyed by the sample's
+/// The details of states of mind, scored assessments, electrocardiograms, audiograms, heartbeat
+/// series (schema 10), vision prescriptions and documents (schema 16): one row per sample in the kind's own table, keyed by the sample's
 /// row and deleted with it, and the series' points in `series_chunks`.
 extension SampleStore {
     /// How many points one `series_chunks` row holds: a batch of a series query reads only the
@@ -62,9 +62,109 @@ extension SampleStore {
                 sampleID, beats.count,
             ])
             try insertChunks(beats.map { ($0.timeSinceSeriesStart, $0.precededByGap ? 1 : 0) }, sampleID, db)
+        case .visionPrescription(let prescription):
+            try db.statement(
+                "INSERT INTO vision_prescriptions (sample_id, prescription_type, lenses) VALUES (?, ?, ?)"
+            ).execute([
+                sampleID, prescription.prescriptionType.rawValue,
+                try prescription.lenses.map {
+                    String(decoding: try HealthJSON.encode(StoredLenses($0)), as: UTF8.self)
+                },
+            ])
+        case .cdaDocument(let sample):
+            guard let document = sample.document, let data = document.documentData else {
+                throw HealthError.invalidArgument(
+                    "a save carries the document itself (document.documentData); a query's answer leaves it out",
+                    field: "document.documentData"
+                )
+            }
+            try db.statement(
+                """
+                INSERT INTO documents (sample_id, title, patient_name, author_name, custodian_name, data)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """
+            ).execute(values: [
+                .integer(sampleID), .text(document.title), .text(document.patientName), .text(document.authorName),
+                .text(document.custodianName), .blob(Array(data)),
+            ])
         case .quantity, .category, .correlation, .workout, .workoutRoute:
             break
         }
+    }
+
+    /// A vision prescription's lenses as the `vision_prescriptions` table keeps them: the JSON
+    /// fields the prescription's own form gives them (`rightEye`, `leftEye`, `brand`).
+    struct StoredLenses: Codable {
+        var rightEye: AnyLens?
+        var leftEye: AnyLens?
+        var brand: String?
+
+        enum AnyLens: Codable {
+            case glasses(GlassesLensSpecification)
+            case contacts(ContactsLensSpecification)
+
+            init(from decoder: any Decoder) throws {
+                // Read by the prescription's type (see `lenses(_:)`); glasses decode here.
+                self = .glasses(try GlassesLensSpecification(from: decoder))
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .glasses(let lens): try lens.encode(to: encoder)
+                case .contacts(let lens): try lens.encode(to: encoder)
+                }
+            }
+        }
+
+        init(_ lenses: VisionPrescription.Lenses) {
+            switch lenses {
+            case .glasses(let right, let left):
+                rightEye = right.map(AnyLens.glasses)
+                leftEye = left.map(AnyLens.glasses)
+            case .contacts(let right, let left, let brand):
+                rightEye = right.map(AnyLens.contacts)
+                leftEye = left.map(AnyLens.contacts)
+                self.brand = brand
+            }
+        }
+    }
+
+    /// The lenses stored as `json` for a prescription of `type`.
+    static func lenses(_ json: String?, type: VisionPrescriptionType) throws -> VisionPrescription.Lenses? {
+        guard let json else { return nil }
+        struct Glasses: Decodable {
+            var rightEye: GlassesLensSpecification?
+            var leftEye: GlassesLensSpecification?
+        }
+        struct Contacts: Decodable {
+            var rightEye: ContactsLensSpecification?
+            var leftEye: ContactsLensSpecification?
+            var brand: String
+        }
+        switch type {
+        case .glasses:
+            let glasses = try HealthJSON.decode(Glasses.self, from: Data(json.utf8))
+            return .glasses(rightEye: glasses.rightEye, leftEye: glasses.leftEye)
+        case .contacts:
+            let contacts = try HealthJSON.decode(Contacts.self, from: Data(json.utf8))
+            return .contacts(rightEye: contacts.rightEye, leftEye: contacts.leftEye, brand: contacts.brand)
+        }
+    }
+
+    /// The document of the sample stored as row `id`: its names, and its bytes when `withData`.
+    func document(ofRow id: Int64, withData: Bool, _ db: Connection) throws -> CDADocument {
+        guard
+            let row = try db.statement(
+                "SELECT title, patient_name, author_name, custodian_name\(withData ? ", data" : "") FROM documents WHERE sample_id = ?"
+            ).rows([id]).first
+        else { throw StoreError.damagedDatabase("a stored document lacks its details") }
+        return CDADocument(
+            documentData: withData ? Data(row[4].bytes ?? []) : nil,
+            title: row[0].string ?? "",
+            patientName: row[1].string ?? "",
+            authorName: row[2].string ?? "",
+            custodianName: row[3].string ?? ""
+        )
     }
 
     /// A series read back from a query carries only its count; saving one needs its points.
@@ -73,7 +173,8 @@ extension SampleStore {
     }
 
     /// Refuses an electrocardiogram without its voltage measurements, a heartbeat series without
-    /// its beats and a quantity series without its quantities (which only the quantity series
+    /// its beats, a document sample without its document's bytes and a quantity series without
+    /// its quantities (which only the quantity series
     /// builder gives: a save's JSON cannot carry them), at position `index` of a batch.
     static func checkSeries(_ sample: Sample, at index: Int, in batch: String = "objects") throws(HealthError) {
         switch sample {
@@ -81,6 +182,12 @@ extension SampleStore {
             throw seriesMissing("voltageMeasurements").nested(in: "\(batch)[\(index)]")
         case .heartbeatSeries(let series) where series.heartbeats == nil:
             throw seriesMissing("heartbeats").nested(in: "\(batch)[\(index)]")
+        case .cdaDocument(let sample) where sample.document?.documentData == nil:
+            throw HealthError.invalidArgument(
+                "a save carries the document itself (document.documentData); a query's answer leaves it out",
+                field: "document.documentData"
+            )
+            .nested(in: "\(batch)[\(index)]")
         case .quantity(let quantity) where quantity.count > 1 && quantity.seriesQuantities?.count != quantity.count:
             throw HealthError.invalidArgument(
                 "a quantity sample holding more than one quantity is made by the quantity series builder (quantitySeriesBuilder.begin); a save carries one quantity",
@@ -325,6 +432,26 @@ extension SampleStore {
                     ),
                     start: start,
                     end: end,
+                    sourceRevision: source,
+                    device: device,
+                    metadata: metadata[id] ?? [:]
+                )
+            )
+        }
+        for row in try db.rows(
+            "SELECT sample_id, prescription_type, lenses FROM vision_prescriptions \(byID)",
+            [list]
+        ) {
+            let id = row[0].int64!
+            guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
+            let type = try VisionPrescriptionType(validating: Int(row[1].int64 ?? 0))
+            samples[id] = .visionPrescription(
+                try VisionPrescription(
+                    uuid: uuid,
+                    type: type,
+                    lenses: try Self.lenses(row[2].string, type: type),
+                    dateIssued: start,
+                    expirationDate: end >= VisionPrescription.noExpiration ? nil : end,
                     sourceRevision: source,
                     device: device,
                     metadata: metadata[id] ?? [:]

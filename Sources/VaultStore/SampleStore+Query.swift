@@ -12,6 +12,19 @@ extension SampleStore {
     /// ``samples(matching:scope:)`` inside the transaction `db` (a read or a write of this store's
     /// database), so the caller's grants and the query see one snapshot.
     public func samples(matching query: SampleQueryDescriptor, scope: ReadScope, in db: Connection) throws -> [Sample] {
+        let ids = try sampleIDs(matching: query, scope: scope, db)
+        try Self.checkAnswerSize(ids.count, of: "samples")
+        return try load(ids: ids, scope: scope, db)
+    }
+
+    /// The rows of ``samples(matching:scope:in:)``'s answer, in its order, from position
+    /// `offset` of it.
+    func sampleIDs(
+        matching query: SampleQueryDescriptor,
+        scope: ReadScope,
+        offset: Int = 0,
+        _ db: Connection
+    ) throws -> [Int64] {
         try query.validate()
         var branches: [SQLFragment] = []
         for (type, predicate) in Self.mergedByType(query.predicates) {
@@ -42,11 +55,10 @@ extension SampleStore {
             "SELECT id FROM (" + branches.map(\.sql).joined(separator: " UNION ALL ") + ") ORDER BY "
             + (query.sortDescriptors.map(Self.orderTerm) + ["uuid", "id"]).joined(separator: ", ")
         var arguments = branches.flatMap(\.arguments)
-        sql += " LIMIT ?"
+        sql += " LIMIT ? OFFSET ?"
         arguments.append(.integer(Int64(Self.sqlLimit(query.limit))))
-        let ids = try db.rows(sql, arguments).map { $0[0].int64! }
-        try Self.checkAnswerSize(ids.count, of: "samples")
-        return try load(ids: ids, scope: scope, db)
+        arguments.append(.integer(Int64(max(offset, 0))))
+        return try db.rows(sql, arguments).map { $0[0].int64! }
     }
 
     /// One sample by UUID, if the scope may see it; an invisible sample is answered exactly like an
@@ -71,6 +83,17 @@ extension SampleStore {
             if let sourceID = try sourceID(bundleIdentifier, db) {
                 visible.append("s.source_id = ?")
                 arguments.append(.integer(sourceID))
+            }
+            // An object chosen for the app, of the type it was chosen as.
+            let objectTypes = scope.readableObjects.filter { $0.value.contains(uuid) }.keys.map(\.identifier).sorted()
+            if !objectTypes.isEmpty {
+                let codes = try db.rows(
+                    "SELECT code FROM types WHERE identifier IN (SELECT value FROM json_each(?))",
+                    [PredicateCompiler.jsonArray(objectTypes)]
+                ).compactMap { $0[0].int64 }
+                if !codes.isEmpty {
+                    visible.append("s.type IN (" + codes.map(String.init).joined(separator: ", ") + ")")
+                }
             }
             let whole = scope.readableTypes.filter { scope.windows[$0] == nil }
             if !whole.isEmpty {
@@ -200,6 +223,17 @@ extension SampleStore {
             if let sourceID {
                 parts.append(ownRows(columns: columns, code: code, sourceID: sourceID, byChange: byChange))
             }
+        case .objects(let objects, let own):
+            // The app's own rows through the (type, source, start) index and the objects chosen
+            // for it by UUID, their ids gathered first: the rows are then fetched by id, so no
+            // other row of the type is ever read.
+            guard let rows = try objectRows(code, objects: objects, own: own, db) else { return nil }
+            parts.append(
+                SQLFragment(
+                    "SELECT \(columns.sql) FROM samples s NOT INDEXED WHERE s.id IN (\(rows.sql)) AND s.type = ?",
+                    columns.arguments + rows.arguments + [.integer(code)]
+                )
+            )
         }
         var common = SQLFragment("")
         // A correlation is visible only when the scope may read every one of its objects. Its own
@@ -238,6 +272,32 @@ extension SampleStore {
             "SELECT \(columns.sql) FROM samples s INDEXED BY \(byChange ? "samples_by_type_source_seq" : "samples_by_type_source_start") WHERE s.type = ? AND s.source_id = ?",
             columns.arguments + [.integer(code), .integer(sourceID)]
         )
+    }
+
+    /// The SELECT of the row ids of type `code` that a scope reading it object by object sees:
+    /// `own`'s rows and those of `objects`; nil when there are none.
+    func objectRows(_ code: Int64, objects: Set<UUID>, own: String, _ db: Connection) throws -> SQLFragment? {
+        var parts: [SQLFragment] = []
+        if let sourceID = try sourceID(own, db) {
+            parts.append(
+                SQLFragment(
+                    "SELECT id FROM samples INDEXED BY samples_by_type_source_start WHERE type = ? AND source_id = ?",
+                    [.integer(code), .integer(sourceID)]
+                )
+            )
+        }
+        if !objects.isEmpty {
+            let sorted = objects.sorted { $0.uuidString < $1.uuidString }
+            parts.append(
+                SQLFragment(
+                    "SELECT id FROM samples INDEXED BY samples_by_uuid WHERE uuid IN ("
+                        + Array(repeating: "?", count: sorted.count).joined(separator: ", ") + ")",
+                    sorted.map { .blob($0.bytes) }
+                )
+            )
+        }
+        guard !parts.isEmpty else { return nil }
+        return SQLFragment(parts.map(\.sql).joined(separator: " UNION "), parts.flatMap(\.arguments))
     }
 
     /// Whether the predicate matches only samples associated with one workout.
@@ -303,7 +363,7 @@ extension SampleStore {
         case .category:
             return SQLFragment("s.value")
         case .correlation, .workout, .workoutRoute, .stateOfMind, .scoredAssessment, .electrocardiogram, .audiogram,
-            .heartbeatSeries:
+            .heartbeatSeries, .visionPrescription, .document:
             return SQLFragment("NULL")
         }
     }
@@ -445,9 +505,23 @@ extension SampleStore {
             case .correlation:
                 correlationIDs.append(id)
                 pending[id] = (type, uuid, start, end, nil, source, device)
-            case .stateOfMind, .scoredAssessment, .electrocardiogram, .audiogram, .heartbeatSeries:
+            case .stateOfMind, .scoredAssessment, .electrocardiogram, .audiogram, .heartbeatSeries, .visionPrescription:
                 kindIDs.append(id)
                 pending[id] = (type, uuid, start, end, nil, source, device)
+            case .document:
+                // As HealthKit's sample and anchored queries answer it: without the document
+                // (a document query reads it).
+                samples[id] = .cdaDocument(
+                    try CDADocumentSample(
+                        uuid: uuid,
+                        document: nil,
+                        start: start,
+                        end: end,
+                        sourceRevision: source,
+                        device: device,
+                        metadata: meta
+                    )
+                )
             }
         }
         if !quantityIDs.isEmpty {

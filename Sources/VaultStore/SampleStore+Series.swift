@@ -146,6 +146,11 @@ extension SampleStore {
             let inside = window.condition("s")
             sql += " AND (\(inside.sql) OR s.source_id = ?)"
             arguments += inside.arguments + [.integer(try sourceID(own, db) ?? -1)]
+        case .objects(let objects, let own):
+            // A series type is never read object by object; were one, its chosen objects or the app's own.
+            guard objects.contains(uuid) == false else { break }
+            sql += " AND s.source_id = ?"
+            arguments.append(.integer(try sourceID(own, db) ?? -1))
         }
         return try db.rows(sql, arguments).first?[0].int64
     }

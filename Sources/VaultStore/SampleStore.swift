@@ -267,7 +267,8 @@ public final class SampleStore: @unchecked Sendable {
             // The row alone: a route's locations come from its builder (saveRoute).
             row.value = Double(route.count)
             _ = try insert(route, row, in: db, sequence: &sequence, outcome: &outcome)
-        case .stateOfMind, .gad7Assessment, .phq9Assessment, .electrocardiogram, .audiogram, .heartbeatSeries:
+        case .stateOfMind, .gad7Assessment, .phq9Assessment, .electrocardiogram, .audiogram, .heartbeatSeries,
+            .visionPrescription, .cdaDocument:
             if let id = try insert(sample, row, in: db, sequence: &sequence, outcome: &outcome) {
                 try insertDetails(of: sample, sampleID: id, db)
             }

@@ -460,6 +460,51 @@ public enum Schema {
                 "CREATE INDEX tombstones_by_type_start ON tombstones(type, start_date)",
             ]
         ),
+        // Vision prescriptions and CDA documents, and reads object by object (docs/VAULT_FORMAT.md,
+        // "Per-object reads"): a prescription's lenses as JSON; a document's bytes as given, with
+        // the names read out of them; the objects the owner chose for each app (a grant names the
+        // object by UUID and the change position it took effect at; a revocation keeps the row with
+        // the position it ended at, so an anchored query tells the app the object went); and the
+        // apps' requests to read a type object by object, with the predicate they gave.
+        Migration(
+            version: 16,
+            statements: [
+                """
+                CREATE TABLE vision_prescriptions (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    prescription_type INTEGER NOT NULL,
+                    lenses TEXT)
+                """,
+                """
+                CREATE TABLE documents (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    title TEXT NOT NULL,
+                    patient_name TEXT NOT NULL,
+                    author_name TEXT NOT NULL,
+                    custodian_name TEXT NOT NULL,
+                    data BLOB NOT NULL)
+                """,
+                """
+                CREATE TABLE object_grants (
+                    app_id TEXT NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+                    uuid BLOB NOT NULL,
+                    type TEXT NOT NULL,
+                    granted_seq INTEGER NOT NULL,
+                    revoked_seq INTEGER,
+                    decided_at REAL NOT NULL,
+                    PRIMARY KEY (app_id, uuid)) WITHOUT ROWID
+                """,
+                "CREATE INDEX object_grants_by_app_type ON object_grants(app_id, type, granted_seq)",
+                "CREATE INDEX object_grants_by_uuid ON object_grants(uuid)",
+                """
+                CREATE TABLE object_requests (
+                    request_id INTEGER PRIMARY KEY REFERENCES authorization_requests(id) ON DELETE CASCADE,
+                    type TEXT NOT NULL,
+                    predicate TEXT,
+                    answered_at REAL)
+                """,
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -160,7 +160,11 @@ struct Apps: AsyncParsableCommand {
             }
             var rows = [["TYPE", "READ", "SHARE"]]
             for grant in info.grants ?? [] {
-                rows.append([grant.type.description, describe(grant.read), describe(grant.share)])
+                // Vision prescriptions and documents: read object by object, never by this grant.
+                let read =
+                    grant.type.sampleType?.isReadPerObject == true
+                    ? "object by object (healthvault objects \(info.app))" : describe(grant.read)
+                rows.append([grant.type.description, read, describe(grant.share)])
             }
             print(table(rows))
             // Windows and expiries in words, one line each.
@@ -259,6 +263,9 @@ struct Requests: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Apps' authorization requests waiting for you: list, review, approve, deny.",
         discussion: """
+            A request to read vision prescriptions or documents asks for objects one by one: \
+            choose them with `healthvault objects`, or deny the request.
+
             Examples:
               healthvault requests
               healthvault requests review
@@ -297,22 +304,43 @@ struct Requests: AsyncParsableCommand {
                 try await $0.call(Method.requestsList, RequestsListParams(app: app), as: RequestsResult.self)
             }
             let repeated = result.repeated ?? []
+            let objectRequests = result.objectRequests ?? []
             if output.json {
                 try printJSONLines(result.requests)
+                try printJSONLines(objectRequests)
                 return try printJSONLines(repeated.map(RepeatedJSON.init))
             }
-            if result.requests.isEmpty {
+            if result.requests.isEmpty && objectRequests.isEmpty {
                 print("No requests are waiting.")
             } else {
-                var rows = [["ID", "APP", "REQUESTED", "READ", "SHARE"]]
+                var rows: [(Int64, [String])] = []
                 for request in result.requests {
-                    rows.append([
-                        String(request.id), request.app, timestamp(request.requestedAt),
-                        request.read.map(\.description).joined(separator: ","),
-                        request.share.map(\.description).joined(separator: ","),
-                    ])
+                    rows.append(
+                        (
+                            request.id,
+                            [
+                                String(request.id), request.app, timestamp(request.requestedAt),
+                                request.read.map(\.description).joined(separator: ","),
+                                request.share.map(\.description).joined(separator: ","),
+                            ]
+                        )
+                    )
                 }
-                print(table(rows))
+                // A request to read object by object: the type, and where to choose its objects.
+                for request in objectRequests {
+                    let some = request.predicate == nil ? "" : " (some)"
+                    rows.append(
+                        (
+                            request.id,
+                            [
+                                String(request.id), request.app, timestamp(request.requestedAt),
+                                "\(request.type.identifier) objects\(some): healthvault objects \(request.app)", "",
+                            ]
+                        )
+                    )
+                }
+                let header = ["ID", "APP", "REQUESTED", "READ", "SHARE"]
+                print(table([header] + rows.sorted { $0.0 < $1.0 }.map(\.1)))
             }
             if !repeated.isEmpty {
                 print(RepeatedRequests.heading)

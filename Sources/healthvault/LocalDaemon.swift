@@ -95,6 +95,7 @@ extension Grants.History: ServedWithoutDaemon {}
 extension Profile.Show: ServedWithoutDaemon {}
 extension DataSummary: ServedWithoutDaemon {}
 extension Samples.List: ServedWithoutDaemon {}
+extension Objects.List: ServedWithoutDaemon {}
 extension Stats: ServedWithoutDaemon {}
 extension Activity: ServedWithoutDaemon {}
 extension Workouts.List: ServedWithoutDaemon {}

@@ -114,7 +114,8 @@ extension Samples {
         }
 
         /// A sample's value as a person reads it: a quantity in the owner's unit (``ShownValue``), a
-        /// category's value by name, a correlation's members, a workout's type and duration.
+        /// category's value by name, a correlation's members, a workout's type and duration, a vision
+        /// prescription's kind (and a contacts prescription's brand).
         func value(of sample: Sample, _ view: WorkoutView) -> String {
             switch sample {
             case .quantity(let quantity):
@@ -131,6 +132,8 @@ extension Samples {
                 .joined(separator: " / ")
             case .workout(let workout):
                 return "\(workout.workoutActivityType.name), \(WorkoutView.duration(workout.duration))"
+            case .visionPrescription(let prescription):
+                return prescription.prescriptionType.word + (prescription.brand.map { ", \($0)" } ?? "")
             default:
                 return sample.sampleType.identifier
             }

@@ -36,7 +36,8 @@ struct HealthVaultCommand: AsyncParsableCommand {
         subcommands: [
             Init.self, Status.self, Login.self, Logout.self, Lock.self, Unlock.self, Passwd.self, Types.self, Apps.self,
             Requests.self,
-            Grant.self, Deny.self, Revoke.self, Grants.self, Profile.self, DataSummary.self, Samples.self, Import.self,
+            Grant.self, Deny.self, Revoke.self, Grants.self, Objects.self, Profile.self, DataSummary.self, Samples.self,
+            Import.self,
             Export.self,
             Stats.self,
             Activity.self,

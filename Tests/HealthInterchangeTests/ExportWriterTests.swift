@@ -67,6 +67,8 @@ import Testing
         var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (3, 1, 4, 1))
         var samples = try Self.known()
         for _ in 0..<300 { samples.append(RandomModel.sample(&rng)) }
+        // Vision prescriptions and documents too.
+        for _ in 0..<20 { samples.append(RandomModel.perObjectSample(&rng)) }
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let writer = try FHIRExportWriter(directory: try ExportDirectory(folder, overwrite: false))

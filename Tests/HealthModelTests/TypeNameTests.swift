@@ -116,14 +116,13 @@ struct TypeNameTests {
         #expect(throws: HealthError.self) { try ObjectType.resolving("") }
     }
 
-    @Test func unsupportedTypesSaySoByEveryName() {
-        for name in ["HKDocumentTypeIdentifierCDA", "cda", "CDA", "visionPrescription", "vision_prescription"] {
-            do {
-                _ = try ObjectType.resolving(name)
-                Issue.record("\(name) resolved")
-            } catch {
-                #expect(error.message.contains("does not support yet"), "\(name): \(error.message)")
-            }
+    @Test func documentsAndVisionPrescriptionsAreNamedByEveryName() throws {
+        // The last HealthKit types HealthVault did not store (schema 16 stores them).
+        for name in ["HKDocumentTypeIdentifierCDA", "cda", "CDA"] {
+            #expect(try ObjectType.resolving(name) == .document(.cda), "\(name)")
+        }
+        for name in ["HKVisionPrescriptionTypeIdentifier", "visionPrescription", "vision_prescription"] {
+            #expect(try ObjectType.resolving(name) == .visionPrescription, "\(name)")
         }
         // A constant's name in place of HealthKit's identifier says how HealthKit spells it.
         do {

@@ -16,11 +16,13 @@ import VaultStore
 
     /// Every kind of sample, with the series MODEL_JSON keeps outside a sample: quantity series,
     /// a route of 25,000 locations (three lines of route-locations.jsonl), electrocardiograms and
-    /// heartbeat series among the random ones, and a sample associated with a workout.
+    /// heartbeat series among the random ones, vision prescriptions and CDA documents (their bytes
+    /// as given), and a sample associated with a workout.
     static func fill(_ test: TestEngine, seed: (UInt64, UInt64, UInt64, UInt64)) async throws -> Int {
         var rng: any SeededRandomNumberGenerator = Xoshiro(seed: seed)
         var samples = (0..<400).map { _ in RandomModel.sample(&rng) }
         samples += (0..<40).map { _ in RandomModel.sampleOfAnotherKind(&rng) }
+        samples += (0..<20).map { _ in RandomModel.perObjectSample(&rng) }
         let source = SourceRevision(source: Source(bundleIdentifier: "org.example.watch", name: "Watch"), version: "2")
         for (type, unit) in [(QuantityTypeIdentifier.heartRate, HealthUnit.countPerMinute), (.stepCount, .count)] {
             let quantities = (0..<2_100).map { index in

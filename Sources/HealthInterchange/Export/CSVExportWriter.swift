@@ -165,6 +165,55 @@ public final class CSVExportWriter: ExportWriter {
                     rate.map { number($0.value) } ?? "", rate?.unit ?? "", String(ecg.numberOfVoltageMeasurements),
                 ] + common + [offset(sample.startDate)]
             )
+        case .visionPrescription(let prescription):
+            // Each eye's powers in diopters and its axis in degrees; the rest is in the JSON export.
+            func powers(_ sphere: Quantity?, _ cylinder: Quantity?, _ axis: Quantity?) -> [String] {
+                [
+                    sphere.flatMap { try? $0.doubleValue(for: .diopter) }.map(number) ?? "",
+                    cylinder.flatMap { try? $0.doubleValue(for: .diopter) }.map(number) ?? "",
+                    axis.flatMap { try? $0.doubleValue(for: .degreeAngle) }.map(number) ?? "",
+                ]
+            }
+            var eyes: [String] = []
+            switch prescription.lenses {
+            case .glasses(let right, let left):
+                eyes =
+                    powers(right?.sphere, right?.cylinder, right?.axis)
+                    + powers(left?.sphere, left?.cylinder, left?.axis)
+            case .contacts(let right, let left, _):
+                eyes =
+                    powers(right?.sphere, right?.cylinder, right?.axis)
+                    + powers(left?.sphere, left?.cylinder, left?.axis)
+            case nil:
+                eyes = Array(repeating: "", count: 6)
+            }
+            try row(
+                sample.sampleType,
+                header: [
+                    "date_issued", "expires", "prescription_type", "right_sphere_D", "right_cylinder_D",
+                    "right_axis_deg", "left_sphere_D", "left_cylinder_D", "left_axis_deg", "brand", "source", "device",
+                    "uuid", "utc_offset",
+                ],
+                [
+                    local(prescription.dateIssued), prescription.expirationDate.map(local) ?? "",
+                    "\(prescription.prescriptionType)",
+                ] + eyes + [Self.defused(prescription.brand ?? "")] + common + [offset(sample.startDate)]
+            )
+        case .cdaDocument(let document):
+            try row(
+                sample.sampleType,
+                header: [
+                    "start", "end", "title", "patient", "author", "custodian", "bytes", "source", "device", "uuid",
+                    "utc_offset",
+                ],
+                [
+                    local(sample.startDate), local(sample.endDate), Self.defused(document.document?.title ?? ""),
+                    Self.defused(document.document?.patientName ?? ""),
+                    Self.defused(document.document?.authorName ?? ""),
+                    Self.defused(document.document?.custodianName ?? ""),
+                    document.document?.documentData.map { String($0.count) } ?? "",
+                ] + common + [offset(sample.startDate)]
+            )
         case .workoutRoute, .heartbeatSeries, .audiogram:
             let points: Int =
                 switch sample {

@@ -286,6 +286,56 @@ public final class FHIRExportWriter: ExportWriter {
                     }
                 }
             }
+        case .visionPrescription(let prescription):
+            // The prescription's type, and each eye's powers and axis as components (the rest of
+            // the lenses is in the JSON export).
+            codeField(&json, loinc: nil, type: type)
+            subject(&json)
+            effective(&json, sample)
+            device(&json, sample.device)
+            let name = prescription.prescriptionType.healthKitConstant
+            json.object("valueCodeableConcept") { json in
+                json.array("coding") { json in
+                    json.element { json in
+                        json.field("system", FHIRMapping.categoryValueSystem)
+                        json.field("code", name)
+                    }
+                }
+                json.field("text", name)
+            }
+            var components: [(String, Quantity)] = []
+            func add(_ eye: String, _ sphere: Quantity?, _ cylinder: Quantity?, _ axis: Quantity?, _ add: Quantity?) {
+                for (field, value) in [("Sphere", sphere), ("Cylinder", cylinder), ("Axis", axis), ("AddPower", add)] {
+                    if let value { components.append((eye + field, value)) }
+                }
+            }
+            switch prescription.lenses {
+            case .glasses(let right, let left):
+                add("rightEye", right?.sphere, right?.cylinder, right?.axis, right?.addPower)
+                add("leftEye", left?.sphere, left?.cylinder, left?.axis, left?.addPower)
+            case .contacts(let right, let left, _):
+                add("rightEye", right?.sphere, right?.cylinder, right?.axis, right?.addPower)
+                add("leftEye", left?.sphere, left?.cylinder, left?.axis, left?.addPower)
+            case nil:
+                break
+            }
+            if !components.isEmpty {
+                try json.array("component") { json in
+                    for (name, value) in components {
+                        try json.element { json in
+                            codeField(&json, loinc: nil, type: name)
+                            json.key("valueQuantity")
+                            try quantity(&json, value, code: nil)
+                        }
+                    }
+                }
+            }
+        case .cdaDocument(let document):
+            // The document's title (the document itself is in the JSON export).
+            codeField(&json, loinc: nil, type: type)
+            subject(&json)
+            effective(&json, sample)
+            json.field("valueString", document.document?.title ?? "")
         default:
             // Routes, heartbeat series, audiograms: how many points (the points are in the JSON export).
             codeField(&json, loinc: nil, type: type)

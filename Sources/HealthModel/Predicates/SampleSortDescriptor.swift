@@ -47,7 +47,7 @@ public struct SampleSortDescriptor: Hashable, Sendable, Codable {
             return (try? sample.quantity.doubleValue(for: canonical)).map { canonical.baseValue($0) }
         case .category(let sample): return Double(sample.value)
         case .correlation, .workout, .workoutRoute, .stateOfMind, .gad7Assessment, .phq9Assessment, .electrocardiogram,
-            .audiogram, .heartbeatSeries:
+            .audiogram, .heartbeatSeries, .visionPrescription, .cdaDocument:
             return nil
         }
     }

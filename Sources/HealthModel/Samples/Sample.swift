@@ -15,6 +15,8 @@ public enum Sample: HealthSample {
     case electrocardiogram(Electrocardiogram)
     case audiogram(AudiogramSample)
     case heartbeatSeries(HeartbeatSeriesSample)
+    case visionPrescription(VisionPrescription)
+    case cdaDocument(CDADocumentSample)
 
     // Each property switches on the case rather than boxing the sample in an existential: the
     // store reads these per row on its hot paths.
@@ -31,6 +33,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): sample.uuid
         case .audiogram(let sample): sample.uuid
         case .heartbeatSeries(let sample): sample.uuid
+        case .visionPrescription(let sample): sample.uuid
+        case .cdaDocument(let sample): sample.uuid
         }
     }
 
@@ -47,6 +51,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): sample.sampleType
         case .audiogram(let sample): sample.sampleType
         case .heartbeatSeries(let sample): sample.sampleType
+        case .visionPrescription(let sample): sample.sampleType
+        case .cdaDocument(let sample): sample.sampleType
         }
     }
 
@@ -63,6 +69,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): sample.startDate
         case .audiogram(let sample): sample.startDate
         case .heartbeatSeries(let sample): sample.startDate
+        case .visionPrescription(let sample): sample.startDate
+        case .cdaDocument(let sample): sample.startDate
         }
     }
 
@@ -79,6 +87,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): sample.endDate
         case .audiogram(let sample): sample.endDate
         case .heartbeatSeries(let sample): sample.endDate
+        case .visionPrescription(let sample): sample.endDate
+        case .cdaDocument(let sample): sample.endDate
         }
     }
 
@@ -95,6 +105,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): sample.sourceRevision
         case .audiogram(let sample): sample.sourceRevision
         case .heartbeatSeries(let sample): sample.sourceRevision
+        case .visionPrescription(let sample): sample.sourceRevision
+        case .cdaDocument(let sample): sample.sourceRevision
         }
     }
 
@@ -111,6 +123,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): sample.device
         case .audiogram(let sample): sample.device
         case .heartbeatSeries(let sample): sample.device
+        case .visionPrescription(let sample): sample.device
+        case .cdaDocument(let sample): sample.device
         }
     }
 
@@ -127,6 +141,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): sample.metadata
         case .audiogram(let sample): sample.metadata
         case .heartbeatSeries(let sample): sample.metadata
+        case .visionPrescription(let sample): sample.metadata
+        case .cdaDocument(let sample): sample.metadata
         }
     }
 
@@ -143,6 +159,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): .electrocardiogram(sample.attributed(to: sourceRevision))
         case .audiogram(let sample): .audiogram(sample.attributed(to: sourceRevision))
         case .heartbeatSeries(let sample): .heartbeatSeries(sample.attributed(to: sourceRevision))
+        case .visionPrescription(let sample): .visionPrescription(sample.attributed(to: sourceRevision))
+        case .cdaDocument(let sample): .cdaDocument(sample.attributed(to: sourceRevision))
         }
     }
 
@@ -160,6 +178,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram: self = .electrocardiogram(try Electrocardiogram(from: decoder))
         case .audiogram: self = .audiogram(try AudiogramSample(from: decoder))
         case .heartbeatSeries: self = .heartbeatSeries(try HeartbeatSeriesSample(from: decoder))
+        case .visionPrescription: self = .visionPrescription(try VisionPrescription(from: decoder))
+        case .document(.cda): self = .cdaDocument(try CDADocumentSample(from: decoder))
         }
     }
 
@@ -176,6 +196,8 @@ public enum Sample: HealthSample {
         case .electrocardiogram(let sample): try sample.encode(to: encoder)
         case .audiogram(let sample): try sample.encode(to: encoder)
         case .heartbeatSeries(let sample): try sample.encode(to: encoder)
+        case .visionPrescription(let sample): try sample.encode(to: encoder)
+        case .cdaDocument(let sample): try sample.encode(to: encoder)
         }
     }
 }

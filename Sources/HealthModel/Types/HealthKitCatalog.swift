@@ -57,5 +57,8 @@ public enum HealthKitCatalog {
         Electrocardiogram.Classification.self,
         Electrocardiogram.SymptomsStatus.self,
         Electrocardiogram.Lead.self,
+        VisionPrescriptionType.self,
+        VisionEye.self,
+        PrismBase.self,
     ]
 }

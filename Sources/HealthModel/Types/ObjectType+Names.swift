@@ -266,6 +266,8 @@ extension ObjectType {
         case .scoredAssessment: "scoredAssessment"
         case .electrocardiogram: "electrocardiogram"
         case .audiogram: "audiogram"
+        case .visionPrescription: "visionPrescription"
+        case .document: "document"
         }
     }
 

@@ -10,6 +10,8 @@ extension ObjectType {
     public static let audiogramTypeIdentifier = "HKDataTypeIdentifierAudiogram"
     /// `HKSeriesType.heartbeat().identifier` (`HKDataTypeIdentifierHeartbeatSeries`).
     public static let heartbeatSeriesTypeIdentifier = "HKDataTypeIdentifierHeartbeatSeries"
+    /// `HKObjectType.visionPrescriptionType().identifier`.
+    public static let visionPrescriptionTypeIdentifier = "HKVisionPrescriptionTypeIdentifier"
 
     /// The state of mind, scored assessment, electrocardiogram, audiogram or heartbeat series
     /// type with this identifier, if it is one.
@@ -19,7 +21,10 @@ extension ObjectType {
         case electrocardiogramTypeIdentifier: .electrocardiogram
         case audiogramTypeIdentifier: .audiogram
         case heartbeatSeriesTypeIdentifier: .heartbeatSeries
-        default: ScoredAssessmentTypeIdentifier(rawValue: identifier).map(ObjectType.scoredAssessment)
+        case visionPrescriptionTypeIdentifier: .visionPrescription
+        default:
+            ScoredAssessmentTypeIdentifier(rawValue: identifier).map(ObjectType.scoredAssessment)
+                ?? DocumentTypeIdentifier(rawValue: identifier).map(ObjectType.document)
         }
     }
 

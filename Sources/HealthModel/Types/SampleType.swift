@@ -21,6 +21,12 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
     case audiogram
     /// HealthKit's heartbeat series type (`HKSeriesType.heartbeat()`).
     case heartbeatSeries
+    /// HealthKit's vision prescription type (`HKObjectType.visionPrescriptionType()`), read
+    /// object by object.
+    case visionPrescription
+    /// A document type (`HKObjectType.documentType(forIdentifier:)`): CDA documents, read object
+    /// by object.
+    case document(DocumentTypeIdentifier)
 
     /// HealthKit's identifier string.
     public var identifier: String {
@@ -35,6 +41,17 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .electrocardiogram: ObjectType.electrocardiogramTypeIdentifier
         case .audiogram: ObjectType.audiogramTypeIdentifier
         case .heartbeatSeries: ObjectType.heartbeatSeriesTypeIdentifier
+        case .visionPrescription: ObjectType.visionPrescriptionTypeIdentifier
+        case .document(let id): id.rawValue
+        }
+    }
+
+    /// Whether apps read this type object by object, never by a type's read grant (HealthKit's
+    /// `requestPerObjectReadAuthorization(for:predicate:)`): vision prescriptions and documents.
+    public var isReadPerObject: Bool {
+        switch self {
+        case .visionPrescription, .document: true
+        default: false
         }
     }
 
@@ -56,6 +73,7 @@ public enum SampleType: Hashable, Sendable, Codable, CustomStringConvertible {
             + [.workout, .workoutRoute]
             + [.stateOfMind] + ScoredAssessmentTypeIdentifier.allCases.map(SampleType.scoredAssessment)
             + [.electrocardiogram, .audiogram, .heartbeatSeries]
+            + [.visionPrescription] + DocumentTypeIdentifier.allCases.map(SampleType.document)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,17 +108,17 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
     case electrocardiogram
     case audiogram
     case heartbeatSeries
+    case visionPrescription
+    case document(DocumentTypeIdentifier)
 
     public static let workoutTypeIdentifier = "HKWorkoutTypeIdentifier"
     public static let workoutRouteTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
     public static let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
 
-    /// HealthKit types HealthVault does not store yet (documents, vision prescriptions),
-    /// by identifier, with their kind. Reading one gives a clear "not supported yet" error.
-    public static let unsupportedIdentifiers: [String: String] = [
-        "HKDocumentTypeIdentifierCDA": "document",
-        "HKVisionPrescriptionTypeIdentifier": "vision prescription",
-    ]
+    /// HealthKit types HealthVault does not store yet, by identifier, with their kind. Reading one
+    /// gives a clear "not supported yet" error. (None at present: documents and vision
+    /// prescriptions, the last ones, are stored since schema 16.)
+    public static let unsupportedIdentifiers: [String: String] = [:]
 
     public init(_ sampleType: SampleType) {
         switch sampleType {
@@ -114,6 +132,8 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .electrocardiogram: self = .electrocardiogram
         case .audiogram: self = .audiogram
         case .heartbeatSeries: self = .heartbeatSeries
+        case .visionPrescription: self = .visionPrescription
+        case .document(let id): self = .document(id)
         }
     }
 
@@ -163,6 +183,8 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .electrocardiogram: Self.electrocardiogramTypeIdentifier
         case .audiogram: Self.audiogramTypeIdentifier
         case .heartbeatSeries: Self.heartbeatSeriesTypeIdentifier
+        case .visionPrescription: Self.visionPrescriptionTypeIdentifier
+        case .document(let id): id.rawValue
         }
     }
 
@@ -181,6 +203,8 @@ public enum ObjectType: Hashable, Sendable, Codable, CustomStringConvertible {
         case .electrocardiogram: .electrocardiogram
         case .audiogram: .audiogram
         case .heartbeatSeries: .heartbeatSeries
+        case .visionPrescription: .visionPrescription
+        case .document(let id): .document(id)
         case .characteristic, .activitySummary: nil
         }
     }

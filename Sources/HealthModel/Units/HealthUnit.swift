@@ -386,6 +386,7 @@ extension HealthUnit {
     // Length
     public static let meter = HealthUnit(known: "m")
     public static let centimeter = HealthUnit(known: "cm")
+    public static let millimeter = HealthUnit(known: "mm")
     public static let kilometer = HealthUnit(known: "km")
     public static let inch = HealthUnit(known: "in")
     public static let foot = HealthUnit(known: "ft")

@@ -153,6 +153,7 @@ extension VaultEngine {
             throw HealthError.invalidArgument("ask for at least one type to share or read", field: "read")
         }
         try GrantStore.policy(db).checkRequest(toShare: share, read: read, fieldPrefix: "")
+        try Self.refuseTypeReadOfObjects(read)
         let undeclared =
             share.subtracting(app.declaredShare).map { "share \($0)" }.sorted()
             + read.subtracting(app.declaredRead).map { "read \($0)" }.sorted()
@@ -162,6 +163,20 @@ extension VaultEngine {
                     + "the owner enrolls it again with a manifest that does"
             )
         }
+    }
+
+    /// Refuses reading a vision prescription or document type by a type's grant: they are read
+    /// object by object (docs/ACCESS_RULES.md, "Per-object reads"). Sharing them is by type.
+    static func refuseTypeReadOfObjects(_ read: Set<ObjectType>, field: String = "read") throws(HealthError) {
+        guard
+            let type = read.sorted(by: VaultPolicy.identifierOrder).first(where: {
+                $0.sampleType?.isReadPerObject == true
+            })
+        else { return }
+        throw .invalidArgument(
+            "\(type) is read object by object, never by a type's grant: an app asks with requestPerObjectReadAuthorization and the owner chooses the objects (healthvault objects)",
+            field: field
+        )
     }
 
     static func appID(of caller: Caller) throws(HealthError) -> String {
@@ -377,6 +392,7 @@ extension VaultEngine {
             )
         }
         try policy.checkRequest(toShare: share, read: access == .read ? types : [], fieldPrefix: "")
+        if access == .read { try Self.refuseTypeReadOfObjects(types, field: "types") }
         let declared: Set<ObjectType> =
             access == .read ? app.declaredRead : Set(app.declaredShare.map(ObjectType.init))
         let undeclared = types.subtracting(declared)
@@ -419,6 +435,17 @@ extension VaultEngine {
 
     private func decideRequest(_ id: Int64, _ decision: Decision) throws -> (AuthorizationRequest?, String) {
         try database.write { db -> (AuthorizationRequest?, String) in
+            // A request to read object by object: denied, it is answered with no object; it is
+            // never approved whole (the owner chooses its objects).
+            if try ObjectGrantStore.isObjectRequest(id, db) {
+                guard decision == .deny else {
+                    throw HealthError.invalidArgument(
+                        "request \(id) asks to read objects one by one: choose them with healthvault objects grant, or deny it",
+                        field: "request"
+                    )
+                }
+                return (nil, try denyObjectRequest(id, db))
+            }
             guard let appID = try GrantStore.appID(ofRequest: id, db),
                 let app = try GrantStore.registration(appID, db)
             else {

@@ -157,13 +157,15 @@ extension VaultEngine {
     }
 
     /// The points a sample carries beside itself (route locations, voltages, beats, a series'
-    /// quantities): a batch ends at ``maximumBatchLocations`` of them, so a run of long series
+    /// quantities, a document's bytes by 64): a batch ends at ``maximumBatchLocations`` of them, so a run of long series
     /// stays within memory.
     static func seriesPoints(of item: ExportedSample) -> Int {
         switch item.sample {
         case .electrocardiogram(let ecg): ecg.voltageMeasurements?.count ?? 0
         case .heartbeatSeries(let series): series.heartbeats?.count ?? 0
         case .quantity(let quantity): quantity.seriesQuantities?.count ?? 0
+        // A document counts as the points of as many bytes (a route location is about 64).
+        case .cdaDocument(let document): (document.document?.documentData?.count ?? 0) / 64
         default: item.routeLocations?.count ?? 0
         }
     }

@@ -219,11 +219,17 @@ extension VaultEngine {
                     }
                     do {
                         let sequence = try store.changeSequence(in: db)
-                        let deletion = try delete(db, scope) { found in
+                        var deletion = try delete(db, scope) { found in
                             guard let granted else { return }
                             let types = found.types.union(governing)
                             if let refusal = Self.refusal(toShare: types, granted: granted, nothing: "deleted") {
                                 throw DeleteRefusal(types: types, error: refusal)
+                            }
+                        }
+                        // Apps the owner chose a deleted object for see its deletion, as of their own.
+                        if deletion.count > 0 {
+                            for (type, apps) in try ObjectGrantStore.holders(ofObjectsDeletedAfter: sequence, db) {
+                                deletion.sources[type, default: []].formUnion(apps)
                             }
                         }
                         let changes = SampleChanges(
