@@ -165,6 +165,10 @@ public struct AuditEntry: Hashable, Sendable {
         public static let querySummary = Operation(rawValue: "query.summary")
         /// The owner's statistics of a category type per interval (time asleep per night).
         public static let queryCategoryStatistics = Operation(rawValue: "query.category-statistics")
+        /// The owner's health report (`healthvault report`): its figures read in one snapshot,
+        /// then this entry appended with a checkpoint signed in its transaction. The types are
+        /// those with samples in the report's range; the count, those samples.
+        public static let report = Operation(rawValue: "vault.report")
 
         /// Every operation this version names (docs/AUDIT_LOG.md).
         public static let known: [Operation] = [
@@ -178,6 +182,7 @@ public struct AuditEntry: Hashable, Sendable {
             .passphraseChange, .sessionOpen, .sessionClose, .import, .export,
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
             .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder, .queryCategoryStatistics,
+            .report,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.
