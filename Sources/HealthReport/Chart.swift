@@ -142,7 +142,7 @@ struct Chart {
         html.open(
             "svg",
             [
-                "xmlns": "http://www.w3.org/2000/svg", "viewBox": "0 0 \(Int(Self.width)) \(Int(Self.height))",
+                "viewBox": "0 0 \(Int(Self.width)) \(Int(Self.height))",
                 "role": "img", "aria-labelledby": "title-\(id)", "class": "plot", "data-chart": id,
             ]
         )

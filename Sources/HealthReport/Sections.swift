@@ -202,7 +202,7 @@ extension Page {
         html.open(
             "svg",
             [
-                "xmlns": "http://www.w3.org/2000/svg", "viewBox": "0 0 \(Int(width)) \(Int(height))", "role": "img",
+                "viewBox": "0 0 \(Int(width)) \(Int(height))", "role": "img",
                 "aria-labelledby": "title-sources", "class": "plot", "data-chart": "sources",
             ]
         )

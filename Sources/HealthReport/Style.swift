@@ -59,6 +59,10 @@ enum Style {
           h2, h3 { break-after: avoid; }
           figure, tr, .audit, .privacy { break-inside: avoid; }
           .charts { grid-template-columns: 1fr 1fr; gap: 4mm 8mm; }
+          figure.wide { max-width: 120mm; }
+          table.list { font-size: 8.5pt; }
+          table.list th, table.list td { padding: 0.1em 0.5em 0.1em 0; }
+          .intro { font-size: 9pt; }
           .scroll { overflow: visible; }
           .privacy, .audit, td.refused { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
           svg .bar, svg .line, svg .dot, svg .range, .swatch { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
