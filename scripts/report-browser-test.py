@@ -159,7 +159,7 @@ def browser():
 
 def set_width(driver, width):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+        "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
 
 
 def requests(driver):
@@ -394,8 +394,22 @@ def main():
                 # The page's background is white where nothing is drawn: the top-left corner.
                 check(close(pixel(1, 1), (255, 255, 255), 8), f"at {width}px the corner is {pixel(1, 1)}")
 
-        # Printed: one page for the cover, one for each section with data.
-        sections = len(driver.find_elements(By.CSS_SELECTOR, "section.has-data"))
+        # Printed: the cover, then each section with data from a page of its own. How many pages
+        # each takes is measured under the print stylesheet at Letter's printable size (Chromium's
+        # default paper: 8.5 x 11 in, 12 mm margins), in CSS pixels of 1/96 in.
+        set_width(driver, round(8.5 * 96 - 2 * 12 / 25.4 * 96))
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        driver.get("file://" + os.path.abspath(args.report))
+        page_height = 11 * 96 - 2 * 12 / 25.4 * 96
+        starts = driver.execute_script(
+            "const s = Array.from(document.querySelectorAll('section.has-data'));"
+            "return [s.map(e => [e.id, e.getBoundingClientRect().top + window.scrollY]),"
+            " document.documentElement.scrollHeight];")
+        tops, height = starts
+        edges = [0] + [top for _, top in tops] + [height]
+        expected_pages = sum(max(1, -(-(edges[i + 1] - edges[i] - 1) // page_height)) for i in range(len(edges) - 1))
+        expected_pages = int(expected_pages)
+        sections = [name for name, _ in tops]
     finally:
         driver.quit()
 
@@ -404,7 +418,22 @@ def main():
         vault.run("report", "--from", args.first, "--to", args.last, "--pdf", pdf)
         info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
         pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
-        check(pages == 1 + sections, f"the PDF has {pages} pages, not {1 + sections} (the cover and {sections} sections)")
+        first_lines = []
+        for page in range(1, pages + 1):
+            text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), pdf, "-"],
+                                  capture_output=True, text=True).stdout
+            first_lines.append(next((line.strip() for line in text.splitlines() if line.strip()), ""))
+        titles = {"activity": "Activity", "heart": "Heart", "sleep": "Sleep", "body": "Body", "workouts": "Workouts",
+                  "sources": "Sources", "access": "Access history"}
+        starting = [line for line in first_lines if line in titles.values()]
+        check(first_lines[0] == "Health report", f"the PDF's first page begins with {first_lines[0]!r}")
+        check(starting == [titles[name] for name in sections],
+              f"the sections with data {sections} do not each start a page: pages begin {first_lines}")
+        if not check(pages == expected_pages, f"the PDF has {pages} pages, not the {expected_pages} measured"):
+            for page in range(1, pages + 1):
+                text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", pdf, "-"],
+                                      capture_output=True, text=True).stdout
+                FAILURES.append(f"  page {page}: " + " / ".join(line.strip() for line in text.splitlines() if line.strip())[:300])
         check(oct(os.stat(pdf).st_mode & 0o777) == "0o600", "the PDF is not owner-only")
 
     if FAILURES:

@@ -371,7 +371,9 @@ struct Chart {
 
     /// The chart's numbers as a table (screen readers read it; it is hidden from sight).
     func table(into html: inout HTMLWriter) {
-        html.open("table", ["class": "sr-only", "data-chart-table": id])
+        // Hidden in a clipping box: a table is never narrower than its content, whatever its width.
+        html.raw("<div class=\"sr-only\">")
+        html.open("table", ["data-chart-table": id])
         html.element("caption", text: "\(title)\(unit.isEmpty ? "" : ", \(unit)")")
         html.raw("<thead><tr>")
         html.element("th", ["scope": "col"], text: slotName)
@@ -390,7 +392,7 @@ struct Chart {
             for extra in extras { html.element("td", text: extra.values[point.slot].map(text) ?? "-") }
             html.raw("</tr>")
         }
-        html.raw("</tbody></table>")
+        html.raw("</tbody></table></div>")
     }
 
     /// The figure: caption in words, the SVG, the table.
