@@ -149,6 +149,17 @@ struct Chart {
         html.element("title", ["id": "title-\(id)"], text: title)
         // The y axis: ticks, their values, light grid lines, the unit above.
         html.raw("<g class=\"axis y\">")
+        // Ticks closer than the values' decimals show (0.5 min apart) get the decimals they need.
+        let step = scale.ticks.count > 1 ? scale.ticks[1] - scale.ticks[0] : 1
+        var tickDecimals = decimals
+        while format == nil, tickDecimals < 6,
+            (step * pow(10, Double(tickDecimals))).rounded() != step * pow(10, Double(tickDecimals))
+        {
+            tickDecimals += 1
+        }
+        func tickText(_ tick: Double) -> String {
+            format == nil ? Format.number(tick, decimals: tickDecimals) : text(tick)
+        }
         for tick in scale.ticks {
             let ty = Self.number(y(tick, scale))
             html.raw(
@@ -158,10 +169,10 @@ struct Chart {
                 "text",
                 [
                     "x": Self.number(Self.left - 6), "y": Self.number(y(tick, scale) + 4), "text-anchor": "end",
-                    "class": "tick", "data-tick": text(tick),
+                    "class": "tick", "data-tick": tickText(tick),
                 ]
             )
-            html.text(text(tick))
+            html.text(tickText(tick))
             html.raw("</text>")
         }
         html.element(

@@ -21,7 +21,7 @@ enum Style {
         .intro, .note { color: var(--muted); font-size: 0.92em; }
         nav ul { list-style: none; padding: 0; margin: 0.6em 0; display: flex; flex-wrap: wrap; gap: 0.3em 1em; }
         nav a { color: var(--s0); }
-        .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr)); gap: 12px 20px; }
+        .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 380px), 1fr)); gap: 12px 20px; }
         figure { margin: 0.6em 0; min-width: 0; }
         figure.wide { max-width: 760px; }
         figcaption { font-size: 0.9em; color: var(--muted); margin-bottom: 0.3em; }

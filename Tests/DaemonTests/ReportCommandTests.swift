@@ -13,7 +13,10 @@ extension DaemonEndToEnd {
         static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
 
-        static func healthvault(_ arguments: [String], daemon: TestDaemon) throws -> (
+        static func healthvault(
+            _ arguments: [String],
+            daemon: TestDaemon
+        ) throws -> (
             status: Int32, out: String, err: String
         ) {
             try CLITests.healthvault(arguments, daemon: daemon)
@@ -30,7 +33,13 @@ extension DaemonEndToEnd {
         }
 
         /// Runs the browser test on the report at `report`; its output when it fails.
-        static func browserCheck(_ daemon: TestDaemon, report: String, from: String, to: String, empty: Bool = false)
+        static func browserCheck(
+            _ daemon: TestDaemon,
+            report: String,
+            from: String,
+            to: String,
+            empty: Bool = false
+        )
             throws -> (status: Int32, output: String)
         {
             let python = repository.appendingPathComponent(".venv/bin/python").path
@@ -110,7 +119,11 @@ extension DaemonEndToEnd {
 
             // An app: it saves a run with its distance, reads heart rate (granted) and steps (not:
             // served as empty), so the access history has something to say of it.
-            try await daemon.enroll("org.example.runner", read: [.quantity(.heartRate), .quantity(.stepCount)], share: [.workout])
+            try await daemon.enroll(
+                "org.example.runner",
+                read: [.quantity(.heartRate), .quantity(.stepCount)],
+                share: [.workout]
+            )
             try await daemon.decide("grant", ["read"], [.quantity(.heartRate)], for: "org.example.runner")
             try await daemon.decide("grant", ["share"], [.workout], for: "org.example.runner")
             let store = try await daemon.store("org.example.runner")
@@ -128,7 +141,9 @@ extension DaemonEndToEnd {
                 )
             )
             for type in [QuantityTypeIdentifier.heartRate, .stepCount] {
-                _ = try await store.samples(matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(.quantity(type))]))
+                _ = try await store.samples(
+                    matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(.quantity(type))])
+                )
             }
             await store.close()
 
@@ -191,7 +206,9 @@ extension DaemonEndToEnd {
                 daemon: daemon
             )
             #expect(backwards.status != 0)
-            #expect(backwards.err == "healthvault: --to 2026-11-01 is before --from 2026-11-10: give the first day first\n")
+            #expect(
+                backwards.err == "healthvault: --to 2026-11-01 is before --from 2026-11-10: give the first day first\n"
+            )
             #expect(!FileManager.default.fileExists(atPath: report))
 
             try Data("mine".utf8).write(to: URL(fileURLWithPath: report))
@@ -203,7 +220,10 @@ extension DaemonEndToEnd {
 
             let directory = try Self.healthvault(["report", root], daemon: daemon)
             #expect(directory.err.hasPrefix("healthvault: \(root) is a directory"))
-            let tooLong = try Self.healthvault(["report", "--from", "2000-01-01", "--to", "2026-01-01", root + "/long.html"], daemon: daemon)
+            let tooLong = try Self.healthvault(
+                ["report", "--from", "2000-01-01", "--to", "2026-01-01", root + "/long.html"],
+                daemon: daemon
+            )
             #expect(tooLong.status != 0 && tooLong.err.split(separator: "\n").count == 1)
             #expect(!FileManager.default.fileExists(atPath: root + "/long.html"))
 

@@ -22,8 +22,12 @@ import VaultStore
         let first = try #require(ISO8601DateFormatter().date(from: "2026-11-01T08:00:00Z"))
         var phone: [Sample] = []
         for index in 0..<5 {
-            phone.append(try quantitySample(.stepCount, value: Double(1000 + index), start: first + Double(index) * day))
-            phone.append(try quantitySample(.heartRate, value: 1 + Double(index) / 10, start: first + Double(index) * day))
+            phone.append(
+                try quantitySample(.stepCount, value: Double(1000 + index), start: first + Double(index) * day)
+            )
+            phone.append(
+                try quantitySample(.heartRate, value: 1 + Double(index) / 10, start: first + Double(index) * day)
+            )
         }
         try await engine.save(phone, as: .app("org.example.phone"))
         // The watch counts the first day's steps too: merged by priority, not added.
@@ -89,14 +93,20 @@ import VaultStore
         #expect(watch.typesRefused == [QuantityTypeIdentifier.heartRate.rawValue])
         #expect(watch.writes == 1 && watch.objectsWritten == 1)
         #expect(watch.typesWritten == [QuantityTypeIdentifier.stepCount.rawValue])
-        #expect(todays.grantChanges.contains { $0.app == "org.example.watch" && $0.operation == "authorization.grant-share" })
+        #expect(
+            todays.grantChanges.contains {
+                $0.app == "org.example.watch" && $0.operation == "authorization.grant-share"
+            }
+        )
         let owner = try #require(todays.access.first { $0.actor == "owner" })
         #expect(owner.operations["vault.report"] == 1)
     }
 
     @Test func refusedDaysAreRecordedAsAnError() async throws {
         let test = try TestEngine()
-        let error = await healthError { _ = try await test.engine.healthReport(firstDay: "2026-11-08", lastDay: "2026-11-01") }
+        let error = await healthError {
+            _ = try await test.engine.healthReport(firstDay: "2026-11-08", lastDay: "2026-11-01")
+        }
         #expect(error?.code == .invalidArgument && error?.field == "end")
         let last = try #require(try test.auditEntries().last)
         #expect(last.operation == .report && last.outcome == .error)

@@ -57,7 +57,7 @@ public struct HealthReportData: Hashable, Sendable, Codable {
 
     /// The quantity types of ``daily``, in the report's order.
     public static let dailyTypes: [QuantityTypeIdentifier] = [
-        .stepCount, .activeEnergyBurned, .distanceWalkingRunning, .restingHeartRate, .heartRate,
+        .stepCount, .activeEnergyBurned, .restingHeartRate, .heartRate,
         .heartRateVariabilitySDNN, .bodyMass, .bodyMassIndex, .bloodPressureSystolic, .bloodPressureDiastolic,
     ]
 
