@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "VaultEngine", targets: ["VaultEngine"]),
         .library(name: "HealthVaultKit", targets: ["HealthVaultKit"]),
         .library(name: "HealthInterchange", targets: ["HealthInterchange"]),
+        .library(name: "HealthReport", targets: ["HealthReport"]),
         // Realistic Apple Health exports of any size, for the tests and the import benchmark.
         .library(name: "AppleHealthExportGenerator", targets: ["AppleHealthExportGenerator"]),
         .executable(name: "healthvaultd", targets: ["healthvaultd"]),
@@ -68,6 +69,9 @@ let package = Package(
             name: "HealthInterchange",
             dependencies: ["HealthModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // The owner's health report as one self-contained HTML page (docs/REPORT.md): HealthModel
+        // values in, HTML and inline SVG out; nothing else.
+        .target(name: "HealthReport", dependencies: ["HealthModel"]),
         // The app's client library, HealthKit's shape.
         .target(name: "HealthVaultKit", dependencies: ["HealthModel", "VaultClient", "VaultProtocol", "VaultCrypto"]),
         // healthvaultd's server: the socket, identities, limits, the engine behind it.
@@ -99,7 +103,7 @@ let package = Package(
             name: "healthvault",
             dependencies: [
                 "HealthModel", "VaultCrypto", "VaultStore", "AuditLog", "VaultProtocol", "VaultClient",
-                "CommandSupport", "HealthInterchange", "VaultDaemon",
+                "CommandSupport", "HealthInterchange", "HealthReport", "VaultDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -130,6 +134,7 @@ let package = Package(
         // Writes generated Apple Health exports (the reader's tests, the import benchmark).
         .target(name: "AppleHealthExportGenerator", path: "Tests/AppleHealthExportGenerator"),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(name: "HealthReportTests", dependencies: ["HealthReport", "HealthModel"]),
         .testTarget(
             name: "HealthInterchangeTests",
             dependencies: [

@@ -20,7 +20,9 @@ write and read beside raw SQLCipher (see workout_section). The import of a gener
 export of about 1,000,000 records through the real daemon and command, beside a parse-only pass
 over the same file and raw SQLCipher inserts of the same rows (target: at least 75,000 records/s;
 peak resident memory under 200 MB in the daemon and in the command; stretch: within 2x of the
-slower of the parse and the raw inserts; see import_section). Medians (p50) throughout, peaks as
+slower of the parse and the raw inserts; see import_section). The owner's health report of a year
+of minute heart rate and steps through the real daemon and command (target: under 10 s and a file
+under 2 MB; see report_section). Medians (p50) throughout, peaks as
 the largest of the iterations.
 Exits non-zero when a target is missed or a figure is missing.
 """
@@ -241,6 +243,25 @@ def export_section(figures):
     return met
 
 
+REPORT_NAME = "Report year of minute heart rate and steps: daemon"
+REPORT_TARGET_SECONDS = 10
+REPORT_TARGET_KB = 2048
+
+
+def report_section(text, figures):
+    """Prints the health report's figures (issue 24, docs/REPORT.md); True when its targets are met."""
+    size = custom_value(text, REPORT_NAME, "file KB")
+    if REPORT_NAME not in figures or size is None:
+        print("bench: missing results for: " + REPORT_NAME, file=sys.stderr)
+        return False
+    seconds = figures[REPORT_NAME]
+    met = seconds < REPORT_TARGET_SECONDS and size < REPORT_TARGET_KB
+    print(f"  health report of a year of minute heart rate and steps (1,051,200 samples) through healthvaultd and "
+          f"`healthvault report`: {seconds:.2f} s (target < {REPORT_TARGET_SECONDS} s), the file {size:,.0f} KB "
+          f"(target < {REPORT_TARGET_KB:,} KB){'' if met else ' MISSED'}")
+    return met
+
+
 def main():
     text = sys.stdin.read()
     figures = medians(text)
@@ -298,6 +319,7 @@ def main():
     ok = denial_section(text) and ok
     ok = workout_section(text, figures) and ok
     ok = import_section(text, figures) and ok
+    ok = report_section(text, figures) and ok
     heart_daemon, heart_engine, heart_raw, steps_daemon, steps_engine, steps_raw, steps_json, steps_codable = (
         figures[n] for n in needed[9:17])
     print(f"  statistics, a year of minute heart rate (525,600 samples), daily time-weighted average, "

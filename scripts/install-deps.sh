@@ -2,7 +2,10 @@
 # Installs what HealthVault builds and tests with: libsodium-dev and libsqlcipher-dev 4.x (>= 4.5),
 # zlib1g-dev (ZIPFoundation inflates export.zip with zlib), pkg-config, python3 (the protocol's non-Swift test client and the demo), and Debian's sqlcipher shell (the tests use it to prove the database is a standard
 # SQLCipher 4 file), restic (`healthvault backup --restic`) and rclone (the tests serve a restic
-# repository over HTTP with `rclone serve restic`). Idempotent: does nothing when they are already there.
+# repository over HTTP with `rclone serve restic`), and Chromium with its WebDriver, poppler-utils and
+# the DejaVu fonts (`healthvault report --pdf`; the report's tests open it in headless Chromium through
+# Selenium and count the printed PDF's pages with pdfinfo). Idempotent: does nothing when they are
+# already there.
 #
 # On Debian 12 (bookworm) the default libsqlcipher-dev is 3.4.1; 4.x comes from bookworm-backports,
 # which this script adds to the Suites: line of the machine's existing Debian source entry (or, for
@@ -32,6 +35,11 @@ have_everything() {
   sqlcipher -version 2>/dev/null | grep -qE 'SQLCipher (4\.([5-9]|[1-9][0-9])|[5-9])' || return 1
   command -v restic >/dev/null 2>&1 || return 1
   command -v rclone >/dev/null 2>&1 || return 1
+  command -v chromium >/dev/null 2>&1 || return 1
+  command -v chromedriver >/dev/null 2>&1 || return 1
+  command -v pdfinfo >/dev/null 2>&1 || return 1
+  # Headless Chromium draws text with the fonts fontconfig knows; a bare container may have none.
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || return 1
 }
 
 # Whether an active (uncommented) apt source already names bookworm-backports.
@@ -46,7 +54,7 @@ backports_configured() {
 }
 
 if have_everything; then
-  say "libsodium $(pkg-config --modversion libsodium), SQLCipher (SQLite $(pkg-config --modversion sqlcipher)), restic and rclone already installed"
+  say "libsodium $(pkg-config --modversion libsodium), SQLCipher (SQLite $(pkg-config --modversion sqlcipher)), restic, rclone and Chromium already installed"
   exit 0
 fi
 
@@ -94,6 +102,9 @@ say "apt-get install pkg-config python3 python3-venv libsodium-dev zlib1g-dev li
 say "apt-get install restic rclone"
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends restic rclone >/dev/null ||
   fail "apt-get install restic rclone failed"
+say "apt-get install chromium chromium-driver poppler-utils fonts-dejavu-core"
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends chromium chromium-driver poppler-utils fonts-dejavu-core >/dev/null ||
+  fail "apt-get install chromium chromium-driver poppler-utils fonts-dejavu-core failed"
 
 have_everything || fail "installed, but SQLCipher is still older than $min_sqlcipher (pkg-config sqlcipher: $(pkg-config --modversion sqlcipher 2>/dev/null || echo missing))"
 say "libsodium $(pkg-config --modversion libsodium) and SQLCipher (SQLite $(pkg-config --modversion sqlcipher)) installed"

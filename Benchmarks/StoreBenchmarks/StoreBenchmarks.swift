@@ -98,6 +98,7 @@ let benchmarks: @Sendable () -> Void = {
     workoutBenchmarks()
     exportBenchmarks()
     importBenchmarks()
+    reportBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.

@@ -187,6 +187,10 @@ public struct AuditEntry: Hashable, Sendable {
         public static let authorizationDenyObjects = Operation(rawValue: "authorization.deny-objects")
         /// A batch of a document query (HealthKit's `HKDocumentQuery`): the count is the documents returned.
         public static let queryDocument = Operation(rawValue: "query.document")
+        /// The owner's health report (`healthvault report`): its figures read in one snapshot,
+        /// then this entry appended with a checkpoint signed in its transaction. The types are
+        /// those with samples in the report's range; the count, those samples.
+        public static let report = Operation(rawValue: "vault.report")
 
         /// Every operation this version names (docs/AUDIT_LOG.md): what `healthvault audit show
         /// --operation` takes.
@@ -204,7 +208,7 @@ public struct AuditEntry: Hashable, Sendable {
             .auditExport, .settingsSet, .workoutSession, .workoutCollect, .workoutFinish, .workoutDiscard,
             .workoutRoute, .queryRoute, .querySummary, .backup, .restore, .restoreOlder, .queryCategoryStatistics,
             .authorizationRequestObjects, .authorizationGrantObjects, .authorizationRevokeObjects,
-            .authorizationDenyObjects, .queryDocument,
+            .authorizationDenyObjects, .queryDocument, .report,
         ]
 
         /// Whether the name has the allowed shape: 1-64 of `a-z 0-9 . -`, starting with a letter.

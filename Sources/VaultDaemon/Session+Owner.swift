@@ -402,6 +402,9 @@ extension Session {
             let p = try params(TimeZoneParams.self, from: data)
             try await daemon.engine().setTimeZone(p.timeZone, requestID: requestID)
             return Empty()
+        case Method.report:
+            let p = try params(ReportParams.self, from: data)
+            return try await daemon.engine().healthReport(firstDay: p.start, lastDay: p.end, requestID: requestID)
         case Method.auditExport:
             let p = try params(AuditExportParams.self, from: data)
             guard p.directory.hasPrefix("/") else {

@@ -717,3 +717,16 @@ public struct ImportJSONParams: Hashable, Sendable, Codable {
         self.path = path
     }
 }
+
+/// `vault.report`: the owner's health report of the days `start` through `end` (`YYYY-MM-DD`,
+/// both included, in the owner's time zone); the answer is a ``HealthReportData``
+/// (docs/REPORT.md).
+public struct ReportParams: Hashable, Sendable, Codable {
+    public var start: String
+    public var end: String
+
+    public init(start: String, end: String) {
+        self.start = start
+        self.end = end
+    }
+}

@@ -101,3 +101,4 @@ extension Activity: ServedWithoutDaemon {}
 extension Workouts.List: ServedWithoutDaemon {}
 extension Workouts.Show: ServedWithoutDaemon {}
 extension Export: ServedWithoutDaemon {}
+extension Report: ServedWithoutDaemon {}

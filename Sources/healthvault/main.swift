@@ -42,6 +42,7 @@ struct HealthVaultCommand: AsyncParsableCommand {
             Stats.self,
             Activity.self,
             Goals.self,
+            Report.self,
             Workouts.self,
             Units.self,
             Priority.self, Timezone.self,

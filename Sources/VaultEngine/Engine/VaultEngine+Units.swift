@@ -17,18 +17,24 @@ extension VaultEngine {
             throw HealthError(.dataSizeExceeded, "ask for at most every quantity type", field: "types")
         }
         return try await perform { [self] in
-            try database.read { db in
-                let chosen = try VaultSettings.values(prefixed: Self.preferredUnitPrefix, db)
-                var units: [QuantityTypeIdentifier: HealthUnit] = [:]
-                for type in types {
-                    units[type] =
-                        chosen[type.rawValue].flatMap { try? HealthUnit(from: $0) }.flatMap {
-                            $0.isCompatible(with: type.canonicalUnit) ? $0 : nil
-                        } ?? type.defaultUnit
-                }
-                return units
-            }
+            try database.read { try Self.preferredUnits(for: types, $0) }
         }
+    }
+
+    /// ``preferredUnits(for:)`` in the read transaction `db`.
+    static func preferredUnits(
+        for types: some Sequence<QuantityTypeIdentifier>,
+        _ db: Connection
+    ) throws -> [QuantityTypeIdentifier: HealthUnit] {
+        let chosen = try VaultSettings.values(prefixed: Self.preferredUnitPrefix, db)
+        var units: [QuantityTypeIdentifier: HealthUnit] = [:]
+        for type in types {
+            units[type] =
+                chosen[type.rawValue].flatMap { try? HealthUnit(from: $0) }.flatMap {
+                    $0.isCompatible(with: type.canonicalUnit) ? $0 : nil
+                } ?? type.defaultUnit
+        }
+        return units
     }
 
     /// Sets the owner's preferred unit of a type; nil goes back to the default unit. A unit of
