@@ -654,6 +654,7 @@ def parse_rfc3339_ms(text):
 def grants_at(entries, at_ms):
     """Every permission decided at `at_ms`: a list of dicts, sorted by app, type and access."""
     changes, known, current = [], {}, {}
+    object_changes = []  # (time, (app, type), set of UUIDs, granted, entry)
 
     def expires(state):
         if state and state["granted"] and "expires" in state["attributes"]:
@@ -668,6 +669,12 @@ def grants_at(entries, at_ms):
             for key in sorted(known.pop(e["requestID"], set())):
                 current.pop(key, None)
                 changes.append((e["time"], key, None))
+            object_changes.append((e["time"], (e["requestID"], None), None, False, e["sequence"]))
+            continue
+        if op in ("authorization.grant-objects", "authorization.revoke-objects") and e["types"]:
+            named = set(filter(None, e.get("attributes", {}).get("objects", "").split(",")))
+            object_changes.append((e["time"], (e["requestID"], e["types"][0]), named,
+                                   op == "authorization.grant-objects", e["sequence"]))
             continue
         for prefix, granted in DECISIONS:
             if not op.startswith(prefix):
@@ -707,6 +714,23 @@ def grants_at(entries, at_ms):
         if state["attributes"]:
             line["attributes"] = state["attributes"]
         out.append(line)
+    # The objects of per-object types each app could read ("Per-object choices").
+    held = {}
+    for time, (app, type_), named, granted, seq in object_changes:
+        if time > at_ms:
+            continue
+        if type_ is None:  # enrolled or removed: it reads none
+            for key in [k for k in held if k[0] == app]:
+                del held[key]
+            continue
+        objects = held.get((app, type_), (set(), 0, 0))[0]
+        objects = objects | named if granted else objects - named
+        held[(app, type_)] = (objects, time, seq)
+    for key in sorted(held):
+        objects, time, seq = held[key]
+        if objects:
+            out.append({"app": key[0], "type": key[1], "access": "read-objects", "state": "granted",
+                        "objects": sorted(objects), "since": rfc3339_ms(time), "entry": seq})
     return out
 
 

@@ -50,6 +50,34 @@ public struct GrantHistory: Sendable {
 
     /// Every change, in the log's order.
     public private(set) var changes: [Change] = []
+    /// Every change of the objects an app may read of a per-object type (vision prescriptions,
+    /// documents: docs/AUDIT_LOG.md, "Per-object choices"), in the log's order.
+    public private(set) var objectChanges: [ObjectChange] = []
+
+    /// Objects of `type` an app was let read (`granted`) or had taken back, from `time` on; an
+    /// enrolment or removal of the app takes back everything (`objects` then lists what it held).
+    public struct ObjectChange: Hashable, Sendable {
+        public var time: Date
+        public var app: String
+        public var type: String
+        public var objects: [String]
+        public var granted: Bool
+        public var operation: String
+        public var entry: UInt64
+    }
+
+    /// An app and a per-object type.
+    public struct ObjectKey: Hashable, Sendable, Comparable {
+        public let app: String
+        public let type: String
+
+        public init(app: String, type: String) {
+            self.app = app
+            self.type = type
+        }
+
+        public static func < (a: ObjectKey, b: ObjectKey) -> Bool { (a.app, a.type) < (b.app, b.type) }
+    }
     /// Entries of the earlier spelling (`authorization.grant`, `-deny`, `-revoke` without a side)
     /// that decided something: they name no side, so they cannot be replayed; counted, to be said.
     public private(set) var unreplayable: [UInt64] = []
@@ -57,14 +85,54 @@ public struct GrantHistory: Sendable {
     public init(entries: some Sequence<AuditEntry>) {
         var known: [String: Set<Key>] = [:]
         var current: [Key: State] = [:]
+        var objects: [ObjectKey: Set<String>] = [:]
         for entry in entries where entry.outcome == .ok {
             let operation = entry.operation.rawValue
             if entry.operation == .appEnroll || entry.operation == .appRemove {
+                for key in objects.keys.filter({ $0.app == entry.requestID }).sorted() {
+                    let held = objects.removeValue(forKey: key) ?? []
+                    guard !held.isEmpty else { continue }
+                    objectChanges.append(
+                        ObjectChange(
+                            time: entry.time,
+                            app: key.app,
+                            type: key.type,
+                            objects: held.sorted(),
+                            granted: false,
+                            operation: operation,
+                            entry: entry.sequence
+                        )
+                    )
+                }
                 // Everything the app had ends: a new enrolment starts from nothing decided.
                 for key in (known.removeValue(forKey: entry.requestID) ?? []).sorted() {
                     current[key] = nil
                     changes.append(Change(time: entry.time, key: key, state: nil, operation: operation))
                 }
+                continue
+            }
+            if entry.operation == .authorizationGrantObjects || entry.operation == .authorizationRevokeObjects,
+                let type = entry.types.first
+            {
+                let named = (entry.attributes["objects"] ?? "").split(separator: ",").map(String.init)
+                let key = ObjectKey(app: entry.requestID, type: type)
+                let granted = entry.operation == .authorizationGrantObjects
+                if granted {
+                    objects[key, default: []].formUnion(named)
+                } else {
+                    objects[key, default: []].subtract(named)
+                }
+                objectChanges.append(
+                    ObjectChange(
+                        time: entry.time,
+                        app: key.app,
+                        type: type,
+                        objects: named.sorted(),
+                        granted: granted,
+                        operation: operation,
+                        entry: entry.sequence
+                    )
+                )
                 continue
             }
             if [.authorizationGrant, .authorizationDeny, .authorizationRevoke].contains(entry.operation) {
@@ -114,6 +182,19 @@ public struct GrantHistory: Sendable {
             }
         }
         return states
+    }
+
+    /// The objects each app could read of each per-object type at `instant` (none: absent), with
+    /// the last change that made it so.
+    public func objects(at instant: Date) -> [ObjectKey: (objects: Set<String>, since: Date, entry: UInt64)] {
+        var held: [ObjectKey: (objects: Set<String>, since: Date, entry: UInt64)] = [:]
+        for change in objectChanges where change.time <= instant {
+            let key = ObjectKey(app: change.app, type: change.type)
+            var objects = held[key]?.objects ?? []
+            if change.granted { objects.formUnion(change.objects) } else { objects.subtract(change.objects) }
+            held[key] = (objects, change.time, change.entry)
+        }
+        return held.filter { !$0.value.objects.isEmpty }
     }
 
     /// The changes of one app (or all), with each grant's own expiry as a change at its instant

@@ -138,12 +138,29 @@ struct Grants: AsyncParsableCommand {
                     )
                 }
             }
+            let keepObjects: (String, String) -> Bool = { objectApp, objectType in
+                (app == nil || objectApp == app) && (typeFilter == nil || objectType == typeFilter)
+            }
             if let at {
                 let instant = at.date(in: zone)
                 let states = history.states(at: instant).filter { keep($0.key) }.sorted { $0.key < $1.key }
-                if output.json { return try printJSONLines(states.map { StateJSON(key: $0.key, state: $0.value) }) }
+                let objects = history.objects(at: instant).filter { keepObjects($0.key.app, $0.key.type) }
+                    .sorted { $0.key < $1.key }
+                if output.json {
+                    try printJSONLines(states.map { StateJSON(key: $0.key, state: $0.value) })
+                    return try printJSONLines(
+                        objects.map {
+                            StateJSON(
+                                key: $0.key,
+                                objects: $0.value.objects,
+                                since: $0.value.since,
+                                entry: $0.value.entry
+                            )
+                        }
+                    )
+                }
                 print("At \(GrantWords.date(instant, in: zone)):")
-                guard !states.isEmpty else {
+                guard !states.isEmpty || !objects.isEmpty else {
                     return print("No permission was decided then (everything not determined: nothing granted).")
                 }
                 var rows = [["APP", "TYPE", "ACCESS", "STATE", "SINCE", "ENTRY"]]
@@ -153,22 +170,54 @@ struct Grants: AsyncParsableCommand {
                         GrantWords.date(state.since, in: zone), String(state.entry),
                     ])
                 }
+                for (key, held) in objects {
+                    rows.append([
+                        key.app, Self.typeName(key.type), "read",
+                        "these objects: " + held.objects.sorted().joined(separator: ", "),
+                        GrantWords.date(held.since, in: zone), String(held.entry),
+                    ])
+                }
                 return print(table(rows))
             }
             let changes = history.timeline(app: app).filter { keep($0.key) }
-            if output.json { return try printJSONLines(changes.map(ChangeJSON.init)) }
-            guard !changes.isEmpty else { return print("No permission was ever decided.") }
-            var rows = [["TIME", "APP", "TYPE", "ACCESS", "NOW", "BY"]]
-            for change in changes {
-                rows.append([
-                    GrantWords.date(change.time, in: zone), change.key.app, Self.typeName(change.key.type),
-                    change.key.access, change.state.map { Self.words($0, zone: zone) } ?? "not determined",
-                    change.operation == "expires"
-                        ? (change.time > Date() ? "its expiry (to come)" : "its expiry")
-                        : "\(change.operation) (entry \(change.state?.entry ?? 0))",
-                ])
+            let objectChanges = history.objectChanges.filter { keepObjects($0.app, $0.type) }
+            if output.json {
+                var lines = changes.map(ChangeJSON.init) + objectChanges.map(ChangeJSON.init)
+                lines = lines.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+                    .map(\.element)
+                return try printJSONLines(lines)
             }
-            print(table(rows))
+            guard !changes.isEmpty || !objectChanges.isEmpty else { return print("No permission was ever decided.") }
+            var rows: [(Date, [String])] = []
+            for change in changes {
+                rows.append(
+                    (
+                        change.time,
+                        [
+                            GrantWords.date(change.time, in: zone), change.key.app, Self.typeName(change.key.type),
+                            change.key.access, change.state.map { Self.words($0, zone: zone) } ?? "not determined",
+                            change.operation == "expires"
+                                ? (change.time > Date() ? "its expiry (to come)" : "its expiry")
+                                : "\(change.operation) (entry \(change.state?.entry ?? 0))",
+                        ]
+                    )
+                )
+            }
+            for change in objectChanges {
+                rows.append(
+                    (
+                        change.time,
+                        [
+                            GrantWords.date(change.time, in: zone), change.app, Self.typeName(change.type), "read",
+                            (change.granted ? "these objects too: " : "not these objects: ")
+                                + change.objects.joined(separator: ", "),
+                            "\(change.operation) (entry \(change.entry))",
+                        ]
+                    )
+                )
+            }
+            let ordered = rows.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+            print(table([["TIME", "APP", "TYPE", "ACCESS", "NOW", "BY"]] + ordered.map(\.element.1)))
         }
 
         /// The entries of a verified log, the time zone to show dates in, and what was verified.
@@ -260,9 +309,11 @@ struct Grants: AsyncParsableCommand {
         struct StateJSON: Encodable {
             let app: String
             let type: String
+            /// `read`, `share`, or `read-objects` for the objects of a per-object type it could read.
             let access: String
             let state: String
             let attributes: [String: String]?
+            var objects: [String]?
             /// As the log keeps instants: RFC 3339, UTC, exactly three fractional digits.
             let since: String
             let entry: UInt64
@@ -275,6 +326,17 @@ struct Grants: AsyncParsableCommand {
                 attributes = state.attributes.isEmpty ? nil : state.attributes
                 since = AuditEntry.attributeTime(state.since)
                 entry = state.entry
+            }
+
+            init(key: GrantHistory.ObjectKey, objects: Set<String>, since: Date, entry: UInt64) {
+                app = key.app
+                type = key.type
+                access = "read-objects"
+                state = "granted"
+                attributes = nil
+                self.objects = objects.sorted()
+                self.since = AuditEntry.attributeTime(since)
+                self.entry = entry
             }
         }
 
@@ -289,6 +351,19 @@ struct Grants: AsyncParsableCommand {
             let attributes: [String: String]?
             let operation: String
             let entry: UInt64?
+            var objects: [String]?
+
+            init(_ change: GrantHistory.ObjectChange) {
+                time = AuditEntry.attributeTime(change.time)
+                app = change.app
+                type = change.type
+                access = "read-objects"
+                state = change.granted ? "granted" : "denied"
+                attributes = nil
+                operation = change.operation
+                entry = change.entry
+                objects = change.objects
+            }
 
             init(_ change: GrantHistory.Change) {
                 time = AuditEntry.attributeTime(change.time)

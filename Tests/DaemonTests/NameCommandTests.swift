@@ -485,7 +485,10 @@ extension DaemonEndToEnd {
                 // --json on every command that prints something: every one.
                 #expect(command.options.contains("json"), "\(command.path.joined(separator: " ")) has no --json")
             }
-            #expect(dated == 12, "grant (its window), requests review (its terms), grants history (--at) and report among them")
+            #expect(
+                dated == 12,
+                "grant (its window), requests review (its terms), grants history (--at) and report among them"
+            )
             let daemonHelp = try Self.run(TestDaemon.binary("healthvaultd"), ["--help"])
             #expect(daemonHelp.out.contains("Example"))
         }

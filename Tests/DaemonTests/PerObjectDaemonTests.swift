@@ -318,17 +318,34 @@ extension DaemonEndToEnd {
             let key = daemon.directory.appendingPathComponent("audit-key.pub").path
             let verified = try CLITests.healthvault(["audit", "verify", root + "/objects-audit", "--key", key])
             #expect(verified.status == 0 && verified.out.hasPrefix("verified:"), "\(verified.out)\(verified.err)")
+            // Which objects the app could read, replayed from the log: the prescription only now.
+            let now = AuditEntry.attributeTime(Date().addingTimeInterval(1))
+            let history = try CLITests.healthvault([
+                "grants", "history", Self.reader, "--export", root + "/objects-audit", "--key", key, "--at", now,
+                "--json",
+            ])
+            #expect(history.status == 0, "\(history)")
+            let objectLines = history.out.split(separator: "\n").filter { $0.contains("\"read-objects\"") }
+            #expect(
+                objectLines.count == 1 && objectLines[0].contains("\"objects\":[\"\(prescription)\"]"),
+                "\(history.out)"
+            )
+            let timeline = try CLITests.healthvault(["grants", "history", Self.reader], daemon: daemon)
+            #expect(timeline.out.contains("read    these objects too: "), "\(timeline.out)")
+            #expect(timeline.out.contains("read    not these objects: \(document)"), "\(timeline.out)")
             if let python = AuditVerifyAgreementTests.python {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: python)
-                process.arguments = [
-                    AuditVerifyAgreementTests.checkout.appendingPathComponent("scripts/audit-verify.py").path,
-                    root + "/objects-audit", "--key", key,
-                ]
-                process.standardOutput = FileHandle.nullDevice
-                try process.run()
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0, "audit-verify.py refused the log")
+                let result = try runProcess([
+                    python, AuditVerifyAgreementTests.checkout.appendingPathComponent("scripts/audit-verify.py").path,
+                    root + "/objects-audit", "--key", key, "--grants-at", now, "--app", Self.reader,
+                ])
+                #expect(result.status == 0, "audit-verify.py refused the log: \(result.err)")
+                // The same permissions and objects as grants history, from the document alone.
+                func parsed(_ text: String) throws -> [NSDictionary] {
+                    try text.split(separator: "\n").map {
+                        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? NSDictionary)
+                    }
+                }
+                #expect(try parsed(result.out) == parsed(history.out), "\(result.out)\n\(history.out)")
             }
             await reader.close()
             // With healthvaultd stopped the owner still reads the list; choosing stays with it.
