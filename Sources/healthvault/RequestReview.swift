@@ -86,7 +86,8 @@ struct RequestReview: AsyncParsableCommand {
     func run() async throws {
         let specs = try parse(allow, "allow") + parse(deny, "deny")
         let credential = try vault.ownerKey()
-        let (requests, repeated, apps, zone) = try await vault.withOwner(key: credential) { connection in
+        let (requests, repeated, apps, zone, objectRequests) = try await vault.withOwner(key: credential) {
+            connection in
             let listed = try await connection.call(
                 Method.requestsList,
                 RequestsListParams(app: nil),
@@ -97,15 +98,21 @@ struct RequestReview: AsyncParsableCommand {
             for app in Set(requests.map(\.app) + (listed.repeated ?? []).map(\.app)) {
                 apps[app] = try await connection.call(Method.appsShow, AppParams(app: app), as: AppInfo.self)
             }
-            return (requests, listed.repeated ?? [], apps, try await ownerTimeZone(on: connection))
+            let objectRequests = (listed.objectRequests ?? []).filter { id == nil || $0.id == id }
+            return (requests, listed.repeated ?? [], apps, try await ownerTimeZone(on: connection), objectRequests)
         }
-        if let id, requests.isEmpty {
+        // Requests to read object by object are decided object by object, with `objects`.
+        defer { showObjectRequests(objectRequests) }
+        if let id, requests.isEmpty, objectRequests.isEmpty {
             throw ToolError("request \(id) waits for nothing (decided, or no such request); see `healthvault requests`")
         }
 
         let interactive = specs.isEmpty && isatty(0) == 1 && !output.json
         if specs.isEmpty && !interactive {
             if output.json { return try printJSONLines(requests) }
+            if requests.isEmpty {
+                print(objectRequests.isEmpty ? "No requests are waiting." : "No request waits for a decision by type.")
+            }
             show(requests, apps: apps)
             showRepeated(repeated, apps: apps)
             if !requests.isEmpty {
@@ -114,7 +121,7 @@ struct RequestReview: AsyncParsableCommand {
             return
         }
         if requests.isEmpty {
-            print("No requests are waiting.")
+            print(objectRequests.isEmpty ? "No requests are waiting." : "No request waits for a decision by type.")
             showRepeated(repeated, apps: apps)
             if !specs.isEmpty { throw ToolError("there is nothing waiting to --allow or --deny") }
             return
@@ -359,6 +366,20 @@ struct RequestReview: AsyncParsableCommand {
                 let name = (try? ObjectType(identifier: identifier).shortName) ?? identifier
                 print("    why \(name): \(purpose)")
             }
+        }
+    }
+
+    private func showObjectRequests(_ requests: [ObjectRequestInfo]) {
+        guard !requests.isEmpty, !output.json else { return }
+        print("")
+        print("Asked to read object by object (choose each with `healthvault objects`, or answer with requests deny):")
+        for request in requests {
+            let some = request.predicate == nil ? "" : " (some of them)"
+            print(
+                "  request \(request.id): \(request.app), \(ObjectType(request.type).shortName)\(some), "
+                    + "\(timestamp(request.requestedAt)): healthvault objects \(request.app) --type "
+                    + ObjectType(request.type).shortName
+            )
         }
     }
 

@@ -232,6 +232,22 @@ extension DaemonEndToEnd {
             )
             let requestLines = try cli(["requests", "--json"], daemon).out.split(separator: "\n")
             #expect(requestLines.count == 2 && requestLines.allSatisfy { $0.contains("\"type\":") })
+            // The review names them, and where to choose their objects.
+            let review = try cli(["requests", "review"], daemon)
+            #expect(review.status == 0, "\(review.err)")
+            #expect(review.out.hasPrefix("No request waits for a decision by type.\n"), "\(review.out)")
+            #expect(
+                review.out.contains(
+                    "Asked to read object by object (choose each with `healthvault objects`, or answer with requests deny):"
+                )
+                    && review.out.contains(
+                        ", visionPrescription, "
+                    )
+                    && review.out.contains(
+                        ": healthvault objects \(Self.reader) --type visionPrescription\n"
+                    ),
+                "\(review.out)"
+            )
 
             let shownApp = try cli(["apps", "show", Self.reader], daemon)
             #expect(
