@@ -25,6 +25,7 @@ Exits 0 when every check passed, 1 with the failures listed otherwise. Chromium 
 """
 
 import argparse
+import base64
 import datetime
 import json
 import os
@@ -410,8 +411,38 @@ def main():
         expected_pages = sum(max(1, -(-(edges[i + 1] - edges[i] - 1) // page_height)) for i in range(len(edges) - 1))
         expected_pages = int(expected_pages)
         sections = [name for name, _ in tops]
+
+        # On A4 too (8.27 x 11.69 in, the same margins): nothing wider than the printable width,
+        # and Chromium's own printing at A4 starts each section with data on a page of its own.
+        a4_width = round(8.27 * 96 - 2 * 12 / 25.4 * 96)
+        set_width(driver, a4_width)
+        driver.get("file://" + os.path.abspath(args.report))
+        widest = driver.execute_script("return document.documentElement.scrollWidth")
+        check(widest <= a4_width, f"printed on A4 the page is {widest}px wide, more than the {a4_width}px printable")
+        printed = driver.execute_cdp_cmd("Page.printToPDF", {
+            "paperWidth": 8.27, "paperHeight": 11.69, "preferCSSPageSize": False, "printBackground": True})
+        a4_pdf = base64.b64decode(printed["data"])
     finally:
         driver.quit()
+
+    with tempfile.TemporaryDirectory() as folder:
+        pdf = os.path.join(folder, "a4.pdf")
+        with open(pdf, "wb") as file:
+            file.write(a4_pdf)
+        info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
+        size = next((line for line in info.splitlines() if line.startswith("Page size:")), "")
+        check("595" in size and "841" in size, f"the A4 PDF's pages are {size!r}")
+        a4_pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+        a4_first = []
+        for page in range(1, a4_pages + 1):
+            text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), pdf, "-"],
+                                  capture_output=True, text=True).stdout
+            a4_first.append(next((line.strip() for line in text.splitlines() if line.strip()), ""))
+        a4_titles = {"activity": "Activity", "heart": "Heart", "sleep": "Sleep", "body": "Body",
+                     "workouts": "Workouts", "sources": "Sources", "access": "Access history"}
+        check(a4_first and a4_first[0] == "Health report", f"the A4 PDF's first page begins with {a4_first[:1]!r}")
+        check([line for line in a4_first if line in a4_titles.values()] == [a4_titles[name] for name in sections],
+              f"on A4 the sections with data {sections} do not each start a page: pages begin {a4_first}")
 
     with tempfile.TemporaryDirectory() as folder:
         pdf = os.path.join(folder, "report.pdf")
