@@ -297,8 +297,11 @@ extension DaemonEndToEnd {
             let daemon = try TestDaemon(["--allowed-uid", "65534"])
             chmod(daemon.directory.deletingLastPathComponent().path, 0o755)
             chmod(daemon.directory.path, 0o755)
-            chmod(daemon.socketPath, 0o777)
             let owner = try await daemon.owner()
+            // Once it answers, the daemon has made its socket 0600 (right after binding it); only
+            // now can the test open it to the other user without the daemon undoing that (seen
+            // in CI on a loaded machine: the socket 0600 again, the connection refused).
+            chmod(daemon.socketPath, 0o777)
             let opened = try await owner.call(
                 Method.sessionOpen,
                 SessionOpenParams(seconds: 60),

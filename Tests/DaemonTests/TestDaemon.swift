@@ -96,15 +96,23 @@ final class TestDaemon: @unchecked Sendable {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         FileManager.default.createFile(atPath: log.path, contents: nil)
+        let servedBefore = logText.components(separatedBy: "] serving").count
         let handle = try FileHandle(forWritingTo: log)
         handle.seekToEndOfFile()
         process.standardError = handle
         process.standardOutput = handle
         try process.run()
         self.process = process
+        // Serving: the socket is there and the daemon has logged `serving`, which it does once it
+        // has made the socket 0600 (a test that opens the socket to another user after this is
+        // not undone by the daemon's own chmod, as it was on a loaded machine).
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            if FileManager.default.fileExists(atPath: socketPath) { return }
+            if FileManager.default.fileExists(atPath: socketPath),
+                logText.components(separatedBy: "] serving").count > servedBefore
+            {
+                return
+            }
             guard process.isRunning else { break }
             usleep(20_000)
         }
