@@ -98,6 +98,7 @@ let benchmarks: @Sendable () -> Void = {
     workoutBenchmarks()
     exportBenchmarks()
     importBenchmarks()
+    socketBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.
