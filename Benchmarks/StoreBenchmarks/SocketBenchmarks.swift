@@ -151,12 +151,13 @@ final class SocketVault: @unchecked Sendable {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
-    /// Runs the owner's `healthvault ARGUMENTS --vault … --passphrase-file …`; its standard output,
-    /// or throws when it fails.
-    func owner(_ arguments: [String]) throws -> String {
+    /// Runs the owner's `healthvault ARGUMENTS --vault … --passphrase-file …` (without the two
+    /// for a command that needs no vault, `audit verify`); its standard output, or throws when it
+    /// fails.
+    func owner(_ arguments: [String], vault: Bool = true) throws -> String {
         let command = Process()
         command.executableURL = URL(fileURLWithPath: healthvaultPath())
-        command.arguments = arguments + ["--vault", directory.path, "--passphrase-file", passphraseFile]
+        command.arguments = arguments + (vault ? ["--vault", directory.path, "--passphrase-file", passphraseFile] : [])
         let output = Pipe()
         let errors = Pipe()
         command.standardOutput = output
@@ -489,10 +490,13 @@ func socketBenchmarks() {
         // The whole log, exported by the owner and verified offline against the vault's key.
         let export = fixture.root.appendingPathComponent("export").path
         _ = try fixture.owner(["audit", "export", export])
-        let verdict = try fixture.owner([
-            "audit", "verify", export, "--key", fixture.directory.appendingPathComponent("audit-key.pub").path,
-            "--json",
-        ])
+        let verdict = try fixture.owner(
+            [
+                "audit", "verify", export, "--key", fixture.directory.appendingPathComponent("audit-key.pub").path,
+                "--json",
+            ],
+            vault: false
+        )
         let object = try JSONSerialization.jsonObject(with: Data(verdict.utf8)) as? [String: Any]
         let entries = (object?["entries"] as? Int) ?? 0
         let verified = object?["verdict"] as? String == "verified"
