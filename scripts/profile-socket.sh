@@ -34,11 +34,12 @@ run() {
     sleep 3
 }
 
-summarize() {  # perf.data, name
-    perf report -i "$1" --no-children --sort dso --stdio 2>/dev/null | grep -v '^#' | grep -v '^$' | head -25 \
-        >"$out/$2-by-library.txt"
-    perf report -i "$1" --no-children --sort dso,sym --stdio 2>/dev/null | grep -v '^#' | grep -v '^$' | head -80 \
-        | swift demangle --simplified >"$out/$2-by-function.txt"
+summarize() {  # perf.data, name: flat by library, by function, and inclusive (callers' share)
+    perf report -i "$1" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^$' >"$out/$2-by-library.txt" || true
+    perf report -i "$1" --no-children --sort sym --stdio -g none 2>/dev/null | grep -v '^$' \
+        | swift demangle --simplified >"$out/$2-by-function.txt" || true
+    perf report -i "$1" --children --sort sym --stdio -g none 2>/dev/null | grep -v '^$' \
+        | swift demangle --simplified >"$out/$2-inclusive.txt" || true
 }
 
 run perf
@@ -55,4 +56,4 @@ summarize "$out/daemon.data" daemon
 run strace
 timeout "$seconds" strace -c -f -p "$daemon" -o "$out/daemon-syscalls.txt" >/dev/null 2>&1 || true
 wait "$bench" || true
-echo "profile-socket: $out/daemon-by-library.txt, daemon-by-function.txt, client-*.txt, daemon-syscalls.txt"
+echo "profile-socket: in $out: daemon-{by-library,by-function,inclusive}.txt, the same for client, daemon-syscalls.txt"
