@@ -8,7 +8,8 @@
 //   single saves' latency per call as a custom metric (p50, p99).
 // - Sample queries: 100 and 10,000 step samples of a day's window (strict start and end) sorted by
 //   start, in a vault of HEALTHVAULT_BENCH_ANCHORED (1,000,000) step samples, against the same
-//   rows read with one statement through the (type, start) index.
+//   rows read with one statement through the (type, start) index, bounded by the window on both
+//   sides (the store bounds the start from below only; docs/PERFORMANCE.md).
 // - Anchored query: paging through all of those samples with a limit of 10,000 a call, against a
 //   raw keyset scan through the (type, seq) index 10,000 rows at a time.
 // - Observer: the time from one app's save of one sample to another app's observer update.
