@@ -40,15 +40,19 @@ tour: deps venv
 
 # Store benchmarks (Benchmarks/, ordo-one/benchmark) printed as ratios against raw SQLCipher and
 # plain SQLite measured in the same run. The first run builds the benchmark framework (~3 min);
-# the import benchmark writes its 1,000,000-record export once, to Benchmarks/.build/import-bench.
+# the import benchmark writes its 1,000,000-record export once, to Benchmarks/.build/import-bench,
+# and the start-up benchmark its vault of 1,000,000 samples and audit entries to
+# Benchmarks/.build/startup-bench. BENCH_FILTER=REGEX runs only the benchmarks it matches (e.g.
+# 'Socket.*', the socket's figures of docs/PERFORMANCE.md) and prints only their sections.
+BENCH_FILTER ?=
 bench: deps
 	@mkdir -p Benchmarks/.build
 	$(SWIFT) build -c release --product healthvaultd
 	$(SWIFT) build -c release --product healthvault
 	cd Benchmarks && HEALTHVAULTD=$(CURDIR)/.build/release/healthvaultd HEALTHVAULT=$(CURDIR)/.build/release/healthvault \
 		$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress \
-		| tee .build/bench.txt
-	@python3 scripts/bench-ratios.py < Benchmarks/.build/bench.txt
+		$(if $(BENCH_FILTER),--filter '$(BENCH_FILTER)') | tee .build/bench.txt
+	@python3 scripts/bench-ratios.py $(if $(BENCH_FILTER),--partial) < Benchmarks/.build/bench.txt
 
 # The main job end to end on a throwaway vault: daemon, two example apps, the owner's CLI, the
 # audit log exported, verified and tampered with (scripts/demo.sh). Exits 0 only if all behaved.

@@ -9,12 +9,13 @@ struct RawRows {
     let starts: [Double]
     let values: [Double]
 
-    init(count: Int) {
+    /// `count` rows a minute apart, from `offset` minutes after the first `makeSamples` sample.
+    init(count: Int, offset: Int = 0) {
         var uuids: [[UInt8]] = []
         uuids.reserveCapacity(count)
         for _ in 0..<count { uuids.append(withUnsafeBytes(of: UUID().uuid) { Array($0) }) }
         self.uuids = uuids
-        starts = (0..<count).map { 700_000_000 + Double($0) * 60 }
+        starts = (0..<count).map { 700_000_000 + Double(offset + $0) * 60 }
         values = (0..<count).map { Double($0 % 120) }
     }
 }

@@ -99,6 +99,7 @@ let benchmarks: @Sendable () -> Void = {
     exportBenchmarks()
     importBenchmarks()
     reportBenchmarks()
+    socketBenchmarks()
 }
 
 /// Step-count samples a minute apart from 2023, by one source.
