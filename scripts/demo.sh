@@ -145,7 +145,7 @@ say "The owner looks at workouts: one line each, newest first, then everything a
 owner workouts list > "$WORK/workouts.txt" || fail "the list of workouts"
 sed 's/^/   /' "$WORK/workouts.txt"
 echo
-grep -Eq ' running +0:01:40 +0.35 km +21 kcal +[0-9]+ count/min +1$' "$WORK/workouts.txt" || fail "the list does not show the run"
+grep -Eq ' running +0:01:40 +0.35 km +21 kcal +[0-9]+(\.[0-9])? count/min +1$' "$WORK/workouts.txt" || fail "the list does not show the run"
 owner workouts show "$(cat "$WORK/workout-uuid")" > "$WORK/workout.txt" || fail "the workout"
 sed 's/^/   /' "$WORK/workout.txt"
 grep -q '^Duration  *0:01:40 of 0:02:00' "$WORK/workout.txt" || fail "the workout's duration"
