@@ -85,6 +85,12 @@ struct RequestReview: AsyncParsableCommand {
 
     func run() async throws {
         let specs = try parse(allow, "allow") + parse(deny, "deny")
+        if specs.isEmpty, terms.hasWindow || terms.until != nil {
+            throw ToolError(
+                "--last, --from, --to, --since-grant and --until are the terms of what --allow grants: add --allow "
+                    + "(at a terminal, give them with each answer: a 30d, a until DATE); nothing was decided"
+            )
+        }
         let credential = try vault.ownerKey()
         let (requests, repeated, apps, zone, objectRequests) = try await vault.withOwner(key: credential) {
             connection in

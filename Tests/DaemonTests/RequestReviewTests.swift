@@ -135,6 +135,8 @@ extension DaemonEndToEnd {
                 daemon: daemon
             )
             #expect(expiryOnDenial.status == 1 && expiryOnDenial.err.contains("allow something"), "\(expiryOnDenial)")
+            let termsAlone = try CLITests.healthvault(["requests", "review", "--last", "30d"], daemon: daemon)
+            #expect(termsAlone.status == 1 && termsAlone.err.contains("add --allow"), "\(termsAlone)")
             #expect(try Self.states(daemon)["share stepCount"] == "notDetermined")
 
             // Share of steps still waits; --json gives one object per decision.
