@@ -185,15 +185,7 @@ public final class FHIRExportWriter: ExportWriter {
                 effective(&json, sample)
                 device(&json, sample.device)
                 let name = category.categoryType.valueSet.caseName(of: category.value) ?? String(category.value)
-                json.object("valueCodeableConcept") { json in
-                    json.array("coding") { json in
-                        json.element { json in
-                            json.field("system", FHIRMapping.categoryValueSystem)
-                            json.field("code", name)
-                        }
-                    }
-                    json.field("text", name)
-                }
+                valueCode(&json, name)
             case .workout(let workout):
                 category(&json, "activity")
                 codeField(&json, loinc: nil, type: ObjectType.workoutTypeIdentifier)
@@ -267,15 +259,7 @@ public final class FHIRExportWriter: ExportWriter {
             effective(&json, sample)
             device(&json, sample.device)
             let name = ecg.classification.healthKitConstant
-            json.object("valueCodeableConcept") { json in
-                json.array("coding") { json in
-                    json.element { json in
-                        json.field("system", FHIRMapping.categoryValueSystem)
-                        json.field("code", name)
-                    }
-                }
-                json.field("text", name)
-            }
+            valueCode(&json, name)
             if let rate = ecg.averageHeartRate {
                 try json.array("component") { json in
                     try json.element { json in
@@ -294,15 +278,7 @@ public final class FHIRExportWriter: ExportWriter {
             effective(&json, sample)
             device(&json, sample.device)
             let name = prescription.prescriptionType.healthKitConstant
-            json.object("valueCodeableConcept") { json in
-                json.array("coding") { json in
-                    json.element { json in
-                        json.field("system", FHIRMapping.categoryValueSystem)
-                        json.field("code", name)
-                    }
-                }
-                json.field("text", name)
-            }
+            valueCode(&json, name)
             var components: [(String, Quantity)] = []
             func add(_ eye: String, _ sphere: Quantity?, _ cylinder: Quantity?, _ axis: Quantity?, _ add: Quantity?) {
                 for (field, value) in [("Sphere", sphere), ("Cylinder", cylinder), ("Axis", axis), ("AddPower", add)] {
@@ -386,6 +362,20 @@ public final class FHIRExportWriter: ExportWriter {
                 }
             }
             json.field("text", loinc?.display ?? type)
+        }
+    }
+
+    /// `valueCodeableConcept`: a HealthKit constant (a category value, a classification, a kind)
+    /// under HealthVault's own value system, as code and text.
+    private static func valueCode(_ json: inout JSONText, _ name: String) {
+        json.object("valueCodeableConcept") { json in
+            json.array("coding") { json in
+                json.element { json in
+                    json.field("system", FHIRMapping.categoryValueSystem)
+                    json.field("code", name)
+                }
+            }
+            json.field("text", name)
         }
     }
 
