@@ -108,6 +108,8 @@ struct HourResult {
     // The encoding: doubles in the machine's order (the vault is never read elsewhere).
     // [end, pieces count, segments (0/1), per source 15 values, merged, covered, count, per source 5].
     func encoded() -> [UInt8] {
+        // An hour without data: no bytes (most hours of a sparse type's history).
+        if isEmpty && end == -Double.greatestFiniteMagnitude { return [] }
         var values: [Double] = [end, Double(pieces.count), segments == nil ? 0 : 1]
         for (id, p) in pieces.sorted(by: { $0.key < $1.key }) {
             values += [
@@ -132,6 +134,7 @@ struct HourResult {
     init() {}
 
     init?(decoding bytes: [UInt8]) {
+        if bytes.isEmpty { return }
         guard bytes.count % 8 == 0, bytes.count >= 24 else { return nil }
         let values: [Double] = bytes.withUnsafeBytes { raw in
             (0..<bytes.count / 8).map { raw.loadUnaligned(fromByteOffset: $0 * 8, as: Double.self) }
