@@ -280,7 +280,36 @@ struct StatisticsPlan {
         // With a predicate, one pass over its matches keeps only the sources it leaves, and
         // narrows the span to their start dates.
         var matched: (start: Double, end: Double)?
-        if predicate != nil || restriction != nil || windowed != nil {
+        if case .date = predicate, restriction == nil, windowed == nil {
+            // Dates alone, each source's first and last match through the (type, source, start)
+            // index, two probes a source instead of the pass: the cost of a year's predicate is
+            // that of a day's.
+            var first: Double?
+            var last: Double?
+            var kept: [Int64] = []
+            for id in ids {
+                guard
+                    let probe = try store.branch(
+                        for: SampleTypePredicate(.quantity(type), predicate: predicate),
+                        scope: scope,
+                        columns: SQLFragment("s.start_date AS a"),
+                        path: path,
+                        condition: SQLFragment("s.source_id = ?", [.integer(id)]),
+                        db
+                    ),
+                    let earliest = try db.rows("SELECT a FROM (\(probe.sql)) ORDER BY a LIMIT 1", probe.arguments)
+                        .first?[0].double,
+                    let latest = try db.rows("SELECT a FROM (\(probe.sql)) ORDER BY a DESC LIMIT 1", probe.arguments)
+                        .first?[0].double
+                else { continue }
+                kept.append(id)
+                first = min(first ?? earliest, earliest)
+                last = max(last ?? latest, latest)
+            }
+            ids = kept
+            guard let first, let last else { return nil }
+            matched = (first, last)
+        } else if predicate != nil || restriction != nil || windowed != nil {
             let spans = try db.rows(
                 "SELECT src, min(a), max(a) FROM (\(branch.sql)) GROUP BY src",
                 branch.arguments
