@@ -32,6 +32,11 @@ public final class StatisticsHoursKeeper: @unchecked Sendable {
     }
 
     let mode: Mode
+    /// How many hours the queries given this keeper computed from the rows (rather than read).
+    public var hoursComputed: Int { lock.withLock { computedCount } }
+    private var computedCount = 0
+
+    func counted(_ hours: Int64) { lock.withLock { computedCount += Int(hours) } }
 
     struct Computed {
         let type: Int64
@@ -280,10 +285,13 @@ extension StatisticsPlan {
         var computed = StatisticsHoursKeeper.Computed(type: code, key: key ?? 0, changes: changes, hours: [])
         var from = firstHour
         while true {
-            if let key, let inside, max(from, inside.lowerBound) < min(lastHour, inside.upperBound &+ 1) {
+            if let key, let inside,
+                case let upper = inside.upperBound == .max ? Int64.max : inside.upperBound + 1,
+                max(from, inside.lowerBound) < min(lastHour, upper)
+            {
                 for row in try db.rows(
                     "SELECT hour, result FROM statistics_hours WHERE type = ? AND source = ? AND hour >= ? AND hour < ?",
-                    [code, key, max(from, inside.lowerBound), min(lastHour, inside.upperBound &+ 1)]
+                    [code, key, max(from, inside.lowerBound), min(lastHour, upper)]
                 ) {
                     guard let hour = row[0].int64, case .blob(let bytes) = row[1],
                         let result = HourResult(decoding: bytes)
@@ -305,10 +313,12 @@ extension StatisticsPlan {
                 while runEnd < lastHour, hours[runEnd] == nil, (inside?.contains(runEnd) == true) == kept {
                     runEnd += 1
                 }
+                keeper?.counted(runEnd - hour)
                 let fresh = try Self.hours(
                     hour..<runEnd,
                     type: type,
                     predicate: kept ? nil : predicate,
+                    asked: kept ? nil : (needsPieces, needsSegments, options),
                     scope: scope,
                     store: store,
                     longest: longest,
@@ -336,6 +346,7 @@ extension StatisticsPlan {
         _ run: Range<Int64>,
         type: QuantityTypeIdentifier,
         predicate: SamplePredicate?,
+        asked: (pieces: Bool, segments: Bool, options: StatisticsOptions)?,
         scope: ReadScope,
         store: SampleStore,
         longest: Double,
@@ -365,14 +376,19 @@ extension StatisticsPlan {
                 result[hour] = kept
             }
         }
-        // Pieces of every kind the options can ask for, with coverage.
-        // (A cumulative type's coverage comes with its merged segments below.)
+        // Hours to keep: pieces of every kind the options can ask for, with coverage (a
+        // cumulative type's coverage comes with its merged segments below). Hours for one query
+        // alone: what it asks (each figure is computed on its own, the same whatever else is).
         let style = type.aggregationStyle
-        let options: StatisticsOptions =
+        var options: StatisticsOptions =
             style == .cumulative
             ? [.mostRecent, .separateBySource]
             : [.mostRecent, .duration, .separateBySource, .discreteAverage, .discreteMin, .discreteMax]
-        guard
+        if let asked {
+            options = asked.options.subtracting(.cumulativeSum)
+            if style == .cumulative || !asked.segments { options.remove(.duration) }
+        }
+        if asked?.pieces != false,
             var pieces = try StatisticsPlan(
                 type: type,
                 predicate: predicate,
@@ -382,16 +398,18 @@ extension StatisticsPlan {
                 restrictedTo: restriction,
                 db
             )
-        else { return [:] }
-        pieces.partitionedSegments = true
-        add(try pieces.compute(boundaries: boundaries, db).results, pieces.sources, segmentsOnly: false)
+        {
+            pieces.partitionedSegments = true
+            add(try pieces.compute(boundaries: boundaries, db).results, pieces.sources, segmentsOnly: false)
+        }
         // A cumulative type's segments as a merging query computes them (with the samples without
         // a duration added), whatever the number of sources in the run.
-        if style == .cumulative,
+        if style == .cumulative, asked?.segments != false,
             var merged = try StatisticsPlan(
                 type: type,
                 predicate: predicate,
-                options: [.cumulativeSum, .duration, .separateBySource],
+                options: asked.map { $0.options.intersection([.duration, .separateBySource]).union(.cumulativeSum) }
+                    ?? [.cumulativeSum, .duration, .separateBySource],
                 scope: scope,
                 store: store,
                 restrictedTo: restriction,

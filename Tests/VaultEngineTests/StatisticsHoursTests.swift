@@ -187,6 +187,23 @@ import VaultStore
             }
             let hours = try test.engine.database.read { try $0.scalarInt("SELECT count(*) FROM statistics_hours") }
             #expect((hours ?? 0) > 0, "hours are kept")
+            // Asked again, every whole-hour query without a predicate reads its hours: none is
+            // computed from the rows (whatever the answers, which are the same either way).
+            for caller in callers {
+                for (name, query) in queries.prefix(2) {
+                    let keeper = StatisticsHoursKeeper()
+                    _ = try test.engine.database.read { db in
+                        try test.engine.store.statisticsCollection(
+                            matching: query,
+                            scope: try test.engine.scope(for: caller, db),
+                            timeZone: "UTC",
+                            keeping: keeper,
+                            in: db
+                        )
+                    }
+                    #expect(keeper.hoursComputed == 0, "round \(round), \(caller), \(name): hours computed again")
+                }
+            }
             // Between rounds: more samples (some reaching far back), a deletion, a new order.
             switch round {
             case 0:
