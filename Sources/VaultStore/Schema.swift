@@ -505,6 +505,28 @@ public enum Schema {
                 """,
             ]
         ),
+        // The longest duration (end minus start, in seconds) of a sample stored per type and
+        // source, kept at write time by every save (imports, restores' sources, series, workouts
+        // and correlations' objects all save through it), so that a date predicate bounds the
+        // start on both sides: a sample ending at or after `t` starts at or after `t` minus the
+        // longest duration (docs/PERFORMANCE.md, "Sample queries"). It only grows: a deletion
+        // leaves it, so it is an upper bound of the durations stored, never less.
+        Migration(
+            version: 17,
+            statements: [
+                """
+                CREATE TABLE sample_durations (
+                    type INTEGER NOT NULL,
+                    source_id INTEGER NOT NULL,
+                    longest REAL NOT NULL,
+                    PRIMARY KEY (type, source_id)) WITHOUT ROWID
+                """,
+                """
+                INSERT INTO sample_durations (type, source_id, longest)
+                    SELECT type, source_id, max(max(end_date - start_date), 0) FROM samples GROUP BY type, source_id
+                """,
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }
