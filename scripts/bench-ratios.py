@@ -440,6 +440,19 @@ def socket_section(text, figures):
         rows = custom_value(text, "Socket anchored query paging: daemon", "rows")
         print(f"    anchored query paging through {rows:,.0f} samples, 10,000 a call: {rows / daemon:,.0f} rows/s "
               f"through the daemon, raw keyset scan {rows / raw:,.0f} rows/s = {raw / daemon:.2f}x raw {no_target()}")
+    # The same queries through the store alone, in the benchmark's process (printed when run).
+    for count in (100, 10000):
+        store_name, raw_name = f"Socket sample query {count}: store", f"Socket sample query {count}: raw SQLCipher"
+        if store_name in figures and raw_name in figures:
+            store, raw = figures[store_name], figures[raw_name]
+            print(f"    sample query, {count:,} samples, through the store alone (SQL and samples built): "
+                  f"{store * 1e3:.2f} ms = {store / raw:.1f}x raw {no_target()}")
+    store_name = "Socket anchored query paging: store"
+    if store_name in figures and "Socket anchored query paging: raw SQLCipher" in figures:
+        store, raw = figures[store_name], figures["Socket anchored query paging: raw SQLCipher"]
+        rows = custom_value(text, store_name, "rows")
+        print(f"    anchored query paging through {rows:,.0f} samples, through the store alone (SQL and samples "
+              f"built): {rows / store:,.0f} rows/s = {raw / store:.2f}x raw {no_target()}")
     observer = custom_percentiles(text, OBSERVER, "save to update")
     if observer:
         print(f"    one app's save to another app's observer update: p50 {observer[0] * 1e3:.2f} ms, "

@@ -9,9 +9,12 @@
 // - Sample queries: 100 and 10,000 step samples of a day's window (strict start and end) sorted by
 //   start, in a vault of HEALTHVAULT_BENCH_ANCHORED (1,000,000) step samples, against the same
 //   rows read with one statement through the (type, start) index, bounded by the window on both
-//   sides (the store bounds the start from below only; docs/PERFORMANCE.md).
+//   sides (as the store's own SQL is since schema 17; docs/PERFORMANCE.md).
 // - Anchored query: paging through all of those samples with a limit of 10,000 a call, against a
 //   raw keyset scan through the (type, seq) index 10,000 rows at a time.
+// - The sample queries and the anchored paging through the store alone (`: store`), in this
+//   process on the same vault: the SQL and the building of the samples, without the engine, the
+//   audit entry, JSON and the socket.
 // - Observer: the time from one app's save of one sample to another app's observer update.
 // - Many clients: 64 connections of 16 enrolled apps doing mixed saves and queries for
 //   HEALTHVAULT_BENCH_CLIENTS_SECONDS (30): calls, each call's latency, the daemon's peak RSS
@@ -387,6 +390,67 @@ func socketBenchmarks() {
         try fillRaw()
     } teardown: {
         rawQuery = nil
+    }
+
+    // The same queries in the benchmark's process, through the store alone (SampleStore on the
+    // vault's database, the scope the daemon gives the app): the SQL and the building of the
+    // samples, without the engine, the audit entry, JSON and the socket.
+    nonisolated(unsafe) var storeVault: Vault?
+    let openStoreVault: @Sendable () async throws -> Void = {
+        queryFixture = try await SocketVault(apps: [socketApp], fill: socketQueryVault)
+        storeVault = try Vault.open(at: queryFixture!.directory, passphrase: SecureBytes(utf8: "bench"))
+    }
+    let closeStoreVault: @Sendable () async throws -> Void = {
+        storeVault?.lock()
+        storeVault = nil
+        queryFixture?.stop()
+        queryFixture = nil
+    }
+    let storeScope = ReadScope.app(socketApp, readableTypes: [.quantity(.stepCount), .quantity(.heartRate)])
+    for count in [100, 10_000] {
+        let (start, end) = window(count)
+        let query = SampleQueryDescriptor(
+            predicates: [
+                .quantitySample(
+                    type: .stepCount,
+                    predicate: .samples(withStart: start, end: end, options: [.strictStartDate, .strictEndDate])
+                )
+            ],
+            sortDescriptors: [SampleSortDescriptor(.startDate, order: .ascending)]
+        )
+        let expected = min(count, socketQueryVault)
+        Benchmark("Socket sample query \(count): store", configuration: queryConfiguration) { benchmark in
+            let store = SampleStore(database: try storeVault!.db())
+            for _ in benchmark.scaledIterations {
+                let samples = try store.samples(matching: query, scope: storeScope)
+                precondition(samples.count == expected, "\(samples.count) samples, not \(expected)")
+                blackHole(samples)
+            }
+        } setup: {
+            try await openStoreVault()
+        } teardown: {
+            try await closeStoreVault()
+        }
+    }
+    Benchmark("Socket anchored query paging: store", configuration: pageConfiguration) { benchmark in
+        let store = SampleStore(database: try storeVault!.db())
+        let query = AnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: .stepCount)], limit: pageLimit)
+        var position: Int64 = 0
+        var rows = 0
+        while true {
+            let page = try store.database.read {
+                try store.changes(matching: query, after: position, scope: storeScope, in: $0)
+            }
+            if page.added.isEmpty { break }
+            rows += page.added.count
+            position = page.position
+        }
+        precondition(rows == socketQueryVault, "\(rows) rows, not \(socketQueryVault)")
+        benchmark.measurement(metric("rows"), rows)
+    } setup: {
+        try await openStoreVault()
+    } teardown: {
+        try await closeStoreVault()
     }
 
     // MARK: Observer

@@ -22,19 +22,46 @@ struct PredicateCompiler {
     /// the workout's, so that the cost follows the rows walked, never associations the scope may
     /// not see.
     var workoutAsList = false
+    /// No row the compiled condition is evaluated on lasts longer than this (end minus start, in
+    /// seconds), or nil when that is not known: a date predicate's bound on the end then bounds
+    /// the start too, so the (type, start) indexes walk only the dates asked.
+    var longestDuration: Double? = nil
 
+    /// A date predicate as a range of the start on both sides wherever it can be: a bound on the
+    /// end alone would walk the (type, start) index from the type's first or to its last sample.
+    /// Each condition added is implied by the predicate's own for every row (a sample never ends
+    /// before it starts, nor lasts longer than ``longestDuration``), so the leaf's value, and
+    /// with it that of an OR or NOT around it, stays the same for every row.
     func compile(_ predicate: SamplePredicate, for type: SampleType) throws(HealthError) -> SQLFragment {
         switch predicate {
         case .date(let start, let end, let options):
             var parts: [String] = []
             var arguments: [DatabaseValue] = []
             if let start {
-                parts.append(options.contains(.strictStartDate) ? "s.start_date >= ?" : "s.end_date >= ?")
-                arguments.append(.real(start.timeIntervalSinceReferenceDate))
+                let date = start.timeIntervalSinceReferenceDate
+                if options.contains(.strictStartDate) {
+                    parts.append("s.start_date >= ?")
+                    arguments.append(.real(date))
+                } else {
+                    parts.append("s.end_date >= ?")
+                    arguments.append(.real(date))
+                    if let longestDuration,
+                        let earliest = Self.earliestStart(endingFrom: date, longest: longestDuration)
+                    {
+                        parts.append("s.start_date >= ?")
+                        arguments.append(.real(earliest))
+                    }
+                }
             }
             if let end {
-                parts.append(options.contains(.strictEndDate) ? "s.end_date <= ?" : "s.start_date < ?")
-                arguments.append(.real(end.timeIntervalSinceReferenceDate))
+                let date = end.timeIntervalSinceReferenceDate
+                if options.contains(.strictEndDate) {
+                    parts.append("s.end_date <= ? AND s.start_date <= ?")
+                    arguments += [.real(date), .real(date)]
+                } else {
+                    parts.append("s.start_date < ?")
+                    arguments.append(.real(date))
+                }
             }
             return parts.isEmpty
                 ? SQLFragment("1") : SQLFragment("(" + parts.joined(separator: " AND ") + ")", arguments)
@@ -155,6 +182,16 @@ struct PredicateCompiler {
             let part = try compile(inner, for: type)
             return SQLFragment("NOT (" + part.sql + ")", part.arguments)
         }
+    }
+
+    /// The earliest start of a sample that ends at or after `date` and lasts at most `longest`
+    /// seconds: `date - longest`, less a few units in the last place for the rounding of the
+    /// stored duration (itself a difference of two dates) and of these subtractions, so that
+    /// the bound never drops a sample that ends at `date`; nil when not finite.
+    static func earliestStart(endingFrom date: Double, longest: Double) -> Double? {
+        let slack = 8 * (abs(date) + abs(longest)).ulp
+        let earliest = date - longest - slack
+        return earliest.isFinite ? earliest : nil
     }
 
     /// The parts joined by `op` as a balanced tree, `((a op b) op (c op d))`: SQLite nests a flat

@@ -16,6 +16,13 @@ public struct ReadWindow: Hashable, Sendable {
         self.end = end
     }
 
+    /// The longest a sample inside can last (end minus start, in seconds), or nil when the
+    /// window is open at either end.
+    var duration: Double? {
+        guard let start, let end else { return nil }
+        return max(end.timeIntervalSinceReferenceDate - start.timeIntervalSinceReferenceDate, 0)
+    }
+
     /// Whether a sample from `start` to `end` lies wholly inside.
     public func contains(start sampleStart: Date, end sampleEnd: Date) -> Bool {
         (start.map { sampleStart >= $0 } ?? true) && (end.map { sampleEnd <= $0 } ?? true)

@@ -191,22 +191,37 @@ extension SampleStore {
         let path = path == .byStart && query.predicate.map(Self.namesWorkoutSamples) == true ? .byRow : path
         guard let code = try typeCode(query.sampleType, db) else { return nil }
         let access = scope.access(to: query.sampleType)
-        // The SELECTs before the conditions every one of them takes.
-        var parts: [SQLFragment] = []
+        // The SELECTs before the conditions every one of them takes, each with the longest
+        // duration of the rows it may keep as the scope may know it (nil: not known), which
+        // bounds a date predicate's start on both sides (docs/ACCESS_RULES.md, "Cost").
+        var parts: [(select: SQLFragment, longest: Double?)] = []
         // Whether the branch reads other apps' rows (a correlation's objects are then checked).
         var readsOthers = false
         switch access {
         case .all:
             readsOthers = true
+            // Every source's samples of the type, which this scope reads wholly; except a
+            // correlation under an app's scope, which hides another app's correlation with an
+            // object it may not read: the longest duration would then count hidden ones.
+            var hidesCorrelations = false
+            if case .correlation = query.sampleType { hidesCorrelations = scope.bundleIdentifier != nil }
             parts.append(
-                SQLFragment(
-                    "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : path == .byRow ? " NOT INDEXED" : "") WHERE s.type = ?",
-                    columns.arguments + [.integer(code)]
+                (
+                    SQLFragment(
+                        "SELECT \(columns.sql) FROM samples s\(byChange ? " INDEXED BY samples_by_type_seq" : path == .byRow ? " NOT INDEXED" : "") WHERE s.type = ?",
+                        columns.arguments + [.integer(code)]
+                    ),
+                    hidesCorrelations ? nil : try longestDuration(code, db)
                 )
             )
         case .ownSamples(let bundleIdentifier):
             guard let sourceID = try sourceID(bundleIdentifier, db) else { return nil }
-            parts.append(ownRows(columns: columns, code: code, sourceID: sourceID, byChange: byChange))
+            parts.append(
+                (
+                    ownRows(columns: columns, code: code, sourceID: sourceID, byChange: byChange),
+                    try longestDuration(code, sourceID: sourceID, db)
+                )
+            )
         case .window(let window, let own):
             readsOthers = true
             let sourceID = try sourceID(own, db)
@@ -219,9 +234,16 @@ extension SampleStore {
                 others.sql += " AND s.source_id != ?"
                 others.arguments.append(.integer(sourceID))
             }
-            parts.append(others)
+            // Other apps' rows inside the window last no longer than the window: a bound that
+            // depends on the grant alone, never on the samples it hides.
+            parts.append((others, window.duration))
             if let sourceID {
-                parts.append(ownRows(columns: columns, code: code, sourceID: sourceID, byChange: byChange))
+                parts.append(
+                    (
+                        ownRows(columns: columns, code: code, sourceID: sourceID, byChange: byChange),
+                        try longestDuration(code, sourceID: sourceID, db)
+                    )
+                )
             }
         case .objects(let objects, let own):
             // The app's own rows through the (type, source, start) index and the objects chosen
@@ -229,9 +251,12 @@ extension SampleStore {
             // other row of the type is ever read.
             guard let rows = try objectRows(code, objects: objects, own: own, db) else { return nil }
             parts.append(
-                SQLFragment(
-                    "SELECT \(columns.sql) FROM samples s NOT INDEXED WHERE s.id IN (\(rows.sql)) AND s.type = ?",
-                    columns.arguments + rows.arguments + [.integer(code)]
+                (
+                    SQLFragment(
+                        "SELECT \(columns.sql) FROM samples s NOT INDEXED WHERE s.id IN (\(rows.sql)) AND s.type = ?",
+                        columns.arguments + rows.arguments + [.integer(code)]
+                    ),
+                    nil
                 )
             )
         }
@@ -246,23 +271,39 @@ extension SampleStore {
             common.sql += " AND NOT EXISTS (SELECT 1 FROM samples m WHERE m.parent_id = s.id AND NOT \(members.sql))"
             common.arguments += members.arguments
         }
+        if let condition {
+            common.sql += " AND " + condition.sql
+            common.arguments += condition.arguments
+        }
+        // The predicate for each SELECT, with what that SELECT knows of its rows' durations.
+        var compiled: [SQLFragment] = Array(repeating: SQLFragment(""), count: parts.count)
         if let predicate = query.predicate {
             var compiler = PredicateCompiler(
                 knownUnits: try db.rows("SELECT unit FROM units").compactMap { $0[0].string }
             )
             if path == .byRow, case .all = access { compiler.workoutAsList = true }
-            let compiled = try compiler.compile(predicate, for: query.sampleType)
-            common.sql += " AND " + compiled.sql
-            common.arguments += compiled.arguments
-        }
-        if let condition {
-            common.sql += " AND " + condition.sql
-            common.arguments += condition.arguments
+            for (index, part) in parts.enumerated() {
+                compiler.longestDuration = part.longest
+                let condition = try compiler.compile(predicate, for: query.sampleType)
+                compiled[index] = SQLFragment(" AND " + condition.sql, condition.arguments)
+            }
         }
         return SQLFragment(
-            parts.map { $0.sql + common.sql }.joined(separator: " UNION ALL "),
-            parts.flatMap { $0.arguments + common.arguments }
+            zip(parts, compiled).map { $0.select.sql + common.sql + $1.sql }.joined(separator: " UNION ALL "),
+            zip(parts, compiled).flatMap { $0.select.arguments + common.arguments + $1.arguments }
         )
+    }
+
+    /// The longest duration stored of type `code` (of source `sourceID`, or of every source),
+    /// from `sample_durations`: at least that of every sample of it the vault holds (deleted
+    /// ones may count too); nil when none was ever stored.
+    func longestDuration(_ code: Int64, sourceID: Int64? = nil, _ db: Connection) throws -> Double? {
+        if let sourceID {
+            return try db.statement("SELECT longest FROM sample_durations WHERE type = ? AND source_id = ?")
+                .rows([code, sourceID]).first?[0].double
+        }
+        return try db.statement("SELECT max(longest) FROM sample_durations WHERE type = ?").rows([code]).first?[0]
+            .double
     }
 
     /// The SELECT of an app's own rows of a type, forced through the (type, source, …) indexes so

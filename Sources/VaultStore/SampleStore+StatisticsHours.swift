@@ -88,7 +88,7 @@ extension SampleStore {
         guard let code = try typeCode(.quantity(type), db) else { return }
         try db.execute("DELETE FROM statistics_hours WHERE type = ? AND source = 0", [code])
         try db.execute(
-            "INSERT INTO statistics_changes (type, source, changes, longest) VALUES (?, 0, 1, 0) ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1",
+            "INSERT INTO statistics_changes (type, source, changes) VALUES (?, 0, 1) ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1",
             [code]
         )
     }
@@ -265,15 +265,22 @@ extension StatisticsPlan {
         else { return try compute(boundaries: boundaries, db) }
         let readerKey = try hoursKey(scope, store, db)
         let key = keeper?.mode == .off ? nil : readerKey
-        // The longest duration of the samples the reader may see reaching into an hour: of its
-        // own source's, or of the type's (a window bounds the rows read by itself).
-        let change = try db.rows(
-            "SELECT changes, longest FROM statistics_changes WHERE type = ? AND source = ?",
-            [code, readerKey ?? 0]
-        ).first
-        let changes = change?[0].int64 ?? 0
-        let longest = change?[1].double ?? 0
-        // Kept hours serve only inside the predicate's dates; without a key, none is kept.
+        let changes =
+            try db.scalarInt(
+                "SELECT changes FROM statistics_changes WHERE type = ? AND source = ?",
+                [code, key ?? 0]
+            ) ?? 0
+        // The longest duration of the samples the reader may see reaching into an hour (kept in
+        // `sample_durations`): of its own source's, or of the type's (a window bounds the rows
+        // read by itself). One second more covers the rounding of a duration.
+        let durations =
+            readerKey.flatMap { $0 == 0 ? nil : $0 }.map { source in
+                SQLFragment(
+                    "SELECT longest FROM sample_durations WHERE type = ? AND source_id = ?",
+                    [.integer(code), .integer(source)]
+                )
+            } ?? SQLFragment("SELECT max(longest) FROM sample_durations WHERE type = ?", [.integer(code)])
+        let longest = 1 + ((try db.rows(durations.sql, durations.arguments).first?[0].double) ?? 0)
         let inside = key == nil ? nil : Self.inside(predicate, longest: longest)
         // The hours from the one holding the first boundary through the last boundary; for one
         // open interval (a statistics query, from the earliest start on), through the hour after

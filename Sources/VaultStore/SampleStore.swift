@@ -21,6 +21,9 @@ public final class SampleStore: @unchecked Sendable {
     private var lastDevice: (Device, Int64)?
     // The UUIDs the batch being saved has inserted so far (writer-side, like the caches).
     private var insertedUUIDs: [UUID] = []
+    // The longest duration the batch being saved has inserted so far, per type code and source
+    // id (writer-side): written to `sample_durations` once per batch.
+    private var longestInserted: [DurationKey: Double] = [:]
     // The members an import's correlations take from the vault instead of inserting
     // (``importSamples(_:in:)``): set for one save, writer-side.
     var adoptedMembers: Set<UUID> = []
@@ -73,6 +76,7 @@ public final class SampleStore: @unchecked Sendable {
             var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
             var outcome = SaveOutcome(ignored: superseded.count)
             insertedUUIDs.removeAll(keepingCapacity: true)
+            longestInserted.removeAll(keepingCapacity: true)
             let statements = Statements(
                 sample: try db.statement(Self.insertSampleSQL),
                 sampleUnlessPresent: passesOverPresentUUIDs ? try db.statement(Self.insertSampleUnlessPresentSQL) : nil,
@@ -92,6 +96,7 @@ public final class SampleStore: @unchecked Sendable {
             // tombstones' UUID index per batch, after the inserts, so that a sample this batch
             // replaced counts too. (Per row, as a trigger, it cost a fifth of a large save.)
             if try reusesDeletedUUID(db) { throw Self.uuidInUse }
+            try recordLongestInserted(db)
             try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
             return outcome
         } catch {
@@ -134,6 +139,28 @@ public final class SampleStore: @unchecked Sendable {
             if try probe.step(), probe.int64(at: 0) == 1 { return true }
         }
         return false
+    }
+
+    /// A type code and source id, the key of `sample_durations`.
+    struct DurationKey: Hashable {
+        let type: Int64
+        let source: Int64
+    }
+
+    /// Raises each (type, source)'s longest duration in `sample_durations` to the longest the
+    /// batch inserted: one statement per type and source in the batch, never lowered.
+    private func recordLongestInserted(_ db: Connection) throws {
+        guard !longestInserted.isEmpty else { return }
+        let upsert = try db.statement(
+            """
+            INSERT INTO sample_durations (type, source_id, longest) VALUES (?, ?, ?)
+            ON CONFLICT (type, source_id) DO UPDATE SET longest = max(longest, excluded.longest)
+            """
+        )
+        for (key, longest) in longestInserted.sorted(by: { ($0.key.type, $0.key.source) < ($1.key.type, $1.key.source) }
+        ) {
+            try upsert.execute(values: [.integer(key.type), .integer(key.source), .real(longest)])
+        }
     }
 
     /// The answer to a save whose UUID another object of the vault holds or held: the same bytes
@@ -359,12 +386,15 @@ public final class SampleStore: @unchecked Sendable {
         let insertSample = passesOver ?? row.statements.sample
         insertSample.reset()
         try insertSample.bind(uuid, at: 1)
-        try insertSample.bind(.integer(try intern(type: sample.sampleType.identifier, db)), at: 2)
+        let typeCode = try intern(type: sample.sampleType.identifier, db)
+        try insertSample.bind(.integer(typeCode), at: 2)
         try insertSample.bind(.integer(sourceID), at: 3)
         try insertSample.bind(.integer(try intern(revision: revision, sourceID: sourceID, db)), at: 4)
         if let device = sample.device { try insertSample.bind(.integer(try intern(device: device, db)), at: 5) }
-        try insertSample.bind(.real(sample.startDate.timeIntervalSinceReferenceDate), at: 6)
-        try insertSample.bind(.real(sample.endDate.timeIntervalSinceReferenceDate), at: 7)
+        let start = sample.startDate.timeIntervalSinceReferenceDate
+        let end = sample.endDate.timeIntervalSinceReferenceDate
+        try insertSample.bind(.real(start), at: 6)
+        try insertSample.bind(.real(end), at: 7)
         if let value = row.value { try insertSample.bind(.real(value), at: 8) }
         if let givenValue = row.givenValue { try insertSample.bind(.real(givenValue), at: 9) }
         if let unitID = row.unitID { try insertSample.bind(.integer(unitID), at: 10) }
@@ -380,6 +410,14 @@ public final class SampleStore: @unchecked Sendable {
         }
         let id = db.lastInsertRowID
         insertedUUIDs.append(uuid)
+        // As SQL subtracts them (migration 17 computes the same from the stored dates).
+        let duration = max(end - start, 0)
+        let key = DurationKey(type: typeCode, source: sourceID)
+        if let longest = longestInserted[key] {
+            if duration > longest { longestInserted[key] = duration }
+        } else {
+            longestInserted[key] = duration
+        }
         let metadata = sample.metadata
         if !metadata.isEmpty {
             for (key, metadataValue) in metadata {

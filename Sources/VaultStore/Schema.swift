@@ -505,14 +505,35 @@ public enum Schema {
                 """,
             ]
         ),
+        // The longest duration (end minus start, in seconds) of a sample stored per type and
+        // source, kept at write time by every save (imports, restores' sources, series, workouts
+        // and correlations' objects all save through it), so that a date predicate bounds the
+        // start on both sides: a sample ending at or after `t` starts at or after `t` minus the
+        // longest duration (docs/PERFORMANCE.md, "Sample queries"). It only grows: a deletion
+        // leaves it, so it is an upper bound of the durations stored, never less.
+        Migration(
+            version: 17,
+            statements: [
+                """
+                CREATE TABLE sample_durations (
+                    type INTEGER NOT NULL,
+                    source_id INTEGER NOT NULL,
+                    longest REAL NOT NULL,
+                    PRIMARY KEY (type, source_id)) WITHOUT ROWID
+                """,
+                """
+                INSERT INTO sample_durations (type, source_id, longest)
+                    SELECT type, source_id, max(max(end_date - start_date), 0) FROM samples GROUP BY type, source_id
+                """,
+            ]
+        ),
         // Statistics kept by the hour (docs/STATISTICS.md, "Hours kept"): per quantity type, for
         // readers of every source (source 0) or of one source's own samples, each UTC hour's
         // computed pieces and segments; forgotten by these triggers when a sample reaching into
         // the hour is saved or deleted. `statistics_changes` counts the changes per type and
-        // source (0: any) and keeps the longest duration saved, which bounds where the samples
-        // reaching into an hour can start.
+        // source (0: any), so that hours computed from a snapshot are kept only if none came since.
         Migration(
-            version: 17,
+            version: 18,
             statements: [
                 """
                 CREATE TABLE statistics_hours (
@@ -527,34 +548,24 @@ public enum Schema {
                     type INTEGER NOT NULL,
                     source INTEGER NOT NULL,
                     changes INTEGER NOT NULL,
-                    longest REAL NOT NULL,
                     PRIMARY KEY (type, source)) WITHOUT ROWID
-                """,
-                """
-                INSERT INTO statistics_changes (type, source, changes, longest)
-                SELECT type, source_id, 0, max(end_date - start_date) FROM samples GROUP BY type, source_id
-                """,
-                """
-                INSERT INTO statistics_changes (type, source, changes, longest)
-                SELECT type, 0, 0, max(end_date - start_date) FROM samples GROUP BY type
                 """,
                 """
                 CREATE TRIGGER statistics_hours_on_insert AFTER INSERT ON samples BEGIN
                     DELETE FROM statistics_hours WHERE type = NEW.type AND source IN (0, NEW.source_id)
                         AND hour BETWEEN (CAST(NEW.start_date / 3600 AS INTEGER) - (NEW.start_date < 0 AND CAST(NEW.start_date / 3600 AS INTEGER) * 3600 != NEW.start_date)) AND (CAST(NEW.end_date / 3600 AS INTEGER) - (NEW.end_date < 0 AND CAST(NEW.end_date / 3600 AS INTEGER) * 3600 != NEW.end_date));
-                    INSERT INTO statistics_changes (type, source, changes, longest)
-                        VALUES (NEW.type, 0, 1, NEW.end_date - NEW.start_date),
-                            (NEW.type, NEW.source_id, 1, NEW.end_date - NEW.start_date)
-                        ON CONFLICT (type, source) DO UPDATE
-                        SET changes = changes + 1, longest = max(longest, excluded.longest);
+                    INSERT INTO statistics_changes (type, source, changes)
+                        VALUES (NEW.type, 0, 1), (NEW.type, NEW.source_id, 1)
+                        ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1;
                 END
                 """,
                 """
                 CREATE TRIGGER statistics_hours_on_delete AFTER DELETE ON samples BEGIN
                     DELETE FROM statistics_hours WHERE type = OLD.type AND source IN (0, OLD.source_id)
                         AND hour BETWEEN (CAST(OLD.start_date / 3600 AS INTEGER) - (OLD.start_date < 0 AND CAST(OLD.start_date / 3600 AS INTEGER) * 3600 != OLD.start_date)) AND (CAST(OLD.end_date / 3600 AS INTEGER) - (OLD.end_date < 0 AND CAST(OLD.end_date / 3600 AS INTEGER) * 3600 != OLD.end_date));
-                    UPDATE statistics_changes SET changes = changes + 1
-                        WHERE type = OLD.type AND source IN (0, OLD.source_id);
+                    INSERT INTO statistics_changes (type, source, changes)
+                        VALUES (OLD.type, 0, 1), (OLD.type, OLD.source_id, 1)
+                        ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1;
                 END
                 """,
             ]

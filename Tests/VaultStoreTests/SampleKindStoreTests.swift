@@ -188,7 +188,7 @@ struct SampleKindStoreTests {
         try Schema.migrate(database, upTo: 7)
         let old = SampleStore(database: database)
         let steps = Sample.quantity(try Fixtures.quantity())
-        try old.save([steps])
+        try old.saveAsBeforeSchema17([steps])
         try Schema.migrate(database)
         #expect(try Schema.version(of: database) >= 8)
         let store = SampleStore(database: database)

@@ -516,7 +516,7 @@ struct SchemaTests {
         let shared = UUID()
         let store = SampleStore(database: database)
         for app in ["org.example.one", "org.example.two"] {
-            try store.save([
+            try store.saveAsBeforeSchema17([
                 .quantity(
                     try QuantitySample(
                         uuid: shared,
