@@ -261,7 +261,8 @@ public final class VaultConnection: Sendable {
         let data = try await rawCall(method, params)
         // A large result (samples, statistics) reads itself by hand: the same value, sooner. What
         // the hand-written reader is not sure of, and every error, is the Codable decoder's.
-        if let readable = Result.self as? any JSONReadable.Type, let result = Self.readFast(readable, from: data) as? Result
+        if let readable = Result.self as? any JSONReadable.Type,
+            let result = Self.readFast(readable, from: data) as? Result
         {
             return result
         }

@@ -522,7 +522,9 @@ final class Session: Sendable {
     func params<Params: Decodable>(_ type: Params.Type, from data: Data) throws(RPCError) -> Params {
         // Params that read themselves (a save's samples) try the hand-written reader first; what
         // it is not sure of, and every error, is the Codable decoder's below.
-        if let readable = Params.self as? any JSONReadable.Type, let params = Self.readFast(readable, from: data) as? Params {
+        if let readable = Params.self as? any JSONReadable.Type,
+            let params = Self.readFast(readable, from: data) as? Params
+        {
             return params
         }
         do {

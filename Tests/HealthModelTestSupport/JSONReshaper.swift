@@ -92,7 +92,9 @@ public enum Reshaper {
         case .object(var members):
             members.shuffle(using: &rng)
             if !dictionary, Int.random(in: 0..<4, using: &rng) == 0 {
-                members.append(("zzUnknown", .array([.scalar("1.5e3"), .object([("a", .scalar("null"))]), .string("x")])))
+                members.append(
+                    ("zzUnknown", .array([.scalar("1.5e3"), .object([("a", .scalar("null"))]), .string("x")]))
+                )
             }
             out += "{" + space(&rng)
             for (index, (key, member)) in members.enumerated() {

@@ -64,7 +64,9 @@ import Testing
     /// their bytes), numbers written with exponents, negative zero, whole doubles.
     static func oddMetadata(_ rng: inout RandomModel.RNG) -> Metadata {
         var metadata: Metadata = [:]
-        let odd = ["\u{0}", "\u{1F}", "\n", "\t", "\u{7F}", "\u{2028}", "😀", "\"", "\\", "/", "é", "Z", "a", "\u{FF61}"]
+        let odd = [
+            "\u{0}", "\u{1F}", "\n", "\t", "\u{7F}", "\u{2028}", "😀", "\"", "\\", "/", "é", "Z", "a", "\u{FF61}",
+        ]
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
             let key = MetadataKey("org.example." + odd.randomElement(using: &rng)! + RandomModel.string(&rng))
             let numbers: [Double] = [1e20, 1e16, 1e-7, -0.0, 123_456_789.125, 5e-324, 1.7976931348623157e308, 100, 0.1]
@@ -141,7 +143,9 @@ import Testing
             let otherFast = Self.fast(other)
             #expect(otherFast == nil || otherFast == otherDecoded, "\(String(decoding: other, as: UTF8.self))")
             // Quantity and category samples are read by hand in that form too.
-            if samples.allSatisfy({ if case .quantity = $0 { true } else if case .category = $0 { true } else { false } }) {
+            if samples.allSatisfy({
+                if case .quantity = $0 { true } else if case .category = $0 { true } else { false }
+            }) {
                 #expect(otherFast != nil, "\(String(decoding: other, as: UTF8.self))")
             }
         }
@@ -152,7 +156,8 @@ import Testing
             var rng = generator
             let samples = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
                 Bool.random(using: &rng)
-                    ? Sample.quantity(RandomModel.quantitySample(&rng)) : Sample.category(RandomModel.categorySample(&rng))
+                    ? Sample.quantity(RandomModel.quantitySample(&rng))
+                    : Sample.category(RandomModel.categorySample(&rng))
             }
             var bytes = Array(try HealthJSON.encode(samples))
             // Truncated, a byte changed, a byte dropped, or a piece of JSON pasted in.
@@ -162,7 +167,8 @@ import Testing
             case 2: bytes.remove(at: Int.random(in: 0..<bytes.count, using: &rng))
             default:
                 let pieces = [
-                    "null", "1e3", "1.0", "-0", "1e400", "\"\\ud800\"", "{}", "[]", ",", "\"x\"", "true", "99999999999999999999",
+                    "null", "1e3", "1.0", "-0", "1e400", "\"\\ud800\"", "{}", "[]", ",", "\"x\"", "true",
+                    "99999999999999999999",
                     "\"\\u0041\"", ":", "\"2026-02-30T00:00:00Z\"", "{\"unit\":\"kg\"}",
                 ]
                 bytes.insert(
@@ -242,28 +248,103 @@ import Testing
         Edit(from: #""org.example.k":"v""#, to: #""k":true"#, decoderAccepts: true, readByHand: true),
         Edit(from: #""org.example.k":"v""#, to: #""k":null"#, decoderAccepts: false, readByHand: false),
         Edit(from: #""org.example.k":"v""#, to: #""k":[1]"#, decoderAccepts: false, readByHand: false),
-        Edit(from: #""org.example.k":"v""#, to: #""k":{"date":"2026-03-03T08:00:00+01:00"}"#, decoderAccepts: true, readByHand: true),
-        Edit(from: #""org.example.k":"v""#, to: #""k":{"value":1,"unit":"km","x":null}"#, decoderAccepts: true, readByHand: true),
-        Edit(from: #""org.example.k":"v""#, to: #""org.example.k":"v","org.example.k":"w""#, decoderAccepts: true, readByHand: false),
-        Edit(from: #""org.example.k":"v""#, to: #""org.example.\u00e9":"v","org.example.e\u0301":"w""#, decoderAccepts: nil, readByHand: false),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""k":{"date":"2026-03-03T08:00:00+01:00"}"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""k":{"value":1,"unit":"km","x":null}"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""org.example.k":"v","org.example.k":"w""#,
+            decoderAccepts: true,
+            readByHand: false
+        ),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""org.example.\u00e9":"v","org.example.e\u0301":"w""#,
+            decoderAccepts: nil,
+            readByHand: false
+        ),
         Edit(from: #""HKWasUserEntered":1"#, to: #""HKWasUserEntered":1.0"#, decoderAccepts: true, readByHand: true),
         Edit(from: #""HKWasUserEntered":1"#, to: #""HKWasUserEntered":2"#, decoderAccepts: false, readByHand: false),
         Edit(from: #""metadata":{"#, to: #""device":null,"metadata":{"#, decoderAccepts: true, readByHand: true),
-        Edit(from: #""metadata":{"#, to: #""device":{"name":null,"model":"M"},"metadata":{"#, decoderAccepts: true, readByHand: true),
-        Edit(from: #""metadata":{"#, to: #""device":{"name":1},"metadata":{"#, decoderAccepts: false, readByHand: false),
-        Edit(from: #""metadata":{"#, to: #""extra":{"deep":[[[{}]]]},"metadata":{"#, decoderAccepts: true, readByHand: true),
+        Edit(
+            from: #""metadata":{"#,
+            to: #""device":{"name":null,"model":"M"},"metadata":{"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""metadata":{"#,
+            to: #""device":{"name":1},"metadata":{"#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""metadata":{"#,
+            to: #""extra":{"deep":[[[{}]]]},"metadata":{"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
         Edit(from: #""metadata":{"#, to: #""extra":[1,],"metadata":{"#, decoderAccepts: nil, readByHand: false),
         Edit(from: #""metadata":{"#, to: #""metadata":null,"metadata2":{"#, decoderAccepts: true, readByHand: true),
         Edit(from: #""uuid":"6F1C2A9E"#, to: #""uuid":"6f1c2a9e"#, decoderAccepts: true, readByHand: true),
         Edit(from: #""uuid":"6F1C2A9E-"#, to: #""uuid":"6F1C2A9E"#, decoderAccepts: false, readByHand: false),
-        Edit(from: #""startDate":"2026-03-03T08:00:00.000Z""#, to: #""startDate":"2026-03-03T09:00:00+01:00""#, decoderAccepts: true, readByHand: true),
-        Edit(from: #""startDate":"2026-03-03T08:00:00.000Z""#, to: #""startDate":"2026-03-03T08:00:01Z""#, decoderAccepts: false, readByHand: false),
-        Edit(from: #""minimumQuantity":{"unit":"count/min","value":70},"#, to: "", decoderAccepts: false, readByHand: false),
-        Edit(from: #""mostRecentQuantityEndDate":"2026-03-03T08:00:00.000Z","#, to: #""mostRecentQuantityEndDate":null,"#, decoderAccepts: false, readByHand: false),
-        Edit(from: #""type":"HKQuantityTypeIdentifierHeartRate""#, to: #""type":"HKQuantityTypeIdentifierHeartRate","type":"HKQuantityTypeIdentifierStepCount""#, decoderAccepts: true, readByHand: false),
-        Edit(from: #""type":"HKQuantityTypeIdentifierHeartRate""#, to: #""type":"HKQuantityTypeIdentifierNope""#, decoderAccepts: false, readByHand: false),
-        Edit(from: #""source":{"#, to: #""source":{"bundleIdentifier":null,"#, decoderAccepts: false, readByHand: false),
-        Edit(from: #""source":{"#, to: #""version":null,"productType":"P","source":{"#, decoderAccepts: true, readByHand: true),
+        Edit(
+            from: #""startDate":"2026-03-03T08:00:00.000Z""#,
+            to: #""startDate":"2026-03-03T09:00:00+01:00""#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""startDate":"2026-03-03T08:00:00.000Z""#,
+            to: #""startDate":"2026-03-03T08:00:01Z""#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""minimumQuantity":{"unit":"count/min","value":70},"#,
+            to: "",
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""mostRecentQuantityEndDate":"2026-03-03T08:00:00.000Z","#,
+            to: #""mostRecentQuantityEndDate":null,"#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""type":"HKQuantityTypeIdentifierHeartRate""#,
+            to: #""type":"HKQuantityTypeIdentifierHeartRate","type":"HKQuantityTypeIdentifierStepCount""#,
+            decoderAccepts: true,
+            readByHand: false
+        ),
+        Edit(
+            from: #""type":"HKQuantityTypeIdentifierHeartRate""#,
+            to: #""type":"HKQuantityTypeIdentifierNope""#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""source":{"#,
+            to: #""source":{"bundleIdentifier":null,"#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""source":{"#,
+            to: #""version":null,"productType":"P","source":{"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
         Edit(from: "[", to: " [ \n\t", decoderAccepts: true, readByHand: true),
         Edit(from: "]", to: "] x", decoderAccepts: false, readByHand: false),
     ]

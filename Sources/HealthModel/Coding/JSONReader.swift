@@ -12,7 +12,9 @@ public protocol JSONReadable: Decodable {
 /// naming the byte offset; members it does not know are skipped (and checked). Stricter than
 /// Foundation's decoder in two ways a peer writing JSON never meets: a trailing comma is refused,
 /// and a number too small for a double is refused rather than read as zero. Of a member given
-/// twice, the typed readers keep the last.
+/// twice, the statistics' readers keep the last; the samples' readers refuse it. The daemon and
+/// HealthVaultKit use it as a fast path only (`RPCParams.readFast`, `RPCResult.readFast`): what it
+/// refuses is decoded again by ``HealthJSON/decode(_:from:)``, whose value or error counts.
 public struct JSONReader {
     private let bytes: [UInt8]
     private var at = 0
@@ -349,7 +351,9 @@ public struct JSONReader {
         guard at > first, at - first == 1 || bytes[first] != UInt8(ascii: "0") else {
             throw malformed("a whole number", back: at - start)
         }
-        if at < bytes.count, bytes[at] == UInt8(ascii: ".") || bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E") {
+        if at < bytes.count,
+            bytes[at] == UInt8(ascii: ".") || bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E")
+        {
             throw malformed("a whole number without a fraction or an exponent", back: at - start)
         }
         return negative ? -Int(magnitude) : Int(magnitude)

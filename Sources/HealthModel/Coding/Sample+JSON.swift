@@ -183,7 +183,8 @@ extension JSONWriter {
         var first = true
         let keys =
             metadata.count == 1
-            ? Array(metadata.keys) : metadata.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+            ? Array(metadata.keys)
+            : metadata.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
         for key in keys {
             if !first { raw(",") }
             first = false
