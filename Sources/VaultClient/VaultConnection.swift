@@ -259,17 +259,18 @@ public final class VaultConnection: Sendable {
         as type: Result.Type
     ) async throws -> Result {
         let data = try await rawCall(method, params)
-        // A large result (statistics) reads itself by hand: the same value, sooner.
+        // A large result (samples, statistics) reads itself by hand: the same value, sooner. What
+        // the hand-written reader is not sure of, and every error, is the Codable decoder's.
         if let readable = Result.self as? any JSONReadable.Type,
-            let result = try Self.read(readable, from: data) as? Result
+            let result = Self.readFast(readable, from: data) as? Result
         {
             return result
         }
         return try HealthJSON.decode(RPCResult<Result>.self, from: data).result
     }
 
-    private static func read<Readable: JSONReadable>(_ type: Readable.Type, from data: Data) throws -> Readable {
-        try RPCResult<Readable>.read(from: data)
+    private static func readFast<Readable: JSONReadable>(_ type: Readable.Type, from data: Data) -> Readable? {
+        RPCResult<Readable>.readFast(from: data)
     }
 
     /// Calls `method` and returns the whole answer frame's bytes; an error answer throws its
@@ -279,7 +280,12 @@ public final class VaultConnection: Sendable {
             defer { state.nextID += 1 }
             return state.nextID
         }
-        let frame = ByteBuffer(data: try HealthJSON.encode(RPCRequest(id: .number(id), method: method, params: params)))
+        // Params that write themselves (a save's samples) skip the generic encoder: the same bytes.
+        let frame = ByteBuffer(
+            data: try (params as? any JSONWritable).map {
+                try RPCWrittenRequest(id: .number(id), method: method, params: $0).json(capacity: 1 << 12)
+            } ?? HealthJSON.encode(RPCRequest(id: .number(id), method: method, params: params))
+        )
         let answer = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
             let closed = router.state.withLock { state -> ConnectionError? in
                 if let closed = state.closed { return closed }

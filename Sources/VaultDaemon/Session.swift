@@ -475,7 +475,7 @@ final class Session: Sendable {
     private func answer(method: String, id rpcID: RPCID, data: Data) async -> ByteBuffer {
         do {
             var result = try await dispatch(method: method, data: data, requestID: requestID(rpcID))
-            // A large result (statistics) writes its JSON by hand: the same bytes, sooner.
+            // A large result (samples, statistics) writes its JSON by hand: the same bytes, sooner.
             func encoded(_ result: any Encodable) -> ByteBuffer {
                 (result as? any JSONWritable).map {
                     encode(RPCWrittenResponse(id: rpcID, result: $0), answering: rpcID)
@@ -504,6 +504,10 @@ final class Session: Sendable {
         }
     }
 
+    private static func readFast<Readable: JSONReadable>(_ type: Readable.Type, from data: Data) -> Readable? {
+        RPCParams<Readable>.readFast(from: data)
+    }
+
     /// The error an app is answered with.
     static func rpcError(_ error: any Error) -> RPCError {
         switch error {
@@ -516,6 +520,13 @@ final class Session: Sendable {
 
     /// Decodes the request's `params` as `Params`; anything wrong is `invalidParams` naming the field.
     func params<Params: Decodable>(_ type: Params.Type, from data: Data) throws(RPCError) -> Params {
+        // Params that read themselves (a save's samples) try the hand-written reader first; what
+        // it is not sure of, and every error, is the Codable decoder's below.
+        if let readable = Params.self as? any JSONReadable.Type,
+            let params = Self.readFast(readable, from: data) as? Params
+        {
+            return params
+        }
         do {
             return try HealthJSON.decode(RPCParams<Params>.self, from: data).params
         } catch {
@@ -533,7 +544,14 @@ final class Session: Sendable {
 
     /// A result that writes its own JSON (statistics): the same bytes as ``encode(_:answering:)`` writes.
     func encode(_ response: RPCWrittenResponse, answering id: RPCID) -> ByteBuffer {
-        Self.frame(answering: id) { try response.json(capacity: 1 << 16) }
+        Self.frame(answering: id) {
+            do {
+                return try response.json(capacity: 1 << 16)
+            } catch {
+                // Only a value the wire cannot carry ends here: the generic encoder's own error.
+                return try HealthJSON.encode(RPCResponse(id: id, result: AnyEncodable(response.result)))
+            }
+        }
     }
 
     static func frame(answering rpcID: RPCID?, _ json: () throws -> Data) -> ByteBuffer {

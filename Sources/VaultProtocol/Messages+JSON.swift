@@ -190,3 +190,147 @@ extension RouteQueryResult: JSONWritable, JSONReadable {
         self.init(locations: locations, next: next)
     }
 }
+
+// MARK: Samples
+
+extension SamplesResult: JSONWritable, JSONReadable {
+    public func write(to writer: inout JSONWriter) throws {
+        writer.raw("{\"samples\":")
+        try writer.array(samples) { writer, sample in try sample.write(to: &writer) }
+        writer.raw("}")
+    }
+
+    public init(reading reader: inout JSONReader) throws(HealthError) {
+        var samples: [Sample]?
+        try reader.object { (reader, key) throws(HealthError) in
+            if key == "samples" {
+                // Given twice: the decoder's to judge.
+                guard samples == nil else { throw HealthError.invalidArgument("a member given twice") }
+                samples = try reader.samples()
+            } else {
+                try reader.skip()
+            }
+        }
+        guard let samples else { throw HealthError.invalidArgument("missing field", field: "samples") }
+        self.init(samples: samples)
+    }
+}
+
+extension SaveParams: JSONWritable, JSONReadable {
+    public func write(to writer: inout JSONWriter) throws {
+        writer.raw("{\"objects\":")
+        try writer.array(objects) { writer, sample in try sample.write(to: &writer) }
+        writer.raw("}")
+    }
+
+    public init(reading reader: inout JSONReader) throws(HealthError) {
+        var objects: [Sample]?
+        try reader.object { (reader, key) throws(HealthError) in
+            if key == "objects" {
+                guard objects == nil else { throw HealthError.invalidArgument("a member given twice") }
+                objects = try reader.samples()
+            } else {
+                try reader.skip()
+            }
+        }
+        guard let objects else { throw HealthError.invalidArgument("missing field", field: "objects") }
+        self.init(objects: objects)
+    }
+}
+
+/// A request whose params write themselves (``JSONWritable``): `{"id":…,"jsonrpc":"2.0",
+/// "method":…,"params":…}`, byte for byte what ``HealthJSON/encode(_:)`` writes for
+/// ``RPCRequest``; when the hand-written form throws, the Codable form is written (or throws).
+public struct RPCWrittenRequest {
+    public var id: RPCID
+    public var method: String
+    public var params: any JSONWritable
+
+    public init(id: RPCID, method: String, params: any JSONWritable) {
+        self.id = id
+        self.method = method
+        self.params = params
+    }
+
+    public func json(capacity: Int = 256) throws -> Data {
+        var writer = JSONWriter(capacity: capacity)
+        writer.raw("{\"id\":")
+        id.write(to: &writer)
+        writer.raw(",\"jsonrpc\":")
+        writer.string(jsonRPCVersion)
+        writer.raw(",\"method\":")
+        writer.string(method)
+        writer.raw(",\"params\":")
+        do {
+            try params.write(to: &writer)
+        } catch {
+            // Only a value the wire cannot carry ends here: the generic encoder's own error.
+            return try HealthJSON.encode(RPCRequest(id: id, method: method, params: WrittenValue(value: params)))
+        }
+        writer.raw("}")
+        return Data(writer.bytes)
+    }
+}
+
+extension RPCParams where Params: JSONReadable {
+    /// The `params` of a request read by hand, or nil when the fast reader is not sure of the
+    /// text (malformed, a member given twice, a number or a sample it leaves to the Codable
+    /// decoder, a value that does not validate): the caller then decodes it with
+    /// ``HealthJSON/decode(_:from:)``, whose answer, value or error, is the one that counts.
+    public static func readFast(from data: Data) -> Params? {
+        guard JSONNesting.isWithin(data) else { return nil }
+        var reader = JSONReader(data)
+        var params: Params?
+        var seen = false
+        do {
+            try reader.object { (reader, key) throws(HealthError) in
+                if key == "params" {
+                    guard !seen else { throw HealthError.invalidArgument("a member given twice") }
+                    seen = true
+                    params = try Params(reading: &reader)
+                } else {
+                    try reader.skip()
+                }
+            }
+            try reader.end()
+        } catch {
+            return nil
+        }
+        return params
+    }
+}
+
+extension RPCResult where Result: JSONReadable {
+    /// The `result` of an answer read by hand, or nil when the fast reader is not sure of the
+    /// text: the caller then decodes it with ``HealthJSON/decode(_:from:)``.
+    public static func readFast(from data: Data) -> Result? {
+        guard JSONNesting.isWithin(data) else { return nil }
+        var reader = JSONReader(data)
+        var result: Result?
+        var seen = false
+        do {
+            try reader.object { (reader, key) throws(HealthError) in
+                if key == "result" {
+                    guard !seen else { throw HealthError.invalidArgument("a member given twice") }
+                    seen = true
+                    result = try Result(reading: &reader)
+                } else {
+                    try reader.skip()
+                }
+            }
+            try reader.end()
+        } catch {
+            return nil
+        }
+        return result
+    }
+}
+
+/// A writable value through the generic encoder: what it writes is the value's own Codable form.
+struct WrittenValue: Encodable {
+    let value: any JSONWritable
+
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+    }
+}

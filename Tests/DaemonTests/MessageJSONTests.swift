@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthModelTestSupport
 import Testing
 import VaultProtocol
 
@@ -91,6 +92,77 @@ import VaultProtocol
             #expect(throws: (any Error).self, "\(frame)") {
                 try HealthJSON.decode(RPCHead.self, from: Data(frame.utf8))
             }
+        }
+    }
+
+    /// Samples of every kind, with series and metadata of every kind among them.
+    static func samples(seed: UInt64, count: Int) -> [Sample] {
+        var rng = RandomModel.seeded(seed)
+        return (0..<count).map { index in
+            switch index % 4 {
+            case 0: .quantity(RandomModel.quantitySample(&rng))
+            case 1: .category(RandomModel.categorySample(&rng))
+            case 2: RandomModel.sample(&rng)
+            default: RandomModel.perObjectSample(&rng)
+            }
+        }
+    }
+
+    @Test(arguments: [RPCID.number(12), .string("a \"quoted\" id\n")])
+    func sampleAnswersAndSaveRequestsAreTheEncodersBytes(id: RPCID) throws {
+        for seed in UInt64(1)...20 {
+            let samples = Self.samples(seed: seed, count: Int(seed % 7) * 3)
+            let answer = SamplesResult(samples: samples)
+            let written = try RPCWrittenResponse(id: id, result: answer).json()
+            #expect(written == (try HealthJSON.encode(RPCResponse(id: id, result: answer))))
+            let page = AnchoredObjectQueryResult(
+                addedSamples: samples,
+                deletedObjects: samples.prefix(3).map { DeletedObject(uuid: $0.uuid, sampleType: $0.sampleType) },
+                newAnchor: QueryAnchor(token: "anchor \(seed)")
+            )
+            let writtenPage = try RPCWrittenResponse(id: id, result: page).json()
+            #expect(writtenPage == (try HealthJSON.encode(RPCResponse(id: id, result: page))))
+            let save = SaveParams(objects: samples)
+            let request = try RPCWrittenRequest(id: id, method: Method.save, params: save).json()
+            #expect(request == (try HealthJSON.encode(RPCRequest(id: id, method: Method.save, params: save))))
+
+            // Read back by hand, to the decoder's values.
+            let decoded = try HealthJSON.decode(RPCResult<SamplesResult>.self, from: written).result.samples
+            #expect(RPCResult<SamplesResult>.readFast(from: written)?.samples == decoded)
+            let decodedPage = try HealthJSON.decode(RPCResult<AnchoredObjectQueryResult>.self, from: writtenPage).result
+            let readPage = RPCResult<AnchoredObjectQueryResult>.readFast(from: writtenPage)
+            #expect(readPage?.addedSamples == decodedPage.addedSamples)
+            #expect(readPage?.deletedObjects == decodedPage.deletedObjects)
+            #expect(readPage?.newAnchor == decodedPage.newAnchor)
+            let decodedSave = try HealthJSON.decode(RPCParams<SaveParams>.self, from: request).params.objects
+            #expect(RPCParams<SaveParams>.readFast(from: request)?.objects == decodedSave)
+
+            // A request as another client writes it: the same samples, or left to the decoder.
+            var rng = RandomModel.seeded(seed)
+            let other = Data(Reshaper.reshape(request, &rng).utf8)
+            #expect(try HealthJSON.decode(RPCParams<SaveParams>.self, from: other).params.objects == decodedSave)
+            let otherFast = RPCParams<SaveParams>.readFast(from: other)?.objects
+            #expect(otherFast == nil || otherFast == decodedSave)
+        }
+    }
+
+    /// What the fast readers leave to the decoder: no `params` or `result` (or twice), a frame
+    /// nested too deeply, trailing bytes, a value they refuse.
+    @Test func fastReadersLeaveTheRestToTheDecoder() {
+        let sample =
+            #"{"endDate":"2026-03-03T08:30:00.000Z","quantity":{"unit":"count","value":12},"sourceRevision":{"source":{"bundleIdentifier":"x","name":"x"}},"startDate":"2026-03-03T08:00:00.000Z","type":"HKQuantityTypeIdentifierStepCount","uuid":"6B1A1D5E-2D4B-4E1A-9A57-1F3C2B7E4D10"}"#
+        let good = #"{"id":1,"jsonrpc":"2.0","method":"samples.save","params":{"objects":["# + sample + "]}}"
+        #expect(RPCParams<SaveParams>.readFast(from: Data(good.utf8))?.objects.count == 1)
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        for frame in [
+            #"{"id":1,"jsonrpc":"2.0","method":"samples.save"}"#,
+            #"{"id":1,"method":"samples.save","params":{"objects":[]},"params":{"objects":[]}}"#,
+            #"{"id":1,"method":"samples.save","params":{"objects":[],"objects":[]}}"#,
+            #"{"id":1,"method":"samples.save","x":"# + deep + #","params":{"objects":[]}}"#,
+            good + " x",
+            good.replacingOccurrences(of: #""value":12"#, with: #""value":-12"#),
+        ] {
+            #expect(RPCParams<SaveParams>.readFast(from: Data(frame.utf8)) == nil, "\(frame)")
         }
     }
 }

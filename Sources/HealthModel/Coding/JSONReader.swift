@@ -12,7 +12,9 @@ public protocol JSONReadable: Decodable {
 /// naming the byte offset; members it does not know are skipped (and checked). Stricter than
 /// Foundation's decoder in two ways a peer writing JSON never meets: a trailing comma is refused,
 /// and a number too small for a double is refused rather than read as zero. Of a member given
-/// twice, the typed readers keep the last.
+/// twice, the statistics' readers keep the last; the samples' readers refuse it. The daemon and
+/// HealthVaultKit use it as a fast path only (`RPCParams.readFast`, `RPCResult.readFast`): what it
+/// refuses is decoded again by ``HealthJSON/decode(_:from:)``, whose value or error counts.
 public struct JSONReader {
     private let bytes: [UInt8]
     private var at = 0
@@ -92,6 +94,21 @@ public struct JSONReader {
         return true
     }
 
+    /// The first byte of the next value, without reading it.
+    public mutating func peekByte() throws(HealthError) -> UInt8 {
+        try peek()
+    }
+
+    /// `true` or `false`.
+    public mutating func bool() throws(HealthError) -> Bool {
+        if try peek() == UInt8(ascii: "t") {
+            try literal("true")
+            return true
+        }
+        try literal("false")
+        return false
+    }
+
     /// Skips one value of any kind, checking it is well formed.
     public mutating func skip() throws(HealthError) {
         switch try peek() {
@@ -139,12 +156,45 @@ public struct JSONReader {
 
     private static let delimiters: Set<UInt8> = Set(",:]}[{\" \t\r\n".utf8)
 
+    /// One value's bytes as they stand in the text, the value skipped (and checked): for a value
+    /// handed whole to another reader.
+    public mutating func valueBytes() throws(HealthError) -> ArraySlice<UInt8> {
+        skipSpace()
+        let start = at
+        try skip()
+        return bytes[start..<at]
+    }
+
+    /// The string value of the member `name` of the object the reader is on, found without
+    /// moving the reader and without reading the other members' values (skipped by their
+    /// structure only); nil when the object has no such member, has it twice, or it is not a
+    /// string. For an object whose other members are read according to it (a sample's `type`).
+    public func peekString(member name: StaticString) -> String? {
+        var probe = self
+        var found: String?
+        var count = 0
+        do {
+            try probe.object { (reader, key) throws(HealthError) in
+                if key == name {
+                    count += 1
+                    found = try reader.string()
+                } else {
+                    try reader.skipStructure()
+                }
+            }
+        } catch {
+            return nil
+        }
+        return count == 1 ? found : nil
+    }
+
     // MARK: Memo
 
     /// The last unit and quantity type read, reused when the next is spelled the same: a
     /// collection repeats them in every interval.
     var lastUnit: (text: String, unit: HealthUnit)?
     var lastQuantityType: (text: String, type: QuantityTypeIdentifier)?
+    var lastSampleType: (text: String, type: SampleType)?
 
     mutating func unit() throws(HealthError) -> HealthUnit {
         let text = try string()
@@ -278,6 +328,71 @@ public struct JSONReader {
             throw malformed("an integer", back: at - start)
         }
         return int
+    }
+
+    /// A whole number written as digits alone (`-?[0-9]+`, no fraction or exponent) that fits an
+    /// `Int`; anything else throws. Stricter than ``int()`` and than `JSONDecoder` (which also
+    /// takes `1e3` and `1.0`): for readers that fall back to the generic decoder when they refuse.
+    public mutating func plainInt() throws(HealthError) -> Int {
+        skipSpace()
+        let start = at
+        var negative = false
+        if at < bytes.count, bytes[at] == UInt8(ascii: "-") {
+            negative = true
+            at += 1
+        }
+        let first = at
+        var magnitude: UInt64 = 0
+        while at < bytes.count, bytes[at] >= UInt8(ascii: "0"), bytes[at] <= UInt8(ascii: "9") {
+            guard at - first < 18 else { throw malformed("a small whole number", back: at - start) }
+            magnitude = magnitude * 10 + UInt64(bytes[at] - UInt8(ascii: "0"))
+            at += 1
+        }
+        guard at > first, at - first == 1 || bytes[first] != UInt8(ascii: "0") else {
+            throw malformed("a whole number", back: at - start)
+        }
+        if at < bytes.count,
+            bytes[at] == UInt8(ascii: ".") || bytes[at] == UInt8(ascii: "e") || bytes[at] == UInt8(ascii: "E")
+        {
+            throw malformed("a whole number without a fraction or an exponent", back: at - start)
+        }
+        return negative ? -Int(magnitude) : Int(magnitude)
+    }
+
+    /// A UUID string in its canonical form (8-4-4-4-12 hexadecimal digits, either case), as
+    /// `UUID(uuidString:)` reads it; any other string throws.
+    public mutating func uuid() throws(HealthError) -> UUID {
+        let start = at
+        let text = try stringBytes()
+        guard text.count == 36 else { throw malformed("a UUID", back: at - start) }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var ok = true
+        withUnsafeMutableBytes(of: &value) { out in
+            var index = text.startIndex
+            for byteIndex in 0..<16 {
+                if byteIndex == 4 || byteIndex == 6 || byteIndex == 8 || byteIndex == 10 {
+                    if text[index] != UInt8(ascii: "-") { ok = false }
+                    index += 1
+                }
+                guard let high = Self.hexValue(text[index]), let low = Self.hexValue(text[index + 1]) else {
+                    ok = false
+                    return
+                }
+                out[byteIndex] = high << 4 | low
+                index += 2
+            }
+        }
+        guard ok else { throw malformed("a UUID", back: at - start) }
+        return UUID(uuid: value)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// An RFC 3339 string, read as ``HealthJSON`` reads dates.

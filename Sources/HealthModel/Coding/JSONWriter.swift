@@ -12,7 +12,7 @@ public protocol JSONWritable: Encodable {
 /// `JSONEncoder` escapes them, numbers in their shortest form without a trailing `.0`, dates
 /// as RFC 3339 strings. Tests compare its output with `JSONEncoder`'s byte for byte.
 public struct JSONWriter: Sendable {
-    public private(set) var bytes: [UInt8] = []
+    public internal(set) var bytes: [UInt8] = []
 
     public init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)

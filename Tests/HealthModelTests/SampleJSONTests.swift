@@ -1,0 +1,351 @@
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import PropertyBased
+import Testing
+
+/// The hand-written sample JSON (JSONWriter, JSONReader; Sources/HealthModel/Coding/Sample+JSON.swift)
+/// against the Codable form it stands in for: the same bytes written for every kind of sample, and
+/// read, whatever the member order, white space, escapes and unknown members, either to the value
+/// the Codable decoder gives or not at all (the caller then asks the Codable decoder); never a
+/// value the decoder refuses or reads otherwise.
+@Suite struct SampleJSONTests {
+    /// What the fast reader makes of a JSON array of samples, or nil where it leaves the text to
+    /// the Codable decoder.
+    static func fast(_ data: Data) -> [Sample]? {
+        guard JSONNesting.isWithin(data) else { return nil }
+        var reader = JSONReader(data)
+        do {
+            let samples = try reader.samples()
+            try reader.end()
+            return samples
+        } catch {
+            return nil
+        }
+    }
+
+    static func codable(_ data: Data) -> [Sample]? {
+        try? HealthJSON.decode([Sample].self, from: data)
+    }
+
+    static func written(_ samples: [Sample]) throws -> Data {
+        var writer = JSONWriter()
+        try writer.array(samples) { writer, sample in try sample.write(to: &writer) }
+        return Data(writer.bytes)
+    }
+
+    /// A quantity series sample (count above 1; a discrete type's with its summary), as it comes
+    /// back from the wire (without the series' quantities the builder's value carries).
+    static func series(_ rng: inout RandomModel.RNG) -> Sample {
+        let type: QuantityTypeIdentifier = Bool.random(using: &rng) ? .heartRate : .stepCount
+        let start = RandomModel.date(&rng)
+        let quantities = (0..<Int.random(in: 2...6, using: &rng)).map { index in
+            let at = start.addingTimeInterval(Double(index) * 10 + Double.random(in: 0..<5, using: &rng))
+            return QuantitySample.SeriesQuantity(
+                quantity: Quantity(Double(Int.random(in: 40...180, using: &rng)) + 0.5, type.canonicalUnit),
+                dateInterval: DateInterval(start: at, end: at.addingTimeInterval(Double.random(in: 0...5, using: &rng)))
+            )
+        }
+        let sample = try! QuantitySample(
+            uuid: UUID(using: &rng),
+            type: type,
+            series: quantities,
+            unit: type.canonicalUnit,
+            start: start,
+            end: start.addingTimeInterval(100),
+            sourceRevision: RandomModel.source(&rng),
+            device: RandomModel.device(&rng),
+            metadata: RandomModel.metadata(&rng)
+        )
+        return try! HealthJSON.decode(Sample.self, from: try HealthJSON.encode(Sample.quantity(sample)))
+    }
+
+    /// Metadata with what JSON writes in more than one way: escapes, keys beyond ASCII (ordered by
+    /// their bytes), numbers written with exponents, negative zero, whole doubles.
+    static func oddMetadata(_ rng: inout RandomModel.RNG) -> Metadata {
+        var metadata: Metadata = [:]
+        let odd = [
+            "\u{0}", "\u{1F}", "\n", "\t", "\u{7F}", "\u{2028}", "😀", "\"", "\\", "/", "é", "Z", "a", "\u{FF61}",
+        ]
+        for _ in 0..<Int.random(in: 0...4, using: &rng) {
+            let key = MetadataKey("org.example." + odd.randomElement(using: &rng)! + RandomModel.string(&rng))
+            let numbers: [Double] = [1e20, 1e16, 1e-7, -0.0, 123_456_789.125, 5e-324, 1.7976931348623157e308, 100, 0.1]
+            metadata[key] =
+                switch Int.random(in: 0...3, using: &rng) {
+                case 0: .string(odd.randomElement(using: &rng)! + RandomModel.string(&rng))
+                case 1: .number(numbers.randomElement(using: &rng)!)
+                case 2: .date(RandomModel.date(&rng))
+                default: .quantity(Quantity(numbers.randomElement(using: &rng)!, .meter))
+                }
+        }
+        return metadata
+    }
+
+    static func sample(_ rng: inout RandomModel.RNG) -> Sample {
+        switch Int.random(in: 0...9, using: &rng) {
+        case 0, 1, 2: .quantity(RandomModel.quantitySample(&rng))
+        case 3: series(&rng)
+        case 4, 5: .category(RandomModel.categorySample(&rng))
+        case 6:
+            // Metadata the random model does not make, dates across the years 0001-9999.
+            .category(
+                try! CategorySample(
+                    uuid: UUID(using: &rng),
+                    type: .mindfulSession,
+                    value: 0,
+                    start: Date(timeIntervalSinceReferenceDate: -62e9),
+                    end: Date(timeIntervalSinceReferenceDate: Double.random(in: -62e9...252e9, using: &rng)),
+                    sourceRevision: RandomModel.source(&rng),
+                    metadata: oddMetadata(&rng)
+                )
+            )
+        case 7: RandomModel.perObjectSample(&rng)
+        default: RandomModel.sample(&rng)
+        }
+    }
+
+    @Test func writesWhatTheEncoderWritesForEveryKind() async {
+        await propertyCheck(count: 300, input: Generator(run: { rng in rng })) { generator in
+            var rng = generator
+            let samples = (0..<Int.random(in: 0...6, using: &rng)).map { _ in Self.sample(&rng) }
+            let expected = try HealthJSON.encode(samples)
+            let written = try Self.written(samples)
+            #expect(written == expected, "\(String(decoding: expected, as: UTF8.self))")
+            let deleted = samples.map { DeletedObject(uuid: $0.uuid, sampleType: $0.sampleType) }
+            let page = AnchoredObjectQueryResult(
+                addedSamples: samples,
+                deletedObjects: deleted,
+                newAnchor: QueryAnchor(token: RandomModel.string(&rng))
+            )
+            #expect(try JSONWriter.data(page) == (try HealthJSON.encode(page)))
+        }
+    }
+
+    @Test func readsWhatTheDecoderReads() async {
+        await propertyCheck(count: 300, input: Generator(run: { rng in rng })) { generator in
+            var rng = generator
+            let samples = (0..<Int.random(in: 0...6, using: &rng)).map { _ in Self.sample(&rng) }
+            let text = try HealthJSON.encode(samples)
+            let decoded = try HealthJSON.decode([Sample].self, from: text)
+            // The daemon's own form is read by hand, whatever the kind, to the decoder's value.
+            #expect(Self.fast(text) == decoded)
+            let page = try HealthJSON.encode(
+                AnchoredObjectQueryResult(addedSamples: samples, deletedObjects: [], newAnchor: QueryAnchor(token: "a"))
+            )
+            #expect(
+                (try? JSONReader.read(AnchoredObjectQueryResult.self, from: page))?.addedSamples
+                    == (try HealthJSON.decode(AnchoredObjectQueryResult.self, from: page)).addedSamples
+            )
+            // Another writer's form: members in any order, white space, escapes, unknown members.
+            let other = Data(Reshaper.reshape(text, &rng).utf8)
+            let otherDecoded = Self.codable(other)
+            #expect(otherDecoded == decoded, "\(String(decoding: other, as: UTF8.self))")
+            let otherFast = Self.fast(other)
+            #expect(otherFast == nil || otherFast == otherDecoded, "\(String(decoding: other, as: UTF8.self))")
+            // Quantity and category samples are read by hand in that form too.
+            if samples.allSatisfy({
+                if case .quantity = $0 { true } else if case .category = $0 { true } else { false }
+            }) {
+                #expect(otherFast != nil, "\(String(decoding: other, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test func refusesWhatTheDecoderRefuses() async {
+        await propertyCheck(count: 500, input: Generator(run: { rng in rng })) { generator in
+            var rng = generator
+            let samples = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                Bool.random(using: &rng)
+                    ? Sample.quantity(RandomModel.quantitySample(&rng))
+                    : Sample.category(RandomModel.categorySample(&rng))
+            }
+            var bytes = Array(try HealthJSON.encode(samples))
+            // Truncated, a byte changed, a byte dropped, or a piece of JSON pasted in.
+            switch Int.random(in: 0...3, using: &rng) {
+            case 0: bytes.removeLast(Int.random(in: 1...bytes.count, using: &rng))
+            case 1: bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            case 2: bytes.remove(at: Int.random(in: 0..<bytes.count, using: &rng))
+            default:
+                let pieces = [
+                    "null", "1e3", "1.0", "-0", "1e400", "\"\\ud800\"", "{}", "[]", ",", "\"x\"", "true",
+                    "99999999999999999999",
+                    "\"\\u0041\"", ":", "\"2026-02-30T00:00:00Z\"", "{\"unit\":\"kg\"}",
+                ]
+                bytes.insert(
+                    contentsOf: Array(pieces.randomElement(using: &rng)!.utf8),
+                    at: Int.random(in: 0...bytes.count, using: &rng)
+                )
+            }
+            let data = Data(bytes)
+            let decoded = Self.codable(data)
+            let fast = Self.fast(data)
+            if decoded == nil {
+                #expect(fast == nil, "\(String(decoding: data, as: UTF8.self))")
+            } else {
+                #expect(fast == nil || fast == decoded, "\(String(decoding: data, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// Texts that the Codable decoder reads its own way, each read the same way or left to it.
+    @Test(arguments: SampleJSONTests.edgeCases)
+    func edgeCasesAreTheDecodersOrLeftToIt(edit: Edit) throws {
+        let sample = try QuantitySample(
+            uuid: UUID(uuidString: "6F1C2A9E-3B7D-4E55-9A0C-1D2E3F405162")!,
+            type: .heartRate,
+            quantity: Quantity(72, .countPerMinute),
+            start: RFC3339.date(from: "2026-03-03T08:00:00Z")!,
+            end: RFC3339.date(from: "2026-03-03T08:00:00Z")!,
+            count: 2,
+            discreteSummary: QuantitySample.DiscreteSummary(
+                minimum: Quantity(70, .countPerMinute),
+                maximum: Quantity(74, .countPerMinute),
+                mostRecent: Quantity(74, .countPerMinute),
+                mostRecentDateInterval: DateInterval(start: RFC3339.date(from: "2026-03-03T08:00:00Z")!, duration: 0)
+            ),
+            sourceRevision: SourceRevision(source: Source(bundleIdentifier: "org.example.a", name: "A")),
+            metadata: ["org.example.k": .string("v"), .wasUserEntered: .bool(true)]
+        )
+        let text = String(decoding: try HealthJSON.encode([Sample.quantity(sample)]), as: UTF8.self)
+        let edited = Data(text.replacingOccurrences(of: edit.from, with: edit.to).utf8)
+        #expect(edited != Data(text.utf8), "\(edit.from) is in \(text)")
+        let decoded = Self.codable(edited)
+        let fast = Self.fast(edited)
+        if let accepts = edit.decoderAccepts {
+            #expect((decoded != nil) == accepts, "\(String(decoding: edited, as: UTF8.self))")
+        }
+        // Never a text the decoder refuses, nor another value.
+        if decoded == nil { #expect(fast == nil) }
+        #expect((fast != nil) == edit.readByHand, "\(String(decoding: edited, as: UTF8.self))")
+        if let fast { #expect(fast == decoded) }
+    }
+
+    struct Edit: Sendable, CustomTestStringConvertible {
+        let from: String
+        let to: String
+        /// Nil: not asserted (what Foundation's decoder makes of it is its own affair).
+        let decoderAccepts: Bool?
+        let readByHand: Bool
+        var testDescription: String { "\(from) → \(to)" }
+    }
+
+    static let edgeCases: [Edit] = [
+        Edit(from: #""count":2"#, to: #""count":2e0"#, decoderAccepts: true, readByHand: false),
+        Edit(from: #""count":2"#, to: #""count":2.0"#, decoderAccepts: true, readByHand: false),
+        Edit(from: #""count":2"#, to: #""count":2.5"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""count":2"#, to: #""count":2,"count":3"#, decoderAccepts: true, readByHand: false),
+        Edit(from: #""count":2"#, to: #""count":99999999999999999999"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""value":72}"#, to: #""value":7.2e1}"#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""value":72}"#, to: #""value":72,"value":73}"#, decoderAccepts: true, readByHand: false),
+        Edit(from: #""org.example.k":"v""#, to: #""org.example.k":-0"#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""org.example.k":"v""#, to: #""org.example.k":-1.5E-3"#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""value":72}"#, to: #""value":1e400}"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""value":72}"#, to: #""value":"72"}"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""value":72}"#, to: #""value":72,}"#, decoderAccepts: nil, readByHand: false),
+        Edit(from: #""org.example.k":"v""#, to: #""k":"\u0076""#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""org.example.k":"v""#, to: #""k":"\ud83d\ude00""#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""org.example.k":"v""#, to: #""k":"\ud83d""#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""org.example.k":"v""#, to: #""k":true"#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""org.example.k":"v""#, to: #""k":null"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""org.example.k":"v""#, to: #""k":[1]"#, decoderAccepts: false, readByHand: false),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""k":{"date":"2026-03-03T08:00:00+01:00"}"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""k":{"value":1,"unit":"km","x":null}"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""org.example.k":"v","org.example.k":"w""#,
+            decoderAccepts: true,
+            readByHand: false
+        ),
+        Edit(
+            from: #""org.example.k":"v""#,
+            to: #""org.example.\u00e9":"v","org.example.e\u0301":"w""#,
+            decoderAccepts: nil,
+            readByHand: false
+        ),
+        Edit(from: #""HKWasUserEntered":1"#, to: #""HKWasUserEntered":1.0"#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""HKWasUserEntered":1"#, to: #""HKWasUserEntered":2"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""metadata":{"#, to: #""device":null,"metadata":{"#, decoderAccepts: true, readByHand: true),
+        Edit(
+            from: #""metadata":{"#,
+            to: #""device":{"name":null,"model":"M"},"metadata":{"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""metadata":{"#,
+            to: #""device":{"name":1},"metadata":{"#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""metadata":{"#,
+            to: #""extra":{"deep":[[[{}]]]},"metadata":{"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(from: #""metadata":{"#, to: #""extra":[1,],"metadata":{"#, decoderAccepts: nil, readByHand: false),
+        Edit(from: #""metadata":{"#, to: #""metadata":null,"metadata2":{"#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""uuid":"6F1C2A9E"#, to: #""uuid":"6f1c2a9e"#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""uuid":"6F1C2A9E-"#, to: #""uuid":"6F1C2A9E"#, decoderAccepts: false, readByHand: false),
+        Edit(
+            from: #""startDate":"2026-03-03T08:00:00.000Z""#,
+            to: #""startDate":"2026-03-03T09:00:00+01:00""#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(
+            from: #""startDate":"2026-03-03T08:00:00.000Z""#,
+            to: #""startDate":"2026-03-03T08:00:01Z""#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""minimumQuantity":{"unit":"count/min","value":70},"#,
+            to: "",
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""mostRecentQuantityEndDate":"2026-03-03T08:00:00.000Z","#,
+            to: #""mostRecentQuantityEndDate":null,"#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""type":"HKQuantityTypeIdentifierHeartRate""#,
+            to: #""type":"HKQuantityTypeIdentifierHeartRate","type":"HKQuantityTypeIdentifierStepCount""#,
+            decoderAccepts: true,
+            readByHand: false
+        ),
+        Edit(
+            from: #""type":"HKQuantityTypeIdentifierHeartRate""#,
+            to: #""type":"HKQuantityTypeIdentifierNope""#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""source":{"#,
+            to: #""source":{"bundleIdentifier":null,"#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
+        Edit(
+            from: #""source":{"#,
+            to: #""version":null,"productType":"P","source":{"#,
+            decoderAccepts: true,
+            readByHand: true
+        ),
+        Edit(from: "[", to: " [ \n\t", decoderAccepts: true, readByHand: true),
+        Edit(from: "]", to: "] x", decoderAccepts: false, readByHand: false),
+    ]
+}
