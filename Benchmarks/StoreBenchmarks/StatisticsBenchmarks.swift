@@ -179,10 +179,11 @@ final class EngineFixture {
     let opened: Vault
     let engine: VaultEngine
 
-    init(_ vault: StatisticsVault) throws {
+    /// `hours: false`: every statistics query computed from the rows, none of the hours kept.
+    init(_ vault: StatisticsVault, hours: Bool = true) throws {
         self.vault = vault
         opened = try Vault.open(at: vault.directory, passphrase: SecureBytes(utf8: "bench"))
-        engine = try VaultEngine(vault: opened)
+        engine = try VaultEngine(vault: opened, keepsStatisticsHours: hours)
     }
 
     func stop() async {
@@ -349,6 +350,21 @@ func statisticsBenchmarks() {
         heartEngine = nil
     }
 
+    // The same from the rows, the hours kept unused: what the first query after an import, or
+    // any query the hours do not serve, costs (docs/STATISTICS.md, "Hours kept").
+    nonisolated(unsafe) var heartRows: EngineFixture?
+    Benchmark("Statistics heart rate year daily: engine, from the rows", configuration: configuration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await heartRows!.engine.statisticsCollection(matching: heartRateQuery, as: reader))
+        }
+    } setup: {
+        heartRows = try EngineFixture(try await StatisticsVault([.heartRate()], priority: []), hours: false)
+    } teardown: {
+        await heartRows?.stop()
+        heartRows = nil
+    }
+
     nonisolated(unsafe) var heartRaw: RawDatabase?
     Benchmark("Statistics heart rate year daily: raw SQLCipher", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
@@ -396,6 +412,25 @@ func statisticsBenchmarks() {
     } teardown: {
         await stepsEngine?.stop()
         stepsEngine = nil
+    }
+
+    nonisolated(unsafe) var stepsRows: EngineFixture?
+    Benchmark("Statistics steps year hourly two sources: engine, from the rows", configuration: configuration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await stepsRows!.engine.statisticsCollection(matching: stepsQuery, as: reader))
+        }
+    } setup: {
+        stepsRows = try EngineFixture(
+            try await StatisticsVault(
+                [.phoneSteps(), .watchSteps()],
+                priority: ["org.example.watch", "org.example.phone"]
+            ),
+            hours: false
+        )
+    } teardown: {
+        await stepsRows?.stop()
+        stepsRows = nil
     }
 
     // Most of what the socket adds beyond the engine: the answer's JSON, written by the daemon

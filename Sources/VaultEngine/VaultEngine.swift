@@ -40,6 +40,9 @@ public final class VaultEngine: Sendable {
     let now: @Sendable () -> Date
     /// The task that writes the next expiry when its instant comes (``armExpiryTimer(next:)``).
     let expiryTimer = Mutex<Task<Void, Never>?>(nil)
+    /// Whether statistics queries use and keep the hours kept (docs/STATISTICS.md, "Hours
+    /// kept"); off, every query is computed from the rows (benchmarks compare the two).
+    let keepsStatisticsHours: Bool
 
     /// The most objects one save or delete may name.
     public static let maximumBatchSize = 100_000
@@ -47,9 +50,15 @@ public final class VaultEngine: Sendable {
     /// An engine over an open vault; ``shutdown()`` stops its threads. `now` is its clock (tests
     /// give their own). Expiries that came while the vault was closed are written now, with the
     /// instants they took effect (docs/AUDIT_LOG.md, "Grants and their history").
-    public init(vault: Vault, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// `keepsStatisticsHours: false` computes every statistics query from the rows.
+    public init(
+        vault: Vault,
+        now: @escaping @Sendable () -> Date = { Date() },
+        keepsStatisticsHours: Bool = true
+    ) throws {
         self.vault = vault
         self.now = now
+        self.keepsStatisticsHours = keepsStatisticsHours
         self.store = SampleStore(database: try vault.db())
         // A writer and every reader busy at once, and no more (more would only wait for a connection).
         self.threads = NIOThreadPool(numberOfThreads: Database.readerCount + 1)
@@ -176,11 +185,16 @@ public final class VaultEngine: Sendable {
     /// Runs `body` in one read transaction and appends the entry it returns, durable when this
     /// returns, written by the connection that read (``Database/read(_:thenWrite:)``: its page
     /// cache stays warm for the next read). A failure to write the entry is an ``AuditFailure``.
-    func readRecorded<T>(_ body: (Connection) throws -> (T, AuditEntry)) throws -> T {
+    func readRecorded<T>(
+        keeping keeper: StatisticsHoursKeeper? = nil,
+        _ body: (Connection) throws -> (T, AuditEntry)
+    ) throws -> T {
         var recording = false
         do {
             return try database.read(body) { db, read in
                 recording = true
+                // Statistics hours the read computed, kept with its entry (docs/STATISTICS.md).
+                if let keeper { try store.keepStatisticsHours(keeper, in: db) }
                 try append(read.1, in: db)
             }.0
         } catch let failure as AuditFailure {

@@ -21,6 +21,7 @@ extension SampleStore {
         midnights: [Date],
         scope: ReadScope,
         timeZone: TimeZone,
+        keeping keeper: StatisticsHoursKeeper? = nil,
         in db: Connection
     ) throws
         -> [ActivityDay]
@@ -41,6 +42,7 @@ extension SampleStore {
             ),
             scope: scope,
             timeZone: timeZone.identifier,
+            keeping: keeper,
             in: db
         )
         let indexOfMidnight = Dictionary(uniqueKeysWithValues: midnights.enumerated().map { ($1, $0) })

@@ -26,6 +26,7 @@ extension SampleStore {
     public func statistics(
         matching query: StatisticsQueryDescriptor,
         scope: ReadScope,
+        keeping keeper: StatisticsHoursKeeper? = nil,
         in db: Connection
     ) throws -> Statistics? {
         try query.validate()
@@ -40,7 +41,14 @@ extension SampleStore {
             )
         else { return nil }
         // One interval holding every sample: from the earliest start on, without an end.
-        let computed = try plan.compute(boundaries: [plan.start, .greatestFiniteMagnitude], db)
+        let computed = try plan.compute(
+            boundaries: [plan.start, .greatestFiniteMagnitude],
+            scope: scope,
+            predicate: query.predicate,
+            store: self,
+            keeper: keeper,
+            db
+        )
         return computed.results.first.map {
             $0.statistics(
                 plan,
@@ -57,6 +65,7 @@ extension SampleStore {
         matching query: StatisticsCollectionQueryDescriptor,
         scope: ReadScope,
         timeZone: String,
+        keeping keeper: StatisticsHoursKeeper? = nil,
         in db: Connection
     ) throws -> StatisticsCollection {
         try query.validate()
@@ -89,7 +98,14 @@ extension SampleStore {
                     )
                 }
                 let boundaries = intervals.boundaries(from: first, through: last)
-                let computed = try plan.compute(boundaries: boundaries.map(\.timeIntervalSinceReferenceDate), db)
+                let computed = try plan.compute(
+                    boundaries: boundaries.map(\.timeIntervalSinceReferenceDate),
+                    scope: scope,
+                    predicate: query.predicate,
+                    store: self,
+                    keeper: keeper,
+                    db
+                )
                 if computed.end > boundaries[boundaries.count - 1].timeIntervalSinceReferenceDate {
                     // The interval holding the instant just before the end.
                     let end = Date(timeIntervalSinceReferenceDate: computed.end)
@@ -131,6 +147,7 @@ extension SampleStore {
     {
         let json = String(decoding: try JSONEncoder().encode(bundleIdentifiers), as: UTF8.self)
         try VaultSettings.setValue(bundleIdentifiers.isEmpty ? nil : json, for: Self.priorityKey(type), db)
+        try forgetMergedHours(of: type, in: db)
     }
 
     /// Every type the owner has ordered sources for, with its order.
@@ -170,6 +187,13 @@ struct StatisticsPlan {
     /// Whether any of the sources has a sample of the type without a duration (whether or not
     /// it matches the predicate), from the index of such samples alone; only when merging.
     let withoutDuration: Bool
+    /// Merges a cumulative sum whatever the number of sources (the hours kept compute a merging
+    /// query's segments for every hour, also those with one source).
+    let mergesAlways: Bool
+    /// Computes each interval's segments from the samples reaching into it alone (each cut at
+    /// the interval's edges), so that an interval's figures do not depend on the rows of other
+    /// intervals computed with it, not even in a floating-point sum's last bit (the hours kept).
+    var partitionedSegments = false
 
     init?(
         type: QuantityTypeIdentifier,
@@ -179,6 +203,7 @@ struct StatisticsPlan {
         store: SampleStore,
         restrictedTo restriction: SQLFragment? = nil,
         path: SampleStore.RowPath = .byStart,
+        mergingAlways: Bool = false,
         _ db: Connection
     ) throws {
         // Values inside the type's domain, as saving keeps them (QuantityTypeIdentifier.valueLimit):
@@ -255,7 +280,36 @@ struct StatisticsPlan {
         // With a predicate, one pass over its matches keeps only the sources it leaves, and
         // narrows the span to their start dates.
         var matched: (start: Double, end: Double)?
-        if predicate != nil || restriction != nil || windowed != nil {
+        if case .date = predicate, restriction == nil, windowed == nil {
+            // Dates alone, each source's first and last match through the (type, source, start)
+            // index, two probes a source instead of the pass: the cost of a year's predicate is
+            // that of a day's.
+            var first: Double?
+            var last: Double?
+            var kept: [Int64] = []
+            for id in ids {
+                guard
+                    let probe = try store.branch(
+                        for: SampleTypePredicate(.quantity(type), predicate: predicate),
+                        scope: scope,
+                        columns: SQLFragment("s.start_date AS a"),
+                        path: path,
+                        condition: SQLFragment("s.source_id = ?", [.integer(id)]),
+                        db
+                    ),
+                    let earliest = try db.rows("SELECT a FROM (\(probe.sql)) ORDER BY a LIMIT 1", probe.arguments)
+                        .first?[0].double,
+                    let latest = try db.rows("SELECT a FROM (\(probe.sql)) ORDER BY a DESC LIMIT 1", probe.arguments)
+                        .first?[0].double
+                else { continue }
+                kept.append(id)
+                first = min(first ?? earliest, earliest)
+                last = max(last ?? latest, latest)
+            }
+            ids = kept
+            guard let first, let last else { return nil }
+            matched = (first, last)
+        } else if predicate != nil || restriction != nil || windowed != nil {
             let spans = try db.rows(
                 "SELECT src, min(a), max(a) FROM (\(branch.sql)) GROUP BY src",
                 branch.arguments
@@ -303,7 +357,8 @@ struct StatisticsPlan {
         self.visible = branch
         self.sources = found.map { ($0.id, $0.source) }
         // Asked only where it is used: merging sums of several sources.
-        let merges = Self.merges(type, options, sources: found.count)
+        self.mergesAlways = mergingAlways && Self.merges(type, options, sources: 2)
+        let merges = mergesAlways || Self.merges(type, options, sources: found.count)
         if merges, let windowed {
             // Within a window: the app's own such samples, and others' inside the window.
             let others = found.map(\.id).filter { $0 != windowed.own }
@@ -362,6 +417,7 @@ struct StatisticsPlan {
         self.end = 0
         self.bundleOrder = Self.bundleOrder(found.map(\.source))
         self.withoutDuration = false
+        self.mergesAlways = false
     }
 
     /// The owner's order first, then the order in which sources first saved (their row ids).
@@ -389,15 +445,15 @@ struct StatisticsPlan {
     /// A sum over two or more sources is merged, entirely in the segments pass. Without a sum
     /// asked (`duration` alone) nothing is merged: every source with a sample in the interval is
     /// listed, as for any other statistic.
-    var merging: Bool { Self.merges(type, options, sources: sources.count) }
+    var merging: Bool { mergesAlways || Self.merges(type, options, sources: sources.count) }
 
     private static func merges(_ type: QuantityTypeIdentifier, _ options: StatisticsOptions, sources: Int) -> Bool {
         type.aggregationStyle == .cumulative && options.contains(.cumulativeSum) && sources > 1
     }
 
-    private var needsPieces: Bool { !merging }
+    var needsPieces: Bool { !merging }
 
-    private var needsSegments: Bool { merging || options.contains(.duration) }
+    var needsSegments: Bool { merging || options.contains(.duration) }
 
     /// The transform averaged: sound levels are averaged as energy.
     private func level(_ expression: String) -> String {
@@ -436,16 +492,27 @@ struct StatisticsPlan {
                 end = max(end, row[14].double ?? end)
                 update(index) { interval in
                     interval.perSource[rank] = interval.perSource[rank].map { $0.adding(pieces) } ?? pieces
+                    interval.latestEnd = max(interval.latestEnd, row[14].double ?? interval.latestEnd)
                 }
             }
         }
         if needsSegments {
-            for row in try db.rows(segmentsSQL(), visible.arguments + segmentsArguments(blob: blob, count: count)) {
+            let (sql, arguments) =
+                partitionedSegments
+                ? (
+                    partitionedSegmentsSQL(),
+                    rankArguments + [blob, blob, blob, .integer(count), blob, .integer(count)]
+                )
+                : (segmentsSQL(), segmentsArguments(blob: blob, count: count))
+            for row in try db.rows(sql, visible.arguments + arguments) {
                 guard let index = row[0].int64.map(Int.init) else { continue }
                 end = max(end, row[1].double ?? end)
                 guard index >= 0, index < results.count else { continue }
                 let segments = Segments(row, sources: sources.count)
-                update(index) { $0.segments = segments }
+                update(index) { interval in
+                    interval.segments = segments
+                    interval.latestEnd = max(interval.latestEnd, row[1].double ?? interval.latestEnd)
+                }
             }
             // Samples without a duration, added to the merged sum by a pass of their own, run only
             // when the sources have some.
@@ -456,6 +523,7 @@ struct StatisticsPlan {
                     else { continue }
                     end = max(end, row[3].double ?? end)
                     update(index) { interval in
+                        interval.latestEnd = max(interval.latestEnd, row[3].double ?? interval.latestEnd)
                         var segments = interval.segments ?? Segments(sources: sources.count)
                         segments.merged += sum
                         segments.sumBySource[rank] += sum
@@ -564,6 +632,45 @@ struct StatisticsPlan {
             """
     }
 
+    /// ``segmentsSQL()`` per interval: each sample with a duration, cut at the edges of every
+    /// interval it reaches, starts and ends its coverage within each; the running sums start
+    /// again in each interval (a window partitioned by interval), so no event of another interval
+    /// enters an interval's sums.
+    private func partitionedSegmentsSQL() -> String {
+        let ranks = sources.indices
+        let covered = ranks.map { "c\($0) > 0" }.joined(separator: " OR ")
+        let chosen = "CASE " + ranks.map { "WHEN c\($0) > 0 THEN r\($0) " }.joined() + "ELSE 0 END"
+        let won = ranks.map { k in
+            "max(" + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)"
+        }
+        let perRank = ranks.map {
+            ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0)"
+        }
+        let running = ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0)" }
+        let separate = options.contains(.separateBySource)
+        let coverage = separate || options.contains(.duration)
+        let bySource = ranks.map { k in
+            ", " + (separate ? "sum(CASE WHEN c\(k) > 0 THEN (t2 - t) * r\(k) ELSE 0 END)" : "0")
+                + ", " + (coverage ? "sum(CASE WHEN c\(k) > 0 THEN t2 - t ELSE 0 END)" : "0")
+        }
+        return """
+            WITH RECURSIVE v AS NOT MATERIALIZED (\(visible.sql)),
+            sp(a, b, k, r, i, i1) AS (
+                SELECT a, b, \(rankSQL), \(rate), hv_interval(?, a, 0), hv_interval(?, b, 1) FROM v WHERE b > a
+                UNION ALL SELECT a, b, k, r, i + 1, i1 FROM sp WHERE i < i1),
+            e(i, t, k, dr, dc) AS (
+                SELECT i, max(a, hv_boundary(?, i)), k, r, 1 FROM sp WHERE i >= 0 AND i < ?
+                UNION ALL SELECT i, min(b, hv_boundary(?, i + 1)), k, -r, -1 FROM sp WHERE i >= 0 AND i < ?),
+            g AS (SELECT i, t\(perRank.joined()) FROM e GROUP BY i, t),
+            st AS (
+                SELECT i, t, lead(t) OVER o AS t2\(running.joined())
+                FROM g WINDOW o AS (PARTITION BY i ORDER BY t ROWS UNBOUNDED PRECEDING))
+            SELECT i, max(t2), sum((t2 - t) * \(chosen)),
+                \(options.contains(.duration) ? "sum(t2 - t)" : "0")\(bySource.joined()), \(won.joined(separator: ", "))
+            FROM st WHERE \(covered) GROUP BY i
+            """
+    }
+
     /// What a covering sample adds per second: its share of a sum, or its level.
     private var rate: String { style == .cumulative ? "x / (b - a)" : level("x") }
 
@@ -599,6 +706,30 @@ struct Pieces {
     var share: Double
     /// Its latest sample, by end, start and row id.
     var mostRecent: (value: Double, start: Double, end: Double, id: Int64)?
+
+    init(
+        count: Int,
+        sum: Double,
+        minimum: Double?,
+        maximum: Double?,
+        weighted: Double,
+        weight: Double,
+        pointLevels: Double,
+        points: Int,
+        share: Double,
+        mostRecent: (value: Double, start: Double, end: Double, id: Int64)?
+    ) {
+        self.count = count
+        self.sum = sum
+        self.minimum = minimum
+        self.maximum = maximum
+        self.weighted = weighted
+        self.weight = weight
+        self.pointLevels = pointLevels
+        self.points = points
+        self.share = share
+        self.mostRecent = mostRecent
+    }
 
     init?(_ row: Row) {
         guard let count = row[2].int64 else { return nil }
@@ -671,6 +802,8 @@ struct IntervalResult {
     let index: Int
     var perSource: [Pieces?]
     var segments: Segments?
+    /// The latest end of the samples counted here.
+    var latestEnd = -Double.greatestFiniteMagnitude
 
     init(index: Int, perSource: [Pieces?]) {
         self.index = index

@@ -527,6 +527,49 @@ public enum Schema {
                 """,
             ]
         ),
+        // Statistics kept by the hour (docs/STATISTICS.md, "Hours kept"): per quantity type, for
+        // readers of every source (source 0) or of one source's own samples, each UTC hour's
+        // computed pieces and segments; forgotten by these triggers when a sample reaching into
+        // the hour is saved or deleted. `statistics_changes` counts the changes per type and
+        // source (0: any), so that hours computed from a snapshot are kept only if none came since.
+        Migration(
+            version: 18,
+            statements: [
+                """
+                CREATE TABLE statistics_hours (
+                    type INTEGER NOT NULL,
+                    source INTEGER NOT NULL,
+                    hour INTEGER NOT NULL,
+                    result BLOB NOT NULL,
+                    PRIMARY KEY (type, source, hour)) WITHOUT ROWID
+                """,
+                """
+                CREATE TABLE statistics_changes (
+                    type INTEGER NOT NULL,
+                    source INTEGER NOT NULL,
+                    changes INTEGER NOT NULL,
+                    PRIMARY KEY (type, source)) WITHOUT ROWID
+                """,
+                """
+                CREATE TRIGGER statistics_hours_on_insert AFTER INSERT ON samples BEGIN
+                    DELETE FROM statistics_hours WHERE type = NEW.type AND source IN (0, NEW.source_id)
+                        AND hour BETWEEN (CAST(NEW.start_date / 3600 AS INTEGER) - (NEW.start_date < 0 AND CAST(NEW.start_date / 3600 AS INTEGER) * 3600 != NEW.start_date)) AND (CAST(NEW.end_date / 3600 AS INTEGER) - (NEW.end_date < 0 AND CAST(NEW.end_date / 3600 AS INTEGER) * 3600 != NEW.end_date));
+                    INSERT INTO statistics_changes (type, source, changes)
+                        VALUES (NEW.type, 0, 1), (NEW.type, NEW.source_id, 1)
+                        ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1;
+                END
+                """,
+                """
+                CREATE TRIGGER statistics_hours_on_delete AFTER DELETE ON samples BEGIN
+                    DELETE FROM statistics_hours WHERE type = OLD.type AND source IN (0, OLD.source_id)
+                        AND hour BETWEEN (CAST(OLD.start_date / 3600 AS INTEGER) - (OLD.start_date < 0 AND CAST(OLD.start_date / 3600 AS INTEGER) * 3600 != OLD.start_date)) AND (CAST(OLD.end_date / 3600 AS INTEGER) - (OLD.end_date < 0 AND CAST(OLD.end_date / 3600 AS INTEGER) * 3600 != OLD.end_date));
+                    INSERT INTO statistics_changes (type, source, changes)
+                        VALUES (OLD.type, 0, 1), (OLD.type, OLD.source_id, 1)
+                        ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1;
+                END
+                """,
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

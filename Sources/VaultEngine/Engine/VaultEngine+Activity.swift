@@ -42,16 +42,24 @@ extension VaultEngine {
                 .ok
             )
         }
+        let keeper = StatisticsHoursKeeper(keepsStatisticsHours ? .keep : .off)
         return try await read(
             .queryActivitySummary,
             recording: [ObjectType.activitySummaryTypeIdentifier],
             as: caller,
             requestID: requestID,
-            scope: scope
+            scope: scope,
+            keeping: keeper
         ) { [self] db, scope in
             let zone = try query.timeZone.flatMap(TimeZone.init(identifier:)) ?? VaultSettings.timeZone(db)
             let midnights = try query.midnights(in: zone)  // validates the query
-            let days = try store.activityDays(midnights: midnights, scope: scope, timeZone: zone, in: db)
+            let days = try store.activityDays(
+                midnights: midnights,
+                scope: scope,
+                timeZone: zone,
+                keeping: keeper,
+                in: db
+            )
             let goals = try Self.goalHistory(db)
             let summaries = days.map { day in
                 ActivitySummary(

@@ -329,6 +329,7 @@ extension VaultEngine {
         types: Set<SampleType>,
         as caller: Caller,
         requestID: String,
+        keeping keeper: StatisticsHoursKeeper? = nil,
         _ body: @escaping @Sendable (Connection, ReadScope) throws -> (T, Int)
     ) async throws -> T {
         try await read(
@@ -340,6 +341,7 @@ extension VaultEngine {
                 let scope = try scope(for: caller, db)
                 return (scope, Self.readOutcome(scope, types))
             },
+            keeping: keeper,
             body
         )
     }
@@ -352,11 +354,12 @@ extension VaultEngine {
         as caller: Caller,
         requestID: String,
         scope: @escaping @Sendable (Connection) throws -> (ReadScope, AuditEntry.Outcome),
+        keeping keeper: StatisticsHoursKeeper? = nil,
         _ body: @escaping @Sendable (Connection, ReadScope) throws -> (T, Int)
     ) async throws -> T {
         try await perform { [self] in
             try audited(caller, operation, types: recorded, requestID: requestID) {
-                try readRecorded { db in
+                try readRecorded(keeping: keeper) { db in
                     let (scope, outcome) = try scope(db)
                     let (result, count) = try body(db, scope)
                     return (

@@ -13,9 +13,15 @@ extension VaultEngine {
         as caller: Caller,
         requestID: String = ""
     ) async throws -> Statistics? {
-        try await read(.queryStatistics, types: [.quantity(query.quantityType)], as: caller, requestID: requestID) {
-            [self] db, scope in
-            let statistics = try store.statistics(matching: query, scope: scope, in: db)
+        let keeper = StatisticsHoursKeeper(keepsStatisticsHours ? .keep : .off)
+        return try await read(
+            .queryStatistics,
+            types: [.quantity(query.quantityType)],
+            as: caller,
+            requestID: requestID,
+            keeping: keeper
+        ) { [self] db, scope in
+            let statistics = try store.statistics(matching: query, scope: scope, keeping: keeper, in: db)
             return (statistics, statistics == nil ? 0 : 1)
         }
     }
@@ -27,16 +33,19 @@ extension VaultEngine {
         as caller: Caller,
         requestID: String = ""
     ) async throws -> StatisticsCollection {
-        try await read(
+        let keeper = StatisticsHoursKeeper(keepsStatisticsHours ? .keep : .off)
+        return try await read(
             .queryStatisticsCollection,
             types: [.quantity(query.quantityType)],
             as: caller,
-            requestID: requestID
+            requestID: requestID,
+            keeping: keeper
         ) { [self] db, scope in
             let collection = try store.statisticsCollection(
                 matching: query,
                 scope: scope,
                 timeZone: try VaultSettings.timeZoneName(db),
+                keeping: keeper,
                 in: db
             )
             return (collection, collection.statistics.count)

@@ -1,0 +1,245 @@
+import AuditLog
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import Testing
+import VaultStore
+
+@testable import VaultEngine
+
+/// The statistics kept by the hour (docs/STATISTICS.md, "Hours kept") give the answers computed
+/// without them: every query through the engine (which keeps and reuses hours) against the same
+/// query computed by the store from the rows alone, in the same snapshot, for readers of every
+/// source and of their own, after saves, deletions and a change of priority between queries.
+@Suite struct StatisticsHoursTests {
+    typealias Raw = StatisticsTests.Raw
+
+    /// The same query without hours, from the rows.
+    static func direct(
+        _ test: TestEngine,
+        _ caller: Caller,
+        collection query: StatisticsCollectionQueryDescriptor
+    ) throws -> StatisticsCollection {
+        try test.engine.database.read { db in
+            try test.engine.store.statisticsCollection(
+                matching: query,
+                scope: try test.engine.scope(for: caller, db),
+                timeZone: "UTC",
+                in: db
+            )
+        }
+    }
+
+    static func direct(
+        _ test: TestEngine,
+        _ caller: Caller,
+        statistics query: StatisticsQueryDescriptor
+    ) throws
+        -> Statistics?
+    {
+        try test.engine.database.read { db in
+            try test.engine.store.statistics(matching: query, scope: try test.engine.scope(for: caller, db), in: db)
+        }
+    }
+
+    static func same(_ a: Quantity?, _ b: Quantity?, _ what: String) {
+        guard let a, let b else {
+            #expect(a == nil && b == nil, "\(what): \(String(describing: a)) vs \(String(describing: b))")
+            return
+        }
+        #expect(a.unit == b.unit, "\(what)")
+        #expect(abs(a.value - b.value) <= 1e-9 * max(1, abs(b.value)), "\(what): \(a.value) vs \(b.value)")
+    }
+
+    static func same(_ a: StatisticsValues, _ b: StatisticsValues, _ label: String) {
+        same(a.sum, b.sum, "sum at \(label)")
+        same(a.average, b.average, "average at \(label)")
+        same(a.minimum, b.minimum, "minimum at \(label)")
+        same(a.maximum, b.maximum, "maximum at \(label)")
+        same(a.mostRecent, b.mostRecent, "most recent at \(label)")
+        same(a.duration, b.duration, "duration at \(label)")
+        #expect(a.mostRecentStartDate == b.mostRecentStartDate, "most recent start at \(label)")
+        #expect(a.mostRecentEndDate == b.mostRecentEndDate, "most recent end at \(label)")
+    }
+
+    static func same(_ a: Statistics?, _ b: Statistics?, _ label: String) {
+        guard let a, let b else {
+            #expect(a == nil && b == nil, "no data on one side only at \(label)")
+            return
+        }
+        #expect(a.startDate == b.startDate && a.endDate == b.endDate, "dates at \(label)")
+        #expect(a.sources == b.sources, "sources at \(label)")
+        same(a.values, b.values, label)
+        #expect(a.valuesBySource.map(\.source) == b.valuesBySource.map(\.source), "sources separately at \(label)")
+        for (x, y) in zip(a.valuesBySource, b.valuesBySource) {
+            same(x.values, y.values, "\(label), \(x.source.bundleIdentifier)")
+        }
+    }
+
+    static func same(_ a: StatisticsCollection, _ b: StatisticsCollection, _ label: String) {
+        #expect(a.statistics.count == b.statistics.count, "intervals at \(label)")
+        for (x, y) in zip(a.statistics, b.statistics) {
+            same(x, y, "\(label) \(RFC3339.string(from: x.startDate))")
+        }
+    }
+
+    static let kinds: [(QuantityTypeIdentifier, ClosedRange<Double>, StatisticsOptions)] = [
+        (.stepCount, 0...500, [.cumulativeSum, .duration, .separateBySource]),
+        (.stepCount, 0...500, [.cumulativeSum]),
+        (.stepCount, 0...500, [.duration]),
+        (.heartRate, 40...190, [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration]),
+        (.heartRate, 40...190, [.discreteAverage, .separateBySource]),
+        (.bodyMass, 50...100, [.discreteAverage, .discreteMin, .discreteMax, .duration, .separateBySource]),
+        (.environmentalAudioExposure, 30...100, [.discreteAverage, .discreteMax]),
+    ]
+
+    @Test(arguments: 0..<7, [UInt64(1), 2])
+    func everyQueryGivesWhatTheRowsGive(kind: Int, seed: UInt64) async throws {
+        let (type, values, options) = Self.kinds[kind]
+        var raw = StatisticsTests.random(count: 200, values: values, seed: seed)
+        let test = try await StatisticsTests.vault(type, raw)
+        let queries: [(String, StatisticsCollectionQueryDescriptor)] = [
+            (
+                "daily in Paris",
+                StatisticsCollectionQueryDescriptor(
+                    quantityType: type,
+                    options: options,
+                    anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000+01:00")!,
+                    intervalComponents: IntervalComponents(day: 1),
+                    timeZone: "Europe/Paris"
+                )
+            ),
+            (
+                "hourly in UTC",
+                StatisticsCollectionQueryDescriptor(
+                    quantityType: type,
+                    options: options,
+                    anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000Z")!,
+                    intervalComponents: IntervalComponents(hour: 1),
+                    timeZone: "UTC"
+                )
+            ),
+            (
+                "every 3 hours in Kolkata (not whole UTC hours)",
+                StatisticsCollectionQueryDescriptor(
+                    quantityType: type,
+                    options: options,
+                    anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000+05:30")!,
+                    intervalComponents: IntervalComponents(hour: 3),
+                    timeZone: "Asia/Kolkata"
+                )
+            ),
+        ]
+        // Date predicates of every form, on whole hours and not: inside them the hours kept
+        // serve, at their edges the rows matched are counted.
+        let day = StatisticsTests.dstWeek.addingTimeInterval(2 * 86400)
+        let predicates: [(String, SamplePredicate?)] = [
+            ("no predicate", nil),
+            ("two days, overlapping", .samples(withStart: day, end: day.addingTimeInterval(2 * 86400))),
+            (
+                "strict start from a day on",
+                .samples(withStart: day, end: nil, options: .strictStartDate)
+            ),
+            (
+                "strict end, strict start, not on hours",
+                .samples(
+                    withStart: day.addingTimeInterval(-1234.5),
+                    end: day.addingTimeInterval(3 * 86400 + 77),
+                    options: [.strictStartDate, .strictEndDate]
+                )
+            ),
+            ("strict end until a day", .samples(withStart: nil, end: day, options: .strictEndDate)),
+        ]
+        let callers: [Caller] = [.owner, .app("org.example.watch")]
+        var rng = SplitMix64(seed: seed * 7919)
+        for round in 0..<4 {
+            for caller in callers {
+                for (name, query) in queries
+                    + predicates.dropFirst().map({ (label, predicate) in
+                        (
+                            "daily in Paris, \(label)",
+                            StatisticsCollectionQueryDescriptor(
+                                quantityType: type,
+                                predicate: predicate,
+                                options: options,
+                                anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000+01:00")!,
+                                intervalComponents: IntervalComponents(day: 1),
+                                timeZone: "Europe/Paris"
+                            )
+                        )
+                    })
+                {
+                    // Twice: computing the hours, then from the hours kept.
+                    for time in 0..<2 {
+                        let kept = try await test.engine.statisticsCollection(matching: query, as: caller)
+                        let direct = try Self.direct(test, caller, collection: query)
+                        Self.same(kept, direct, "round \(round), \(caller), \(name), time \(time)")
+                    }
+                }
+                for (label, predicate) in predicates {
+                    let single = StatisticsQueryDescriptor(quantityType: type, predicate: predicate, options: options)
+                    for time in 0..<2 {
+                        let kept = try await test.engine.statistics(matching: single, as: caller)
+                        let direct = try Self.direct(test, caller, statistics: single)
+                        Self.same(kept, direct, "round \(round), \(caller), one statistics, \(label), time \(time)")
+                    }
+                }
+            }
+            let hours = try test.engine.database.read { try $0.scalarInt("SELECT count(*) FROM statistics_hours") }
+            #expect((hours ?? 0) > 0, "hours are kept")
+            // Asked again, every whole-hour query without a predicate reads its hours: none is
+            // computed from the rows (whatever the answers, which are the same either way).
+            for caller in callers {
+                for (name, query) in queries.prefix(2) {
+                    let keeper = StatisticsHoursKeeper()
+                    _ = try test.engine.database.read { db in
+                        try test.engine.store.statisticsCollection(
+                            matching: query,
+                            scope: try test.engine.scope(for: caller, db),
+                            timeZone: "UTC",
+                            keeping: keeper,
+                            in: db
+                        )
+                    }
+                    #expect(keeper.hoursComputed == 0, "round \(round), \(caller), \(name): hours computed again")
+                }
+            }
+            // Between rounds: more samples (some reaching far back), a deletion, a new order.
+            switch round {
+            case 0:
+                let more = StatisticsTests.random(
+                    count: 40,
+                    values: values,
+                    seed: seed + 100,
+                    maximumDuration: 30 * 3600
+                )
+                for app in StatisticsTests.apps {
+                    let samples = try more.filter { $0.source == app }.map { sample -> Sample in
+                        .quantity(
+                            try QuantitySample(
+                                type: type,
+                                quantity: Quantity(sample.value, type.canonicalUnit),
+                                start: Date(timeIntervalSinceReferenceDate: sample.start),
+                                end: Date(timeIntervalSinceReferenceDate: sample.end),
+                                sourceRevision: Fixtures.app
+                            )
+                        )
+                    }
+                    if !samples.isEmpty { try await test.engine.save(samples, as: .app(app)) }
+                }
+                raw += more
+            case 1:
+                let watch = try await test.engine.samples(
+                    matching: SampleQueryDescriptor(predicates: [.quantitySample(type: type)]),
+                    as: .app("org.example.watch")
+                )
+                let doomed = watch.shuffled(using: &rng).prefix(15).map(\.uuid)
+                _ = try await test.engine.delete(Array(doomed), as: .app("org.example.watch"))
+            case 2:
+                try await test.engine.setSourcePriority(["org.example.scale", "org.example.watch"], for: type)
+            default:
+                break
+            }
+        }
+    }
+}
