@@ -116,7 +116,8 @@ PAIRED_PREFIXES = ("Denial ", "Window ", "Per-object ")
 # Windowed reads (issue 23): per query kind, the engine's answer to an app holding read grants with
 # a window (a fixed week; the last 7 days) in a vault where other apps hold, outside the window,
 # 500,000 step samples, 20,000 blood pressure correlations, 20,000 active energy samples, 2,000
-# workouts and 20,000 deletions ("hidden"), against the same in a vault holding only what lies
+# workouts and 20,000 deletions (the rolling window: half as many of all but the steps; "hidden"),
+# against the same in a vault holding only what lies
 # inside ("empty"). The lookup by UUID compares another app's sample outside the window with an
 # unknown UUID; a sample inside is looked up in both. Same target as a denied read.
 WINDOWS = ["fixed", "last 7 days"]
