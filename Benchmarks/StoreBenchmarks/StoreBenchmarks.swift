@@ -92,6 +92,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     denialBenchmarks()
+    windowBenchmarks()
     auditBenchmarks()
     statisticsBenchmarks()
     activityBenchmarks()
