@@ -594,27 +594,37 @@ struct StatisticsPlan {
         return (apportioned ? [blob] : []) + rankArguments + [blob, .integer(count)]
     }
 
+    /// The segments statements' per-source columns: whether any source covers a segment, the
+    /// rate of the covering source of highest priority, whether each source supplied part of the
+    /// merged sum, each source's rate and cover count per instant and running, and (only as the
+    /// options need them) each source's own sum and covered time.
+    private var segmentColumns:
+        (covered: String, chosen: String, won: [String], perRank: [String], running: [String], bySource: [String])
+    {
+        let ranks = sources.indices
+        let separate = options.contains(.separateBySource)
+        let coverage = separate || options.contains(.duration)
+        return (
+            ranks.map { "c\($0) > 0" }.joined(separator: " OR "),
+            "CASE " + ranks.map { "WHEN c\($0) > 0 THEN r\($0) " }.joined() + "ELSE 0 END",
+            ranks.map { k in "max(" + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)" },
+            ranks.map {
+                ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0)"
+            },
+            ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0)" },
+            ranks.map { k in
+                ", " + (separate ? "sum(CASE WHEN c\(k) > 0 THEN (t2 - t) * r\(k) ELSE 0 END)" : "0")
+                    + ", " + (coverage ? "sum(CASE WHEN c\(k) > 0 THEN t2 - t ELSE 0 END)" : "0")
+            }
+        )
+    }
+
     /// Time cut at every start and end of a sample with a duration and at every boundary; per
     /// source, a running count of the samples covering each segment and the sum of their rates
     /// (value per second, or level for a discrete type). Only covered segments are grouped. Only
     /// the columns the options need are computed; the others are constant zeros.
     private func segmentsSQL() -> String {
-        let ranks = sources.indices
-        let covered = ranks.map { "c\($0) > 0" }.joined(separator: " OR ")
-        let chosen = "CASE " + ranks.map { "WHEN c\($0) > 0 THEN r\($0) " }.joined() + "ELSE 0 END"
-        let won = ranks.map { k in
-            "max(" + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)"
-        }
-        let perRank = ranks.map {
-            ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0)"
-        }
-        let running = ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0)" }
-        let separate = options.contains(.separateBySource)
-        let coverage = separate || options.contains(.duration)
-        let bySource = ranks.map { k in
-            ", " + (separate ? "sum(CASE WHEN c\(k) > 0 THEN (t2 - t) * r\(k) ELSE 0 END)" : "0")
-                + ", " + (coverage ? "sum(CASE WHEN c\(k) > 0 THEN t2 - t ELSE 0 END)" : "0")
-        }
+        let (covered, chosen, won, perRank, running, bySource) = segmentColumns
         return """
             WITH RECURSIVE v AS NOT MATERIALIZED (\(visible.sql)),
             bounds(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM bounds WHERE i < ?),
@@ -637,22 +647,7 @@ struct StatisticsPlan {
     /// again in each interval (a window partitioned by interval), so no event of another interval
     /// enters an interval's sums.
     private func partitionedSegmentsSQL() -> String {
-        let ranks = sources.indices
-        let covered = ranks.map { "c\($0) > 0" }.joined(separator: " OR ")
-        let chosen = "CASE " + ranks.map { "WHEN c\($0) > 0 THEN r\($0) " }.joined() + "ELSE 0 END"
-        let won = ranks.map { k in
-            "max(" + (ranks.prefix(k).map { "c\($0) <= 0 AND " }.joined()) + "c\(k) > 0)"
-        }
-        let perRank = ranks.map {
-            ", sum(CASE k WHEN \($0) THEN dr ELSE 0 END) AS r\($0), sum(CASE k WHEN \($0) THEN dc ELSE 0 END) AS c\($0)"
-        }
-        let running = ranks.map { ", sum(r\($0)) OVER o AS r\($0), sum(c\($0)) OVER o AS c\($0)" }
-        let separate = options.contains(.separateBySource)
-        let coverage = separate || options.contains(.duration)
-        let bySource = ranks.map { k in
-            ", " + (separate ? "sum(CASE WHEN c\(k) > 0 THEN (t2 - t) * r\(k) ELSE 0 END)" : "0")
-                + ", " + (coverage ? "sum(CASE WHEN c\(k) > 0 THEN t2 - t ELSE 0 END)" : "0")
-        }
+        let (covered, chosen, won, perRank, running, bySource) = segmentColumns
         return """
             WITH RECURSIVE v AS NOT MATERIALIZED (\(visible.sql)),
             sp(a, b, k, r, i, i1) AS (

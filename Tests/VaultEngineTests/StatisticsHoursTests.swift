@@ -96,7 +96,7 @@ import VaultStore
     @Test(arguments: 0..<7, [UInt64(1), 2])
     func everyQueryGivesWhatTheRowsGive(kind: Int, seed: UInt64) async throws {
         let (type, values, options) = Self.kinds[kind]
-        var raw = StatisticsTests.random(count: 200, values: values, seed: seed)
+        let raw = StatisticsTests.random(count: 200, values: values, seed: seed)
         let test = try await StatisticsTests.vault(type, raw)
         let queries: [(String, StatisticsCollectionQueryDescriptor)] = [
             (
@@ -213,21 +213,7 @@ import VaultStore
                     seed: seed + 100,
                     maximumDuration: 30 * 3600
                 )
-                for app in StatisticsTests.apps {
-                    let samples = try more.filter { $0.source == app }.map { sample -> Sample in
-                        .quantity(
-                            try QuantitySample(
-                                type: type,
-                                quantity: Quantity(sample.value, type.canonicalUnit),
-                                start: Date(timeIntervalSinceReferenceDate: sample.start),
-                                end: Date(timeIntervalSinceReferenceDate: sample.end),
-                                sourceRevision: Fixtures.app
-                            )
-                        )
-                    }
-                    if !samples.isEmpty { try await test.engine.save(samples, as: .app(app)) }
-                }
-                raw += more
+                try await StatisticsTests.save(type, more, to: test.engine)
             case 1:
                 let watch = try await test.engine.samples(
                     matching: SampleQueryDescriptor(predicates: [.quantitySample(type: type)]),

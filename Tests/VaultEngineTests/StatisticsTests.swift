@@ -29,6 +29,12 @@ import VaultStore
             try await test.enroll(app)
             try await test.grant(.share, .quantity(type), to: app)
         }
+        try await save(type, raw, to: test.engine)
+        return test
+    }
+
+    /// Saves `raw` as each sample's app.
+    static func save(_ type: QuantityTypeIdentifier, _ raw: [Raw], to engine: VaultEngine) async throws {
         for app in apps {
             let samples = try raw.filter { $0.source == app }.map { sample -> Sample in
                 .quantity(
@@ -41,9 +47,8 @@ import VaultStore
                     )
                 )
             }
-            if !samples.isEmpty { try await test.engine.save(samples, as: .app(app)) }
+            if !samples.isEmpty { try await engine.save(samples, as: .app(app)) }
         }
-        return test
     }
 
     /// Random samples over the DST week: durations from none to three hours, overlapping
