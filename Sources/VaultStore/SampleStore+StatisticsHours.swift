@@ -273,14 +273,26 @@ extension StatisticsPlan {
         // The longest duration of the samples the reader may see reaching into an hour (kept in
         // `sample_durations`): of its own source's, or of the type's (a window bounds the rows
         // read by itself). One second more covers the rounding of a duration.
-        let durations =
-            readerKey.flatMap { $0 == 0 ? nil : $0 }.map { source in
-                SQLFragment(
-                    "SELECT longest FROM sample_durations WHERE type = ? AND source_id = ?",
-                    [.integer(code), .integer(source)]
-                )
-            } ?? SQLFragment("SELECT max(longest) FROM sample_durations WHERE type = ?", [.integer(code)])
-        let longest = 1 + ((try db.rows(durations.sql, durations.arguments).first?[0].double) ?? 0)
+        func longestSaved(_ source: Int64?) throws -> Double {
+            let durations =
+                source.map {
+                    SQLFragment(
+                        "SELECT longest FROM sample_durations WHERE type = ? AND source_id = ?",
+                        [.integer(code), .integer($0)]
+                    )
+                } ?? SQLFragment("SELECT max(longest) FROM sample_durations WHERE type = ?", [.integer(code)])
+            return (try db.rows(durations.sql, durations.arguments).first?[0].double) ?? 0
+        }
+        let longest: Double
+        if case .window(let window, let own) = scope.access(to: .quantity(type)) {
+            // Through a window, only what the reader may see: its own samples' longest, and the
+            // window's length for the others' (no bound for an open window), never the durations
+            // of samples the window hides (docs/ACCESS_RULES.md, "Reading").
+            let span = window.start.flatMap { start in window.end.map { $0.timeIntervalSince(start) } }
+            longest = 1 + max(try longestSaved(try store.sourceID(own, db) ?? -1), span ?? 1e300)
+        } else {
+            longest = 1 + (try longestSaved(readerKey.flatMap { $0 == 0 ? nil : $0 }))
+        }
         let inside = key == nil ? nil : Self.inside(predicate, longest: longest)
         // The hours from the one holding the first boundary through the last boundary; for one
         // open interval (a statistics query, from the earliest start on), through the hour after
