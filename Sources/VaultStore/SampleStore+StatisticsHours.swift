@@ -20,8 +20,11 @@ import HealthModel
 /// computes the hours it lacks from the same snapshot it answers from; they are written with the
 /// read's audit entry only when no change of the type (for that key) was committed meanwhile.
 ///
-/// Anything else is computed as before: a predicate, a window, objects chosen one by one,
-/// intervals that are not whole UTC hours (a zone with a half-hour offset), live statistics.
+/// Every whole-hour query without a predicate or with one of dates alone is computed hour by hour,
+/// for every reader, so its answer is the same whether its hours were kept or not (a reader
+/// through a window computes its hours each time and keeps none). Anything else is computed from
+/// the rows as before: other predicates, intervals that are not whole UTC hours (a zone with a
+/// half-hour offset), live statistics.
 public final class StatisticsHoursKeeper: @unchecked Sendable {
     /// What a query does with the hours kept.
     public enum Mode: Sendable {
