@@ -304,9 +304,10 @@ func socketBenchmarks() {
         try rawQuery!.exec("PRAGMA cache_size = -16384")
     }
 
-    for count in [100, 10_000] {
+    /// The sample query of `count` samples in the middle of the vault, sorted by start.
+    func windowQuery(_ count: Int) -> SampleQueryDescriptor {
         let (start, end) = window(count)
-        let query = SampleQueryDescriptor(
+        return SampleQueryDescriptor(
             predicates: [
                 .quantitySample(
                     type: .stepCount,
@@ -315,6 +316,11 @@ func socketBenchmarks() {
             ],
             sortDescriptors: [SampleSortDescriptor(.startDate, order: .ascending)]
         )
+    }
+
+    for count in [100, 10_000] {
+        let (start, end) = window(count)
+        let query = windowQuery(count)
         let expected = min(count, socketQueryVault)
         Benchmark("Socket sample query \(count): daemon", configuration: queryConfiguration) { benchmark in
             for _ in benchmark.scaledIterations {
@@ -408,16 +414,7 @@ func socketBenchmarks() {
     }
     let storeScope = ReadScope.app(socketApp, readableTypes: [.quantity(.stepCount), .quantity(.heartRate)])
     for count in [100, 10_000] {
-        let (start, end) = window(count)
-        let query = SampleQueryDescriptor(
-            predicates: [
-                .quantitySample(
-                    type: .stepCount,
-                    predicate: .samples(withStart: start, end: end, options: [.strictStartDate, .strictEndDate])
-                )
-            ],
-            sortDescriptors: [SampleSortDescriptor(.startDate, order: .ascending)]
-        )
+        let query = windowQuery(count)
         let expected = min(count, socketQueryVault)
         Benchmark("Socket sample query \(count): store", configuration: queryConfiguration) { benchmark in
             let store = SampleStore(database: try storeVault!.db())

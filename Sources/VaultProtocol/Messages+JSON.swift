@@ -272,58 +272,42 @@ public struct RPCWrittenRequest {
     }
 }
 
+/// One member of a message's top-level object read by hand, or nil when the fast reader is not
+/// sure of the text (malformed, a member given twice, a number or a sample it leaves to the
+/// Codable decoder, a value that does not validate): the caller then decodes the whole text with
+/// ``HealthJSON/decode(_:from:)``, whose answer, value or error, is the one that counts.
+private func readMemberFast<Value: JSONReadable>(_ name: StaticString, from data: Data) -> Value? {
+    guard JSONNesting.isWithin(data) else { return nil }
+    var reader = JSONReader(data)
+    var value: Value?
+    var seen = false
+    do {
+        try reader.object { (reader, key) throws(HealthError) in
+            if key == name {
+                guard !seen else { throw HealthError.invalidArgument("a member given twice") }
+                seen = true
+                value = try Value(reading: &reader)
+            } else {
+                try reader.skip()
+            }
+        }
+        try reader.end()
+    } catch {
+        return nil
+    }
+    return value
+}
+
 extension RPCParams where Params: JSONReadable {
     /// The `params` of a request read by hand, or nil when the fast reader is not sure of the
-    /// text (malformed, a member given twice, a number or a sample it leaves to the Codable
-    /// decoder, a value that does not validate): the caller then decodes it with
-    /// ``HealthJSON/decode(_:from:)``, whose answer, value or error, is the one that counts.
-    public static func readFast(from data: Data) -> Params? {
-        guard JSONNesting.isWithin(data) else { return nil }
-        var reader = JSONReader(data)
-        var params: Params?
-        var seen = false
-        do {
-            try reader.object { (reader, key) throws(HealthError) in
-                if key == "params" {
-                    guard !seen else { throw HealthError.invalidArgument("a member given twice") }
-                    seen = true
-                    params = try Params(reading: &reader)
-                } else {
-                    try reader.skip()
-                }
-            }
-            try reader.end()
-        } catch {
-            return nil
-        }
-        return params
-    }
+    /// text: the caller then decodes it with ``HealthJSON/decode(_:from:)``.
+    public static func readFast(from data: Data) -> Params? { readMemberFast("params", from: data) }
 }
 
 extension RPCResult where Result: JSONReadable {
     /// The `result` of an answer read by hand, or nil when the fast reader is not sure of the
     /// text: the caller then decodes it with ``HealthJSON/decode(_:from:)``.
-    public static func readFast(from data: Data) -> Result? {
-        guard JSONNesting.isWithin(data) else { return nil }
-        var reader = JSONReader(data)
-        var result: Result?
-        var seen = false
-        do {
-            try reader.object { (reader, key) throws(HealthError) in
-                if key == "result" {
-                    guard !seen else { throw HealthError.invalidArgument("a member given twice") }
-                    seen = true
-                    result = try Result(reading: &reader)
-                } else {
-                    try reader.skip()
-                }
-            }
-            try reader.end()
-        } catch {
-            return nil
-        }
-        return result
-    }
+    public static func readFast(from data: Data) -> Result? { readMemberFast("result", from: data) }
 }
 
 /// A writable value through the generic encoder: what it writes is the value's own Codable form.
