@@ -72,11 +72,24 @@ extension SampleStore {
     ///
     /// What the scope may see is decided in the SQL of the UUID probe: an app keeps a row of its
     /// own source, of a type it may read wholly, or of a type it reads within a window when the
-    /// row lies inside it, so another app's hidden sample is never loaded. Schema 7's unique (uuid) index holds neither column, so the probe reads the one row
-    /// it finds to compare them: another app's UUID can cost a page more than an unknown one, which
-    /// tells only that the UUID exists, as a save of it does (docs/ACCESS_RULES.md).
+    /// row lies inside it, so another app's hidden sample is never loaded. The probe reads only the
+    /// index (schema 19's `samples_by_uuid_visibility` holds the source, type and dates beside the
+    /// UUID): another app's hidden UUID costs what an unknown one costs (docs/ACCESS_RULES.md).
     public func sample(uuid: UUID, scope: ReadScope, in db: Connection) throws -> Sample? {
-        var sql = "SELECT s.id FROM samples s INDEXED BY samples_by_uuid WHERE s.uuid = ?"
+        guard let probe = try uuidProbe(uuid, scope: scope, db) else { return nil }
+        for row in try db.rows(probe.sql, probe.arguments) {
+            // A correlation with an object the scope may not read is not visible either.
+            if let sample = try load(ids: [row[0].int64!], scope: scope, db).first {
+                return sample
+            }
+        }
+        return nil
+    }
+
+    /// The statement of ``sample(uuid:scope:in:)``'s probe: the row ids of `uuid` the scope may
+    /// see, decided on the index alone; nil when the scope may see no row of any UUID.
+    func uuidProbe(_ uuid: UUID, scope: ReadScope, _ db: Connection) throws -> SQLFragment? {
+        var sql = "SELECT s.id FROM samples s INDEXED BY samples_by_uuid_visibility WHERE s.uuid = ?"
         var arguments: [DatabaseValue] = [.blob(uuid.bytes)]
         if let bundleIdentifier = scope.bundleIdentifier {
             var visible: [String] = []
@@ -116,13 +129,8 @@ extension SampleStore {
             guard !visible.isEmpty else { return nil }
             sql += " AND (" + visible.joined(separator: " OR ") + ")"
         }
-        for row in try db.rows(sql + " ORDER BY s.id", arguments) {
-            // A correlation with an object the scope may not read is not visible either.
-            if let sample = try load(ids: [row[0].int64!], scope: scope, db).first {
-                return sample
-            }
-        }
-        return nil
+        // No order: `uuid` is unique in the vault (schema 7), so at most one row matches.
+        return SQLFragment(sql, arguments)
     }
 
     /// A source query under a scope (HealthKit's `HKSourceQuery`): the apps that saved samples of

@@ -570,6 +570,16 @@ public enum Schema {
                 """,
             ]
         ),
+        // A lookup by UUID decides what the reader may see from this index alone (source, type
+        // and dates beside the UUID), so another app's hidden sample is never read and costs what
+        // an unknown UUID costs (docs/ACCESS_RULES.md, "What is measured"). The unique index on
+        // `uuid` stays: it keeps UUIDs unique in the vault.
+        Migration(
+            version: 19,
+            statements: [
+                "CREATE INDEX samples_by_uuid_visibility ON samples(uuid, source_id, type, start_date, end_date)"
+            ]
+        ),
     ]
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

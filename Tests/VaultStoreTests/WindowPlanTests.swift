@@ -95,4 +95,42 @@ import Testing
         #expect(plans.filter { $0.contains("_by_type_source_") }.count == 5, "\(plans)")
         #expect(!plans.contains { $0.hasPrefix("SCAN") && !$0.contains("SUBQUERY") }, "\(plans)")
     }
+
+    /// A lookup by UUID decides what the reader may see from schema 19's index alone, for every
+    /// kind of scope: no table row is read to compare its source, type or dates, so another app's
+    /// hidden UUID costs what an unknown one costs (docs/ACCESS_RULES.md, "What is measured").
+    @Test func aLookupByUUIDReadsOnlyTheIndex() throws {
+        let test = try TestVault()
+        let store = try test.store
+        let theirs = try Self.steps(1, by: "org.example.theirs")
+        try store.save([theirs])
+        try store.save([try Self.steps(2, by: "org.example.mine")])
+        let scopes: [ReadScope] = [
+            .owner,
+            .app("org.example.mine", readableTypes: []),
+            .app("org.example.mine", readableTypes: [.quantity(.stepCount)]),
+            .app(
+                "org.example.mine",
+                readableTypes: [.quantity(.stepCount)],
+                windows: [.quantity(.stepCount): Self.windows[0]]
+            ),
+            .app("org.example.mine", readableTypes: [.quantity(.heartRate)])
+                .reading(objects: [.visionPrescription: [theirs.uuid]]),
+        ]
+        for scope in scopes {
+            for uuid in [theirs.uuid, UUID()] {
+                let plan = try store.database.read { db in
+                    let probe = try #require(try store.uuidProbe(uuid, scope: scope, db))
+                    return try db.rows("EXPLAIN QUERY PLAN " + probe.sql, probe.arguments).map { $0[3].string ?? "" }
+                }
+                #expect(plan.count == 1, "\(scope): \(plan)")
+                #expect(
+                    plan.allSatisfy {
+                        $0.hasPrefix("SEARCH s USING COVERING INDEX samples_by_uuid_visibility (uuid=?")
+                    },
+                    "\(scope): \(plan)"
+                )
+            }
+        }
+    }
 }
