@@ -170,11 +170,12 @@ public final class VaultEngine: Sendable {
         }
     }
 
-    /// Appends `entry` in a transaction of its own, durable when this returns (a read's entry,
+    /// Appends `entry` in a write of its own (committed with the writes waiting at the same
+    /// moment, ``Database/writeGrouped(on:_:)``), durable when this returns (a read's entry,
     /// written before its result leaves the engine).
     func record(_ entry: AuditEntry) throws {
         do {
-            try database.write { try append(entry, in: $0) }
+            try database.writeGrouped { try append(entry, in: $0) }
         } catch let failure as AuditFailure {
             throw failure
         } catch {

@@ -189,6 +189,37 @@ public final class Connection {
         rollbackHandlers.append(handler)
     }
 
+    /// Whether a transaction is open on this connection (SQLite rolls one back by itself after
+    /// some errors: a full disk, an I/O error).
+    var isInTransaction: Bool { !SQLite.autocommit(handle) }
+
+    /// Runs `body` in a savepoint of the open transaction: released when it returns; rolled back
+    /// to when it throws, and the rollback handlers registered since it began run. When SQLite
+    /// has rolled back the whole transaction, `body`'s error is thrown as it is, the handlers
+    /// left to the transaction.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT grouped")
+        let mark = rollbackHandlers.count
+        do {
+            let result = try body()
+            try execute("RELEASE grouped")
+            return result
+        } catch {
+            guard isInTransaction else { throw error }
+            do {
+                try execute("ROLLBACK TO grouped; RELEASE grouped")
+            } catch {
+                // What the body wrote cannot be undone alone: the whole transaction goes.
+                try? execute("ROLLBACK")
+                throw error
+            }
+            let handlers = rollbackHandlers[mark...]
+            rollbackHandlers.removeSubrange(mark...)
+            for handler in handlers { handler() }
+            throw error
+        }
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(immediate: Bool, _ body: () throws -> T) throws -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 public import VaultCrypto
 
 /// The vault's database: one writer connection and a few reader connections over SQLCipher in
@@ -17,10 +18,15 @@ public final class Database: @unchecked Sendable {
     public static var memoryInUse: Int { Int(SQLite.memoryInUse) }
     // The writer is only touched while its lock is held; a reader only by the thread that took
     // it from `idleReaders` (under `readers`).
-    private var writer: Connection?
-    private let writerLock = NSLock()
+    var writer: Connection?
+    let writerLock = NSLock()
     /// The thread holding `writerLock`, for the check that no read runs inside a write.
-    private var writerThread: pthread_t?
+    var writerThread: pthread_t?
+    /// The writes waiting to commit together (``writeGrouped(on:_:)``).
+    let commits = CommitGroup()
+    let committedGroups = Atomic<Int>(0)
+    /// How many transactions ``writeGrouped(on:_:)`` has committed (for tests and benchmarks).
+    public var groupsCommitted: Int { committedGroups.load(ordering: .relaxed) }
     private var idleReaders: [Connection] = []
     private var readersOut = 0
     private var isClosed = false
@@ -208,9 +214,10 @@ public final class Database: @unchecked Sendable {
         return try reader!.transaction(immediate: false) { try body(reader!) }
     }
 
-    /// Runs `body` in one read transaction, then `record` with its result in one immediate write
-    /// transaction on the same connection, under the write lock as ``write(_:)`` (a read and the
-    /// audit entry that records it, durable when this returns).
+    /// Runs `body` in one read transaction, then `record` with its result in a write committed
+    /// with the writes waiting at that moment (``writeGrouped(on:_:)``), on this same connection
+    /// when it runs the group (always, when no other write is under way): a read and the audit
+    /// entry that records it, durable when this returns.
     ///
     /// A connection's page cache stays valid across its own commits but is emptied when it
     /// begins a transaction after another connection committed. A read's entry written by the
@@ -224,14 +231,7 @@ public final class Database: @unchecked Sendable {
         var reader: Connection? = try checkOutReader()
         defer { checkIn(&reader) }
         let result = try reader!.transaction(immediate: false) { try body(reader!) }
-        writerLock.lock()
-        writerThread = pthread_self()
-        defer {
-            writerThread = nil
-            writerLock.unlock()
-        }
-        guard writer != nil else { throw StoreError.locked }
-        try reader!.transaction(immediate: true) { try record(reader!, result) }
+        try writeGrouped(on: reader!) { try record($0, result) }
         return result
     }
 

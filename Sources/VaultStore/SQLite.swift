@@ -61,6 +61,11 @@ enum SQLite {
         sqlite3_extended_errcode(handle)
     }
 
+    /// True outside a transaction (SQLite's autocommit mode).
+    static func autocommit(_ handle: Handle) -> Bool {
+        sqlite3_get_autocommit(handle) != 0
+    }
+
     static func changes(_ handle: Handle) -> Int {
         Int(sqlite3_changes64(handle))
     }

@@ -49,7 +49,8 @@ extension VaultEngine {
                         field: "objects"
                     )
                 }
-                let result = try database.write {
+                // Committed with the writes waiting at the same moment (group commit).
+                let result = try database.writeGrouped {
                     db -> Result<(SaveOutcome, SampleChanges, [UUID: Set<SampleType>]), HealthError> in
                     let app = try requireApp(appID, db)
                     let granted = try GrantStore.grantedTypes(appID, .share, at: now(), db)
