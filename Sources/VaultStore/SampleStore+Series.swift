@@ -128,11 +128,11 @@ extension SampleStore {
     }
 
     /// The row of the sample of `type` with this UUID that `scope` sees, or nil. Whether the scope
-    /// sees it is decided in the UUID probe, as ``sample(uuid:scope:in:)`` decides it: of a type
-    /// the scope reads only of its own, only the app's own row.
+    /// sees it is decided in the UUID probe, as ``sample(uuid:scope:in:)`` decides it, on the
+    /// index alone (schema 19): of a type the scope reads only of its own, only the app's own row.
     private func visibleSample(uuid: UUID, of type: SampleType, scope: ReadScope, _ db: Connection) throws -> Int64? {
         guard let code = try typeCode(type, db) else { return nil }
-        var sql = "SELECT s.id FROM samples s INDEXED BY samples_by_uuid WHERE s.uuid = ? AND s.type = ?"
+        var sql = "SELECT s.id FROM samples s INDEXED BY samples_by_uuid_visibility WHERE s.uuid = ? AND s.type = ?"
         var arguments: [DatabaseValue] = [.blob(uuid.bytes), .integer(code)]
         switch scope.access(to: type) {
         case .all:
