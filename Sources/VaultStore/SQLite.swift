@@ -194,6 +194,16 @@ enum SQLite {
         }
     }
 
+    /// A blob column's bytes in place (valid until the statement steps or resets); nil for
+    /// anything that is not a blob of `count` bytes.
+    static func columnBlob(_ statement: StatementHandle, _ index: Int32, count: Int) -> UnsafeRawBufferPointer? {
+        guard sqlite3_column_type(statement, index) == SQLITE_BLOB,
+            Int(sqlite3_column_bytes(statement, index)) == count,
+            let pointer = sqlite3_column_blob(statement, index)
+        else { return nil }
+        return UnsafeRawBufferPointer(start: pointer, count: count)
+    }
+
     static func columnInt64(_ statement: StatementHandle, _ index: Int32) -> Int64 {
         sqlite3_column_int64(statement, index)
     }

@@ -434,22 +434,6 @@ extension SampleStore {
     func load(ids: [Int64], scope: ReadScope, _ db: Connection) throws -> [Sample] {
         guard !ids.isEmpty else { return [] }
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        let rows = try db.rows(
-            """
-            SELECT s.id, s.uuid, t.identifier, s.start_date, s.end_date, s.value, s.given_value, u.unit,
-                src.bundle_id, r.name, r.version, r.product_type, r.os_version, s.device_id,
-                d.name, d.manufacturer, d.model, d.hardware_version, d.firmware_version, d.software_version,
-                d.local_identifier, d.udi_device_identifier
-            FROM samples s
-            JOIN types t ON t.code = s.type
-            JOIN sources src ON src.id = s.source_id
-            JOIN revisions r ON r.id = s.revision_id
-            LEFT JOIN devices d ON d.id = s.device_id
-            LEFT JOIN units u ON u.id = s.unit_id
-            WHERE s.id IN (SELECT value FROM json_each(?))
-            """,
-            [list]
-        )
         var metadata: [Int64: Metadata] = [:]
         for row in try db.rows(
             "SELECT sample_id, key, kind, text_value, number_value FROM sample_metadata WHERE sample_id IN (SELECT value FROM json_each(?))",
@@ -479,34 +463,34 @@ extension SampleStore {
             units[string] = parsed
             return parsed
         }
+        // The rows carry the ids of their interned type, source, revision, device and unit; each
+        // distinct one is read and built once per load and shared by the samples naming it.
+        var names = InternedNames()
         var pending: [Int64: (SampleType, UUID, Date, Date, Double?, SourceRevision, Device?)] = [:]
-        for row in rows {
-            let id = row[0].int64!
-            guard let uuid = row[1].bytes.flatMap(UUID.init(bytes:)), let identifier = row[2].string else {
-                throw StoreError.damagedDatabase("a stored sample has a malformed UUID or type")
+        let statement = try db.statement(
+            """
+            SELECT s.id, s.uuid, s.type, s.start_date, s.end_date, s.value, s.given_value, s.unit_id,
+                s.source_id, s.revision_id, s.device_id
+            FROM samples s
+            WHERE s.id IN (SELECT value FROM json_each(?))
+            """
+        )
+        try statement.bind([list])
+        // Reset once read: a correlation's objects load through the same statement again.
+        defer { statement.reset() }
+        while try statement.step() {
+            let id = statement.int64(at: 0)
+            guard let uuid = statement.uuid(at: 1) else {
+                throw StoreError.damagedDatabase("a stored sample has a malformed UUID")
             }
-            let type = try SampleType(identifier: identifier)
-            let start = Date(timeIntervalSinceReferenceDate: row[3].double!)
-            let end = Date(timeIntervalSinceReferenceDate: row[4].double!)
-            let source = SourceRevision(
-                source: Source(bundleIdentifier: row[8].string!, name: row[9].string ?? ""),
-                version: row[10].string,
-                productType: row[11].string,
-                operatingSystemVersion: row[12].string
-            )
-            let device: Device? =
-                row[13].isNull
-                ? nil
-                : Device(
-                    name: row[14].string,
-                    manufacturer: row[15].string,
-                    model: row[16].string,
-                    hardwareVersion: row[17].string,
-                    firmwareVersion: row[18].string,
-                    softwareVersion: row[19].string,
-                    localIdentifier: row[20].string,
-                    udiDeviceIdentifier: row[21].string
-                )
+            let type = try names.type(statement.int64(at: 2), db)
+            let start = Date(timeIntervalSinceReferenceDate: statement.double(at: 3))
+            let end = Date(timeIntervalSinceReferenceDate: statement.double(at: 4))
+            let value: Double? = statement.isNull(at: 5) ? nil : statement.double(at: 5)
+            let givenValue: Double? = statement.isNull(at: 6) ? nil : statement.double(at: 6)
+            let unitID: Int64? = statement.isNull(at: 7) ? nil : statement.int64(at: 7)
+            let source = try names.sourceRevision(source: statement.int64(at: 8), revision: statement.int64(at: 9), db)
+            let device = statement.isNull(at: 10) ? nil : try names.device(statement.int64(at: 10), db)
             let meta = metadata[id] ?? [:]
             switch type {
             case .quantity(let quantityType):
@@ -515,7 +499,7 @@ extension SampleStore {
                     try QuantitySample(
                         uuid: uuid,
                         type: quantityType,
-                        quantity: Quantity(row[6].double ?? 0, try unit(row[7].string ?? "")),
+                        quantity: Quantity(givenValue ?? 0, try unit(names.unit(unitID, db))),
                         start: start,
                         end: end,
                         sourceRevision: source,
@@ -528,7 +512,7 @@ extension SampleStore {
                     try CategorySample(
                         uuid: uuid,
                         type: categoryType,
-                        value: Int(row[5].double ?? -1),
+                        value: Int(value ?? -1),
                         start: start,
                         end: end,
                         sourceRevision: source,
@@ -538,14 +522,14 @@ extension SampleStore {
                 )
             case .workout:
                 workoutIDs.append(id)
-                pending[id] = (type, uuid, start, end, row[5].double, source, device)
+                pending[id] = (type, uuid, start, end, value, source, device)
             case .workoutRoute:
                 samples[id] = .workoutRoute(
                     try WorkoutRoute(
                         uuid: uuid,
                         start: start,
                         end: end,
-                        count: Int(row[5].double ?? 0),
+                        count: Int(value ?? 0),
                         sourceRevision: source,
                         device: device,
                         metadata: meta
@@ -756,5 +740,88 @@ extension SampleStore {
                 )
             )
         }
+    }
+}
+
+/// The interned names of the rows one ``SampleStore/load(ids:scope:_:)`` reads: each distinct
+/// type, source revision, device and unit read and built once, then shared by every sample that
+/// names it (a day of one watch's samples names one of each).
+private struct InternedNames {
+    private struct Revision: Hashable {
+        let source: Int64
+        let revision: Int64
+    }
+
+    private var types: [Int64: SampleType] = [:]
+    private var revisions: [Revision: SourceRevision] = [:]
+    private var devices: [Int64: Device] = [:]
+    private var units: [Int64: String] = [:]
+
+    mutating func type(_ code: Int64, _ db: Connection) throws -> SampleType {
+        if let type = types[code] { return type }
+        guard let identifier = try db.scalarText("SELECT identifier FROM types WHERE code = ?", [code]) else {
+            throw StoreError.damagedDatabase("a stored sample names a type the vault does not hold")
+        }
+        let type = try SampleType(identifier: identifier)
+        types[code] = type
+        return type
+    }
+
+    mutating func sourceRevision(source: Int64, revision: Int64, _ db: Connection) throws -> SourceRevision {
+        let key = Revision(source: source, revision: revision)
+        if let known = revisions[key] { return known }
+        guard let bundle = try db.scalarText("SELECT bundle_id FROM sources WHERE id = ?", [source]),
+            let row = try db.rows(
+                "SELECT name, version, product_type, os_version FROM revisions WHERE id = ?",
+                [revision]
+            ).first
+        else {
+            throw StoreError.damagedDatabase("a stored sample names a source the vault does not hold")
+        }
+        let made = SourceRevision(
+            source: Source(bundleIdentifier: bundle, name: row[0].string ?? ""),
+            version: row[1].string,
+            productType: row[2].string,
+            operatingSystemVersion: row[3].string
+        )
+        revisions[key] = made
+        return made
+    }
+
+    mutating func device(_ id: Int64, _ db: Connection) throws -> Device {
+        if let device = devices[id] { return device }
+        guard
+            let row = try db.rows(
+                """
+                SELECT name, manufacturer, model, hardware_version, firmware_version, software_version,
+                    local_identifier, udi_device_identifier
+                FROM devices WHERE id = ?
+                """,
+                [id]
+            ).first
+        else {
+            throw StoreError.damagedDatabase("a stored sample names a device the vault does not hold")
+        }
+        let device = Device(
+            name: row[0].string,
+            manufacturer: row[1].string,
+            model: row[2].string,
+            hardwareVersion: row[3].string,
+            firmwareVersion: row[4].string,
+            softwareVersion: row[5].string,
+            localIdentifier: row[6].string,
+            udiDeviceIdentifier: row[7].string
+        )
+        devices[id] = device
+        return device
+    }
+
+    /// The unit string as saved; "" for none.
+    mutating func unit(_ id: Int64?, _ db: Connection) throws -> String {
+        guard let id else { return "" }
+        if let unit = units[id] { return unit }
+        let unit = try db.scalarText("SELECT unit FROM units WHERE id = ?", [id]) ?? ""
+        units[id] = unit
+        return unit
     }
 }

@@ -94,6 +94,13 @@ public final class Statement {
     public func double(at index: Int) -> Double { SQLite.columnDouble(handle, Int32(index)) }
     public func isNull(at index: Int) -> Bool { SQLite.columnIsNull(handle, Int32(index)) }
     public func value(at index: Int) -> DatabaseValue { SQLite.column(handle, Int32(index)) }
+    /// A stored UUID (16 bytes) read in place, without copying the blob; nil for anything else.
+    public func uuid(at index: Int) -> UUID? {
+        guard let bytes = SQLite.columnBlob(handle, Int32(index), count: 16) else { return nil }
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
+        return UUID(uuid: raw)
+    }
 }
 
 /// One result row.
