@@ -307,8 +307,7 @@ public final class VaultConnection: Sendable {
                 }
             }
         }
-        let head = try RPCHead.scan(answer)
-        if let error = head.error { throw error }
+        // The router read the answer's head (and failed the call with its error, if any).
         return answer
     }
 
@@ -503,7 +502,12 @@ final class Router: Sendable {
             return
         }
         let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
-        continuation?.resume(returning: data)
+        // Read once, here: the call returns the answer as it is, or throws its error.
+        if let error = head.error {
+            continuation?.resume(throwing: error)
+        } else {
+            continuation?.resume(returning: data)
+        }
     }
 
     func close(_ reason: ConnectionError) {

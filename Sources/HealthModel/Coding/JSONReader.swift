@@ -149,12 +149,18 @@ public struct JSONReader {
                 guard open > 0 else { throw malformed("a value", back: 1) }
             default:
                 // A number or a literal: up to the next delimiter.
-                while at < bytes.count, !Self.delimiters.contains(bytes[at]) { at += 1 }
+                while at < bytes.count, !Self.isDelimiter[Int(bytes[at])] { at += 1 }
             }
         } while open > 0
     }
 
-    private static let delimiters: Set<UInt8> = Set(",:]}[{\" \t\r\n".utf8)
+    /// Whether a byte ends a number or a literal, by its value: a table, not a set, since the
+    /// skip of a large answer asks it of every byte of every number.
+    private static let isDelimiter: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in ",:]}[{\" \t\r\n".utf8 { table[Int(byte)] = true }
+        return table
+    }()
 
     /// One value's bytes as they stand in the text, the value skipped (and checked): for a value
     /// handed whole to another reader.
