@@ -196,7 +196,8 @@ public final class Connection {
     /// Runs `body` in a savepoint of the open transaction: released when it returns; rolled back
     /// to when it throws, and the rollback handlers registered since it began run. When SQLite
     /// has rolled back the whole transaction, `body`'s error is thrown as it is, the handlers
-    /// left to the transaction.
+    /// left to the transaction; when the savepoint cannot be rolled back to, the transaction is
+    /// rolled back and ``SavepointLost`` thrown.
     func savepoint<T>(_ body: () throws -> T) throws -> T {
         try execute("SAVEPOINT grouped")
         let mark = rollbackHandlers.count
@@ -211,13 +212,18 @@ public final class Connection {
             } catch {
                 // What the body wrote cannot be undone alone: the whole transaction goes.
                 try? execute("ROLLBACK")
-                throw error
+                throw SavepointLost(cause: error)
             }
             let handlers = rollbackHandlers[mark...]
             rollbackHandlers.removeSubrange(mark...)
             for handler in handlers { handler() }
             throw error
         }
+    }
+
+    /// A savepoint that could not be rolled back to: the transaction holding it must not commit.
+    struct SavepointLost: Error {
+        let cause: any Error
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.

@@ -126,6 +126,12 @@ extension Database {
                         guard let run = member.run else { continue }
                         do {
                             try db.savepoint { if let error = run(db) { throw error } }
+                        } catch let lost as Connection.SavepointLost {
+                            // Its writes could not be undone alone: nothing of the group stands.
+                            member.failure = lost.cause
+                            member.run = nil
+                            culprit = member
+                            throw lost.cause
                         } catch {
                             member.failure = error
                             member.run = nil
