@@ -40,11 +40,11 @@ final class CommitGroup: @unchecked Sendable {
     /// this many bodies to run.
     static let largestGroup = 256
 
-    /// How many writes wait for a group to take them (for tests).
-    var waitingCount: Int {
+    /// How many writes wait for a group to take them, and whether a group is running (for tests).
+    var queue: (waiting: Int, leading: Bool) {
         condition.lock()
         defer { condition.unlock() }
-        return waiting.count
+        return (waiting.count, leading)
     }
 
     /// Queues `member` and returns once the group holding it is done: the caller either waits

@@ -85,11 +85,11 @@ import Testing
         var writers: [Writer] = []
         for (index, body) in bodies.enumerated() {
             writers.append(Writer(database, body))
-            // The first leads and waits for the lock; each later one waits in the queue.
-            let expected = index
+            // The first leads a group of its own and waits for the lock; each later one waits
+            // in the queue behind the ones before it.
             let deadline = Date().addingTimeInterval(30)
-            while database.commits.waitingCount != expected && Date() < deadline { usleep(1000) }
-            #expect(database.commits.waitingCount == expected)
+            while database.commits.queue != (index, true) && Date() < deadline { usleep(1000) }
+            #expect(database.commits.queue == (index, true))
         }
         held.end()
         return writers.map { $0.wait() }
