@@ -550,24 +550,8 @@ public enum Schema {
                     changes INTEGER NOT NULL,
                     PRIMARY KEY (type, source)) WITHOUT ROWID
                 """,
-                """
-                CREATE TRIGGER statistics_hours_on_insert AFTER INSERT ON samples BEGIN
-                    DELETE FROM statistics_hours WHERE type = NEW.type AND source IN (0, NEW.source_id)
-                        AND hour BETWEEN (CAST(NEW.start_date / 3600 AS INTEGER) - (NEW.start_date < 0 AND CAST(NEW.start_date / 3600 AS INTEGER) * 3600 != NEW.start_date)) AND (CAST(NEW.end_date / 3600 AS INTEGER) - (NEW.end_date < 0 AND CAST(NEW.end_date / 3600 AS INTEGER) * 3600 != NEW.end_date));
-                    INSERT INTO statistics_changes (type, source, changes)
-                        VALUES (NEW.type, 0, 1), (NEW.type, NEW.source_id, 1)
-                        ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1;
-                END
-                """,
-                """
-                CREATE TRIGGER statistics_hours_on_delete AFTER DELETE ON samples BEGIN
-                    DELETE FROM statistics_hours WHERE type = OLD.type AND source IN (0, OLD.source_id)
-                        AND hour BETWEEN (CAST(OLD.start_date / 3600 AS INTEGER) - (OLD.start_date < 0 AND CAST(OLD.start_date / 3600 AS INTEGER) * 3600 != OLD.start_date)) AND (CAST(OLD.end_date / 3600 AS INTEGER) - (OLD.end_date < 0 AND CAST(OLD.end_date / 3600 AS INTEGER) * 3600 != OLD.end_date));
-                    INSERT INTO statistics_changes (type, source, changes)
-                        VALUES (OLD.type, 0, 1), (OLD.type, OLD.source_id, 1)
-                        ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1;
-                END
-                """,
+                statisticsHoursTrigger(on: "INSERT", row: "NEW"),
+                statisticsHoursTrigger(on: "DELETE", row: "OLD"),
             ]
         ),
         // A lookup by UUID decides what the reader may see from this index alone (source, type
@@ -581,6 +565,26 @@ public enum Schema {
             ]
         ),
     ]
+
+    /// Schema 18's trigger that forgets the kept hours a sample inserted or deleted (`row`, NEW or
+    /// OLD) reaches, from the hour of its start to the hour of its end (floored, for dates before
+    /// 2001 too), and counts the change for source 0 and for its source.
+    private static func statisticsHoursTrigger(on event: String, row: String) -> String {
+        func hour(_ column: String) -> String {
+            let date = "\(row).\(column)"
+            return
+                "(CAST(\(date) / 3600 AS INTEGER) - (\(date) < 0 AND CAST(\(date) / 3600 AS INTEGER) * 3600 != \(date)))"
+        }
+        return """
+            CREATE TRIGGER statistics_hours_on_\(event.lowercased()) AFTER \(event) ON samples BEGIN
+                DELETE FROM statistics_hours WHERE type = \(row).type AND source IN (0, \(row).source_id)
+                    AND hour BETWEEN \(hour("start_date")) AND \(hour("end_date"));
+                INSERT INTO statistics_changes (type, source, changes)
+                    VALUES (\(row).type, 0, 1), (\(row).type, \(row).source_id, 1)
+                    ON CONFLICT (type, source) DO UPDATE SET changes = changes + 1;
+            END
+            """
+    }
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }
 

@@ -307,16 +307,8 @@ struct DateBoundTests {
 @Suite(.serialized)
 struct SampleDurationsMigrationTests {
     @Test func theMigrationFillsTheLongestDurationOfEachTypeAndSource() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try Database(
-            path: directory.appendingPathComponent("vault.db").path,
-            key: .random(count: 32),
-            create: true
-        )
-        defer { database.close() }
-        try Schema.migrate(database, upTo: 16)
+        let older = try OlderSchemaDatabase(version: 16)
+        let database = older.database
         var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (17, 17, 17, 17))
         let samples = (0..<300).map { _ in RandomModel.sample(&rng) }
         try SampleStore(database: database).saveAsBeforeSchema17(samples)

@@ -176,16 +176,8 @@ struct SampleKindStoreTests {
     }
 
     @Test func aSchemaSevenVaultMigratesKeepingItsSamplesAndThenStoresTheNewKinds() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try Database(
-            path: directory.appendingPathComponent("vault.db").path,
-            key: .random(count: 32),
-            create: true
-        )
-        defer { database.close() }
-        try Schema.migrate(database, upTo: 7)
+        let older = try OlderSchemaDatabase(version: 7)
+        let database = older.database
         let old = SampleStore(database: database)
         let steps = Sample.quantity(try Fixtures.quantity())
         try old.saveAsBeforeSchema17([steps])

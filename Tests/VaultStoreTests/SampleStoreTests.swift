@@ -480,17 +480,8 @@ struct SchemaTests {
             try $0.rows("SELECT type, name, sql FROM sqlite_master ORDER BY name")
         }
         for version in 0..<Schema.latestVersion {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "hv-migrate-\(UUID().uuidString)"
-            )
-            defer { try? FileManager.default.removeItem(at: directory) }
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let database = try Database(
-                path: directory.appendingPathComponent("vault.db").path,
-                key: .random(count: 32),
-                create: true
-            )
-            try Schema.migrate(database, upTo: version)
+            let older = try OlderSchemaDatabase(version: version)
+            let database = older.database
             #expect(try Schema.version(of: database) == version)
             try Schema.migrate(database)
             #expect(try Schema.version(of: database) == Schema.latestVersion)
@@ -502,16 +493,8 @@ struct SchemaTests {
     }
 
     @Test func schemaSevenRefusesAVaultWhereTwoAppsHoldOneUUIDAndChangesNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try Database(
-            path: directory.appendingPathComponent("vault.db").path,
-            key: .random(count: 32),
-            create: true
-        )
-        defer { database.close() }
-        try Schema.migrate(database, upTo: 6)
+        let older = try OlderSchemaDatabase(version: 6)
+        let database = older.database
         // Schema 6 let two sources hold one UUID.
         let shared = UUID()
         let store = SampleStore(database: database)
@@ -541,16 +524,8 @@ struct SchemaTests {
     }
 
     @Test func versionTwelveGivesEveryQuantitySeriesItsTypeAndSource() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try Database(
-            path: directory.appendingPathComponent("vault.db").path,
-            key: .random(count: 32),
-            create: true
-        )
-        defer { database.close() }
-        try Schema.migrate(database, upTo: 11)
+        let older = try OlderSchemaDatabase(version: 11)
+        let database = older.database
         try database.write { db in
             try db.execute("INSERT INTO types (code, identifier) VALUES (7, 'HKQuantityTypeIdentifierHeartRate')")
             try db.execute("INSERT INTO sources (id, bundle_id) VALUES (3, 'org.example.strap')")

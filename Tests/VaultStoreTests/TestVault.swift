@@ -5,6 +5,29 @@ import VaultCrypto
 
 @testable import VaultStore
 
+/// A database alone, no vault around it, brought only to schema `version`, in a throwaway
+/// directory closed and removed when the value goes: for the migrations' tests.
+final class OlderSchemaDatabase {
+    let directory: URL
+    let database: Database
+
+    init(version: Int) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hv-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try Database(
+            path: directory.appendingPathComponent("vault.db").path,
+            key: .random(count: 32),
+            create: true
+        )
+        try Schema.migrate(database, upTo: version)
+    }
+
+    deinit {
+        database.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
 /// A throwaway vault directory for one test, removed when the value goes.
 final class TestVault {
     static let passphrase = "correct horse battery staple"
