@@ -442,6 +442,12 @@ final class Router: Sendable {
     let state = Mutex(VaultConnection.State())
 
     func route(_ data: Data) {
+        // A success answer, nearly every message, is known by its first bytes.
+        if let id = RPCHead.successID(data) {
+            let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
+            continuation?.resume(returning: data)
+            return
+        }
         guard let head = try? RPCHead.scan(data) else { return }
         if let method = head.method, head.id == nil, method == Method.workoutSessionEvent {
             guard let event = try? HealthJSON.decode(RPCParams<WorkoutSessionEventParams>.self, from: data).params

@@ -118,8 +118,20 @@ public final class FrameHandler: ChannelDuplexHandler {
         stallTimer = nil
     }
 
+    /// The largest payload copied behind its length into one buffer.
+    public static let copiedPayloadBytes = 16 * 1024
+
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let payload = unwrapOutboundIn(data)
+        // A large payload goes out after its length as a buffer of its own (one `writev`), not
+        // copied behind it; a small one is copied, one buffer being cheaper than two.
+        guard payload.readableBytes <= Self.copiedPayloadBytes else {
+            var length = context.channel.allocator.buffer(capacity: 4)
+            length.writeInteger(UInt32(payload.readableBytes))
+            context.write(wrapOutboundOut(length), promise: nil)
+            context.write(wrapOutboundOut(payload), promise: promise)
+            return
+        }
         var framed = context.channel.allocator.buffer(capacity: 4 + payload.readableBytes)
         framed.writeInteger(UInt32(payload.readableBytes))
         framed.writeImmutableBuffer(payload)

@@ -25,7 +25,13 @@ public struct RPCWrittenResponse {
     }
 
     public func json(capacity: Int = 256) throws -> Data {
-        var writer = JSONWriter(capacity: capacity)
+        Data(try bytes(capacity: capacity))
+    }
+
+    /// The answer's UTF-8 bytes, written into a buffer of `capacity` bytes at first (by default,
+    /// what the result estimates it takes).
+    public func bytes(capacity: Int? = nil) throws -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity ?? (64 + result.estimatedJSONBytes))
         writer.raw("{\"id\":")
         id.write(to: &writer)
         writer.raw(",\"jsonrpc\":")
@@ -33,7 +39,7 @@ public struct RPCWrittenResponse {
         writer.raw(",\"result\":")
         try result.write(to: &writer)
         writer.raw("}")
-        return Data(writer.bytes)
+        return writer.bytes
     }
 }
 
@@ -89,6 +95,33 @@ extension RPCHead {
     }
 }
 
+extension RPCHead {
+    /// The id of a success answer as the daemon writes one, members sorted and no white space:
+    /// `{"id":12,"jsonrpc":"2.0","result":…` read from its first bytes alone, without the pass
+    /// over the whole answer that ``scan(_:)`` makes; nil for any other message, which ``scan(_:)``
+    /// reads. The call that takes the answer reads it in full, and refuses it if it is not one
+    /// whole JSON-RPC answer.
+    public static func successID(_ data: Data) -> Int64? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int64? in
+            let opening = #"{"id":"#.utf8
+            let closing = #","jsonrpc":"2.0","result":"#.utf8
+            guard bytes.starts(with: opening) else { return nil }
+            var at = opening.count
+            var digits = 0
+            var value: Int64 = 0
+            while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]) {
+                // The ids a client sends: 1, 2, 3 …, no leading zero, well within 18 digits.
+                guard digits < 18, digits == 0 || value != 0 else { return nil }
+                value = value * 10 + Int64(bytes[at] - UInt8(ascii: "0"))
+                digits += 1
+                at += 1
+            }
+            guard digits > 0, bytes[at...].starts(with: closing) else { return nil }
+            return value
+        }
+    }
+}
+
 extension JSONReader {
     /// An id as ``RPCHead`` reads one: a number that fits an `Int64`, or a string; anything else
     /// (null, a fraction, an object) is no id.
@@ -138,6 +171,9 @@ extension StatisticsResult: JSONWritable, JSONReadable {
 }
 
 extension StatisticsCollectionResult: JSONWritable, JSONReadable {
+    /// An interval with a sum or the discrete values and its dates takes about 200 bytes.
+    public var estimatedJSONBytes: Int { 256 + collection.statistics.count * 200 }
+
     public func write(to writer: inout JSONWriter) throws {
         writer.raw("{\"collection\":")
         try collection.write(to: &writer)
@@ -159,6 +195,9 @@ extension StatisticsCollectionResult: JSONWritable, JSONReadable {
 }
 
 extension RouteQueryResult: JSONWritable, JSONReadable {
+    /// A location with its accuracies, course and speed takes about 200 bytes.
+    public var estimatedJSONBytes: Int { 64 + locations.count * 200 }
+
     public func write(to writer: inout JSONWriter) throws {
         writer.raw("{\"locations\":")
         try writer.array(locations) { writer, location in try location.write(to: &writer) }
@@ -194,6 +233,8 @@ extension RouteQueryResult: JSONWritable, JSONReadable {
 // MARK: Samples
 
 extension SamplesResult: JSONWritable, JSONReadable {
+    public var estimatedJSONBytes: Int { 16 + samples.count * Sample.estimatedJSONBytes }
+
     public func write(to writer: inout JSONWriter) throws {
         writer.raw("{\"samples\":")
         try writer.array(samples) { writer, sample in try sample.write(to: &writer) }

@@ -274,7 +274,7 @@ extension SampleStore {
 
     /// Gives the quantity samples among `samples` (rows `ids`) that are series their count and
     /// summary, from `quantity_series`.
-    func loadQuantitySeries(_ ids: [Int64], into samples: inout [Int64: Sample], _ db: Connection) throws {
+    func loadQuantitySeries(_ ids: [Int64], into samples: inout LoadedSamples, _ db: Connection) throws {
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         for row in try db.rows(
             """
@@ -335,7 +335,7 @@ extension SampleStore {
         pending: [Int64: (SampleType, UUID, Date, Date, Double?, SourceRevision, Device?)],
         metadata: [Int64: Metadata],
         unit: (String) throws -> HealthUnit,
-        into samples: inout [Int64: Sample],
+        into samples: inout LoadedSamples,
         _ db: Connection
     ) throws {
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"

@@ -451,7 +451,7 @@ extension SampleStore {
                 metadata[row[0].int64!, default: [:]][MetadataKey(rawValue: key)] = value
             }
         }
-        var samples: [Int64: Sample] = [:]
+        var samples = LoadedSamples(ids)
         var workoutIDs: [Int64] = []
         var correlationIDs: [Int64] = []
         var kindIDs: [Int64] = []
@@ -619,7 +619,7 @@ extension SampleStore {
                 )
             }
         }
-        return ids.compactMap { samples[$0] }
+        return samples.ordered(ids)
     }
 
     private func loadWorkouts(
@@ -628,7 +628,7 @@ extension SampleStore {
         metadata: [Int64: Metadata],
         unit: (String) throws -> HealthUnit,
         scope: ReadScope,
-        into samples: inout [Int64: Sample],
+        into samples: inout LoadedSamples,
         _ db: Connection
     ) throws {
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
@@ -740,6 +740,33 @@ extension SampleStore {
                 )
             )
         }
+    }
+}
+
+/// The samples one ``SampleStore/load(ids:scope:_:)`` builds, each in the slot of its id's place
+/// among the ids asked for: a dictionary of `Sample` values (a few hundred bytes each) copied them
+/// at every growth and once more into the answer.
+struct LoadedSamples {
+    private var slots: [Sample?]
+    private let positions: [Int64: Int]
+
+    init(_ ids: [Int64]) {
+        var positions = [Int64: Int](minimumCapacity: ids.count)
+        for (index, id) in ids.enumerated() where positions[id] == nil { positions[id] = index }
+        self.positions = positions
+        slots = Array(repeating: nil, count: ids.count)
+    }
+
+    subscript(id: Int64) -> Sample? {
+        get { positions[id].flatMap { slots[$0] } }
+        set {
+            if let index = positions[id] { slots[index] = newValue }
+        }
+    }
+
+    /// The samples loaded, in the order of `ids` (an id asked for twice is there twice).
+    func ordered(_ ids: [Int64]) -> [Sample] {
+        positions.count == ids.count ? slots.compactMap { $0 } : ids.compactMap { self[$0] }
     }
 }
 

@@ -406,6 +406,45 @@ extension DaemonEndToEnd {
             #expect(daemon.stop() == 0, "\(daemon.logText.suffix(2000))")
         }
 
+        /// An answer larger than the frame writer copies behind its length goes out as the length,
+        /// then the payload from its own buffer: a raw client reads two such answers, asked for
+        /// together, each whole and in turn, with a small answer between them.
+        @Test func largeAnswersAreFramedWholeInTurn() async throws {
+            let daemon = try TestDaemon()
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.app")
+            let store = try await daemon.store("org.example.app")
+            let start = RFC3339.date(from: "2026-11-02T08:00:00.000Z")!
+            let saved = try (0..<300).map {
+                try quantity(.stepCount, Double($0), .count, at: start.addingTimeInterval(Double($0) * 60))
+            }
+            try await store.save(saved)
+            await store.close()
+            let socket = try await Self.authenticated(daemon, "org.example.app")
+            let query =
+                #"{"jsonrpc":"2.0","id":ID,"method":"query.samples","params":{"query":{"predicates":[{"sampleType":"HKQuantityTypeIdentifierStepCount"}],"sortDescriptors":[],"limit":0}}}"#
+            socket.sendFrame(query.replacingOccurrences(of: "ID", with: "1"))
+            socket.sendFrame(Self.statusRequest)
+            socket.sendFrame(query.replacingOccurrences(of: "ID", with: "2"))
+            for id in [1, 7, 2] {
+                let header = try #require(socket.read(4))
+                let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+                let payload = try #require(socket.read(length))
+                let answer = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+                #expect(answer["id"] as? Int == id)
+                if id == 7 {
+                    #expect(length < FrameHandler.copiedPayloadBytes)
+                } else {
+                    #expect(length > FrameHandler.copiedPayloadBytes)
+                    let samples = (answer["result"] as? [String: Any])?["samples"] as? [[String: Any]]
+                    #expect(samples?.count == 300)
+                    // The JSON ends where the length says: the last byte is the object's close.
+                    #expect(payload.last == UInt8(ascii: "}"))
+                }
+            }
+            #expect(daemon.stop() == 0, "\(daemon.logText.suffix(2000))")
+        }
+
         /// The daemon's resident memory and the store's part of it, from `vault.status`.
         static func memory(_ daemon: TestDaemon) async throws -> (resident: Int, store: Int) {
             let status = try await daemon.ownerCall(Method.status, Empty(), as: StatusResult.self)

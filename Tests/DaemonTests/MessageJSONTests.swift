@@ -95,6 +95,36 @@ import VaultProtocol
         }
     }
 
+    /// A success answer in the daemon's own form is routed by its first bytes; every other message
+    /// is left to ``RPCHead/scan(_:)``, whose id agrees wherever both answer.
+    @Test func successAnswersAreKnownByTheirFirstBytes() throws {
+        for id in [0, 7, 12, 123_456_789_012_345_678] as [Int64] {
+            let written = try RPCWrittenResponse(id: .number(id), result: StatisticsResult(statistics: nil)).json()
+            #expect(RPCHead.successID(written) == id)
+            #expect(try RPCHead.scan(written).id == .number(id))
+            let encoded = try HealthJSON.encode(RPCResponse(id: .number(id), result: Empty()))
+            #expect(RPCHead.successID(encoded) == id)
+        }
+        let others = [
+            #"{"error":{"code":-32000,"message":"no"},"id":3,"jsonrpc":"2.0"}"#,
+            #"{"id":"3","jsonrpc":"2.0","result":{}}"#,
+            #"{"id":-3,"jsonrpc":"2.0","result":{}}"#,
+            #"{"id":03,"jsonrpc":"2.0","result":{}}"#,
+            #"{"id":3.5,"jsonrpc":"2.0","result":{}}"#,
+            #"{"id":1234567890123456789,"jsonrpc":"2.0","result":{}}"#,
+            #"{"id":3,"jsonrpc":"1.0","result":{}}"#,
+            #"{"id":3, "jsonrpc":"2.0","result":{}}"#,
+            #"{"id":3,"jsonrpc":"2.0","method":"observer.update","params":{}}"#,
+            #"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+            #"{"id":"#,
+            #"{"id":3"#,
+            "",
+        ]
+        for frame in others {
+            #expect(RPCHead.successID(Data(frame.utf8)) == nil, "\(frame)")
+        }
+    }
+
     /// Samples of every kind, with series and metadata of every kind among them.
     static func samples(seed: UInt64, count: Int) -> [Sample] {
         var rng = RandomModel.seeded(seed)

@@ -171,27 +171,21 @@ public struct JSONReader {
         return bytes[start..<at]
     }
 
-    /// The string value of the member `name` of the object the reader is on, found without
-    /// moving the reader and without reading the other members' values (skipped by their
-    /// structure only); nil when the object has no such member, has it twice, or it is not a
-    /// string. For an object whose other members are read according to it (a sample's `type`).
-    public func peekString(member name: StaticString) -> String? {
-        var probe = self
-        var found: String?
-        var count = 0
-        do {
-            try probe.object { (reader, key) throws(HealthError) in
-                if key == name {
-                    count += 1
-                    found = try reader.string()
-                } else {
-                    try reader.skipStructure()
-                }
-            }
-        } catch {
-            return nil
-        }
-        return count == 1 ? found : nil
+    /// Where the next value begins (white space skipped), for ``move(to:)`` and ``bytes(from:)``.
+    mutating func offsetOfNextValue() -> Int {
+        skipSpace()
+        return at
+    }
+
+    /// Places the reader at `offset`, one ``offsetOfNextValue()`` gave: to read a value passed
+    /// earlier, or to come back.
+    mutating func move(to offset: Int) {
+        at = offset
+    }
+
+    /// The text from `offset` to where the reader is.
+    func bytes(from offset: Int) -> ArraySlice<UInt8> {
+        bytes[offset..<at]
     }
 
     // MARK: Memo

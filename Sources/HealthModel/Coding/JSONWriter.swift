@@ -5,6 +5,14 @@ public import Foundation
 /// (statistics collections: a year of hourly intervals is 8,760 objects) need it.
 public protocol JSONWritable: Encodable {
     func write(to writer: inout JSONWriter) throws
+
+    /// About how many bytes the JSON takes, for the writer's first buffer: a large answer written
+    /// into a buffer that doubles as it fills is copied at every doubling.
+    var estimatedJSONBytes: Int { get }
+}
+
+extension JSONWritable {
+    public var estimatedJSONBytes: Int { 256 }
 }
 
 /// Writes JSON as ``HealthJSON/encoder()`` does: members in the order of their keys (the

@@ -44,6 +44,12 @@ extension JSONWriter {
 // MARK: Writing
 
 extension Sample: JSONWritable {
+    /// A quantity sample of a watch with its source revision takes about 300 bytes; one with a
+    /// device, metadata or another kind more (the writer's buffer grows then).
+    public static let estimatedJSONBytes = 320
+
+    public var estimatedJSONBytes: Int { Self.estimatedJSONBytes }
+
     public func write(to writer: inout JSONWriter) throws {
         switch self {
         case .quantity(let sample): try sample.write(to: &writer)
@@ -215,6 +221,10 @@ extension DeletedObject: JSONWritable {
 }
 
 extension AnchoredObjectQueryResult: JSONWritable {
+    public var estimatedJSONBytes: Int {
+        64 + addedSamples.count * Sample.estimatedJSONBytes + deletedObjects.count * 96
+    }
+
     public func write(to writer: inout JSONWriter) throws {
         writer.raw("{\"addedSamples\":")
         try writer.array(addedSamples) { writer, sample in try sample.write(to: &writer) }
@@ -241,23 +251,88 @@ struct SeenMembers {
 }
 
 extension Sample: JSONReadable {
-    /// Reads a sample as ``HealthJSON/decode(_:from:)`` does; any sample the fast path is not sure
-    /// of throws (the caller decodes the text again with the Codable decoder).
+    /// Reads a sample as ``HealthJSON/decode(_:from:)`` does, in one pass: the members every
+    /// sample has are read as they come; a member of one kind (a quantity's `quantity`, a
+    /// category's `value`) is checked and its place kept, and read there once the `type` (which
+    /// sorts after most of them) says the kind. Any sample the fast path is not sure of throws (the
+    /// caller decodes the text again with the Codable decoder); a sample of another kind is decoded
+    /// by the Codable decoder from its bytes.
     public init(reading reader: inout JSONReader) throws(HealthError) {
-        guard let identifier = reader.peekString(member: "type") else {
-            throw HealthError.invalidArgument("a sample without one string type")
+        let start = reader.offsetOfNextValue()
+        var common = CommonMembers()
+        var seen = SeenMembers()
+        var places = KindMembers()
+        var identifier: String?
+        try reader.object { (reader, key) throws(HealthError) in
+            if key == "type" {
+                try seen.insert(1)
+                identifier = try reader.string()
+            } else if try !reader.commonMember(key, &common, &seen) {
+                try places.keep(key, &reader)
+            }
         }
+        guard let identifier else { throw HealthError.invalidArgument("a sample without its type") }
         switch try reader.sampleType(identifier) {
-        case .quantity(let type): self = .quantity(try QuantitySample(reading: &reader, type: type))
-        case .category(let type): self = .category(try CategorySample(reading: &reader, type: type))
+        case .quantity(let type): self = .quantity(try QuantitySample(common, places, type: type, &reader))
+        case .category(let type): self = .category(try CategorySample(common, places, type: type, &reader))
         default:
-            let text = try reader.valueBytes()
             do {
-                self = try HealthJSON.decoder().decode(Sample.self, from: Data(text))
+                self = try HealthJSON.decoder().decode(Sample.self, from: Data(reader.bytes(from: start)))
             } catch {
                 throw HealthError.invalidArgument("a sample the generic decoder refuses")
             }
         }
+    }
+}
+
+/// Where the members of one kind of sample stand in the text, each checked when it was passed:
+/// a quantity sample's and a category sample's, each at most once.
+struct KindMembers {
+    enum Member: Int, CaseIterable {
+        case quantity, count, minimumQuantity, maximumQuantity, mostRecentQuantity
+        case mostRecentQuantityStartDate, mostRecentQuantityEndDate, value
+
+        init?(_ key: JSONKey) {
+            switch key {
+            case "quantity": self = .quantity
+            case "count": self = .count
+            case "minimumQuantity": self = .minimumQuantity
+            case "maximumQuantity": self = .maximumQuantity
+            case "mostRecentQuantity": self = .mostRecentQuantity
+            case "mostRecentQuantityStartDate": self = .mostRecentQuantityStartDate
+            case "mostRecentQuantityEndDate": self = .mostRecentQuantityEndDate
+            case "value": self = .value
+            default: return nil
+            }
+        }
+    }
+
+    /// Each member's offset in the text, -1 for none.
+    private var offsets = InlineArray<8, Int>(repeating: -1)
+
+    /// Keeps the place of `key`'s value if it is one of the members (a second time throws), and
+    /// skips the value, checking it is well formed.
+    mutating func keep(_ key: JSONKey, _ reader: inout JSONReader) throws(HealthError) {
+        if let member = Member(key) {
+            guard offsets[member.rawValue] < 0 else { throw HealthError.invalidArgument("a member given twice") }
+            offsets[member.rawValue] = reader.offsetOfNextValue()
+        }
+        try reader.skip()
+    }
+
+    /// Reads `member` with `read` where it stands, if the sample has it; the reader is left where
+    /// it was.
+    func read<T>(
+        _ member: Member,
+        _ reader: inout JSONReader,
+        _ read: (inout JSONReader) throws(HealthError) -> T
+    ) throws(HealthError) -> T? {
+        let offset = offsets[member.rawValue]
+        guard offset >= 0 else { return nil }
+        let end = reader.offsetOfNextValue()
+        reader.move(to: offset)
+        defer { reader.move(to: end) }
+        return try read(&reader)
     }
 }
 
@@ -269,9 +344,11 @@ extension JSONReader {
         lastSampleType = (identifier, type)
         return type
     }
+}
 
-    /// A member every sample has (uuid, dates, source revision, device, metadata, and the type,
-    /// read already); false for another member, left unread.
+extension JSONReader {
+    /// A member every sample has (uuid, dates, source revision, device, metadata); false for
+    /// another member, left unread.
     mutating func commonMember(
         _ key: JSONKey,
         _ common: inout CommonMembers,
@@ -281,10 +358,6 @@ extension JSONReader {
         case "uuid":
             try seen.insert(0)
             common.uuid = try uuid()
-        case "type":
-            try seen.insert(1)
-            // Read already (peekString(member:)): only checked to be the string it was.
-            _ = try string()
         case "startDate":
             try seen.insert(2)
             common.startDate = try date(field: "startDate")
@@ -389,46 +462,40 @@ struct CommonMembers {
 }
 
 extension QuantitySample {
-    init(reading reader: inout JSONReader, type: QuantityTypeIdentifier) throws(HealthError) {
-        var common = CommonMembers()
-        var seen = SeenMembers()
-        var quantity: Quantity?
-        var count: Int?
-        var minimum: Quantity?
-        var maximum: Quantity?
-        var mostRecent: Quantity?
-        var mostRecentStart: Date?
-        var mostRecentEnd: Date?
-        try reader.object { (reader, key) throws(HealthError) in
-            if try reader.commonMember(key, &common, &seen) { return }
-            switch key {
-            case "quantity":
-                try seen.insert(7)
-                quantity = try reader.strictQuantity()
-            case "count":
-                try seen.insert(8)
-                count = try reader.null() ? nil : try reader.plainInt()
-            case "minimumQuantity":
-                try seen.insert(9)
-                minimum = try reader.null() ? nil : try reader.strictQuantity()
-            case "maximumQuantity":
-                try seen.insert(10)
-                maximum = try reader.null() ? nil : try reader.strictQuantity()
-            case "mostRecentQuantity":
-                try seen.insert(11)
-                mostRecent = try reader.null() ? nil : try reader.strictQuantity()
-            case "mostRecentQuantityStartDate":
-                try seen.insert(12)
-                mostRecentStart = try reader.null() ? nil : try reader.date(field: "mostRecentQuantityStartDate")
-            case "mostRecentQuantityEndDate":
-                try seen.insert(13)
-                mostRecentEnd = try reader.null() ? nil : try reader.date(field: "mostRecentQuantityEndDate")
-            default:
-                try reader.skip()
+    init(
+        _ common: CommonMembers,
+        _ places: KindMembers,
+        type: QuantityTypeIdentifier,
+        _ reader: inout JSONReader
+    ) throws(HealthError) {
+        func optional<T>(
+            _ member: KindMembers.Member,
+            _ read: (inout JSONReader) throws(HealthError) -> T
+        ) throws(HealthError) -> T? {
+            try places.read(member, &reader) { (reader) throws(HealthError) in
+                try reader.null() ? nil : try read(&reader)
             }
+                ?? nil
         }
         let (uuid, start, end, sourceRevision) = try common.all()
-        guard let quantity else { throw HealthError.invalidArgument("a quantity sample without its quantity") }
+        guard
+            let quantity = try places.read(
+                .quantity,
+                &reader,
+                { (reader) throws(HealthError) in try reader.strictQuantity() }
+            )
+        else { throw HealthError.invalidArgument("a quantity sample without its quantity") }
+        let count = try optional(.count) { (reader) throws(HealthError) in try reader.plainInt() }
+        let minimum = try optional(.minimumQuantity) { (reader) throws(HealthError) in try reader.strictQuantity() }
+        let maximum = try optional(.maximumQuantity) { (reader) throws(HealthError) in try reader.strictQuantity() }
+        let mostRecent = try optional(.mostRecentQuantity) { (reader) throws(HealthError) in try reader.strictQuantity()
+        }
+        let mostRecentStart = try optional(.mostRecentQuantityStartDate) { (reader) throws(HealthError) in
+            try reader.date(field: "mostRecentQuantityStartDate")
+        }
+        let mostRecentEnd = try optional(.mostRecentQuantityEndDate) { (reader) throws(HealthError) in
+            try reader.date(field: "mostRecentQuantityEndDate")
+        }
         var summary: DiscreteSummary?
         if minimum != nil || maximum != nil || mostRecent != nil || mostRecentStart != nil || mostRecentEnd != nil {
             // All five or none, the dates in order: anything else is the decoder's to refuse.
@@ -458,21 +525,15 @@ extension QuantitySample {
 }
 
 extension CategorySample {
-    init(reading reader: inout JSONReader, type: CategoryTypeIdentifier) throws(HealthError) {
-        var common = CommonMembers()
-        var seen = SeenMembers()
-        var value: Int?
-        try reader.object { (reader, key) throws(HealthError) in
-            if try reader.commonMember(key, &common, &seen) { return }
-            if key == "value" {
-                try seen.insert(7)
-                value = try reader.plainInt()
-            } else {
-                try reader.skip()
-            }
-        }
+    init(
+        _ common: CommonMembers,
+        _ places: KindMembers,
+        type: CategoryTypeIdentifier,
+        _ reader: inout JSONReader
+    ) throws(HealthError) {
         let (uuid, start, end, sourceRevision) = try common.all()
-        guard let value else { throw HealthError.invalidArgument("a category sample without its value") }
+        guard let value = try places.read(.value, &reader, { (reader) throws(HealthError) in try reader.plainInt() })
+        else { throw HealthError.invalidArgument("a category sample without its value") }
         try self.init(
             uuid: uuid,
             type: type,
