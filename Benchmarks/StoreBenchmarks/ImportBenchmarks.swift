@@ -453,6 +453,28 @@ struct RawImportRows {
                 sqlite3_bind_null(statement, index)
             }
         }
+        // As the store saves a batch (schema 20): each type and source's longest duration, statistics
+        // hours forgotten and changes counted, once at the end of the batch.
+        let durations = try prepare(
+            """
+            INSERT INTO sample_durations (type, source_id, longest) VALUES (?, ?, ?)
+            ON CONFLICT (type, source_id) DO UPDATE SET longest = max(longest, excluded.longest)
+            """
+        )
+        let forget = try prepare(
+            "DELETE FROM statistics_hours WHERE type = ?1 AND source IN (0, ?2) AND hour BETWEEN ?3 AND ?4"
+        )
+        let count = try prepare(
+            """
+            INSERT INTO statistics_changes (type, source, changes) VALUES (?1, 0, ?3), (?1, ?2, ?3)
+            ON CONFLICT (type, source) DO UPDATE SET changes = changes + excluded.changes
+            """
+        )
+        defer {
+            sqlite3_finalize(durations)
+            sqlite3_finalize(forget)
+            sqlite3_finalize(count)
+        }
         var nextMetadata = 0
         var nextRoute = 0
         var sampleIndex = 0
@@ -460,8 +482,15 @@ struct RawImportRows {
             let endIndex =
                 first + recordsPerTransaction < topLevel.count ? topLevel[first + recordsPerTransaction] : samples.count
             try database.exec("BEGIN IMMEDIATE")
+            var spans: [SampleStore.DurationKey: SampleStore.InsertedSpan] = [:]
             while sampleIndex < endIndex {
                 let row = samples[sampleIndex]
+                let key = SampleStore.DurationKey(type: row.type, source: row.source)
+                if spans[key] != nil {
+                    spans[key]!.add(start: row.start, end: row.end)
+                } else {
+                    spans[key] = SampleStore.InsertedSpan(start: row.start, end: row.end)
+                }
                 sqlite3_bind_int64(insertSample, 1, Int64(sampleIndex + 1))
                 withUnsafeBytes(of: row.uuid.uuid) {
                     _ = sqlite3_bind_blob(
@@ -527,7 +556,24 @@ struct RawImportRows {
                 }
                 sampleIndex += 1
             }
-            try database.exec("UPDATE counters SET value = \(sampleIndex) WHERE name = 'change_sequence'; COMMIT")
+            for (key, span) in spans.sorted(by: { ($0.key.type, $0.key.source) < ($1.key.type, $1.key.source) }) {
+                sqlite3_bind_int64(durations, 1, key.type)
+                sqlite3_bind_int64(durations, 2, key.source)
+                sqlite3_bind_double(durations, 3, span.longest)
+                try step(durations)
+                sqlite3_bind_int64(forget, 1, key.type)
+                sqlite3_bind_int64(forget, 2, key.source)
+                sqlite3_bind_int64(forget, 3, span.firstHour)
+                sqlite3_bind_int64(forget, 4, span.lastHour)
+                try step(forget)
+                sqlite3_bind_int64(count, 1, key.type)
+                sqlite3_bind_int64(count, 2, key.source)
+                sqlite3_bind_int64(count, 3, span.count)
+                try step(count)
+            }
+            try database.exec(
+                "UPDATE counters SET value = \(sampleIndex) WHERE name = 'change_sequence'; COMMIT"
+            )
         }
     }
 }

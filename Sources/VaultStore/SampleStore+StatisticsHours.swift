@@ -14,9 +14,10 @@ import HealthModel
 ///
 /// An interval made of whole hours is then the sum of its hours: sums, weights and counts add,
 /// minimums, maximums and the most recent sample combine, and a merged sum is additive in time
-/// (the segments are cut at every hour). Triggers on `samples` forget the hours a sample inserted
-/// or deleted reaches (for key 0 and for its source) and count the change in
-/// `statistics_changes`; a change of a type's source priority forgets its key-0 hours. A query
+/// (the segments are cut at every hour). The hours a sample saved or deleted reaches are forgotten
+/// (for key 0 and for its source) and the change counted in `statistics_changes`: a save's once per
+/// type and source of its batch (`recordInserted`), a deletion's by a trigger on `samples`; a
+/// change of a type's source priority forgets its key-0 hours. A query
 /// computes the hours it lacks from the same snapshot it answers from; they are written with the
 /// read's audit entry only when no change of the type (for that key) was committed meanwhile.
 ///

@@ -21,9 +21,10 @@ public final class SampleStore: @unchecked Sendable {
     private var lastDevice: (Device, Int64)?
     // The UUIDs the batch being saved has inserted so far (writer-side, like the caches).
     private var insertedUUIDs: [UUID] = []
-    // The longest duration the batch being saved has inserted so far, per type code and source
-    // id (writer-side): written to `sample_durations` once per batch.
-    private var longestInserted: [DurationKey: Double] = [:]
+    // What the batch being saved has inserted so far, per type code and source id (writer-side):
+    // the longest duration, written to `sample_durations`, and the hours reached and the count,
+    // for the statistics hours kept; both once per batch.
+    private var inserted: [DurationKey: InsertedSpan] = [:]
     // The members an import's correlations take from the vault instead of inserting
     // (``importSamples(_:in:)``): set for one save, writer-side.
     var adoptedMembers: Set<UUID> = []
@@ -76,7 +77,7 @@ public final class SampleStore: @unchecked Sendable {
             var sequence = try db.scalarInt("SELECT value FROM counters WHERE name = 'change_sequence'") ?? 0
             var outcome = SaveOutcome(ignored: superseded.count)
             insertedUUIDs.removeAll(keepingCapacity: true)
-            longestInserted.removeAll(keepingCapacity: true)
+            inserted.removeAll(keepingCapacity: true)
             let statements = Statements(
                 sample: try db.statement(Self.insertSampleSQL),
                 sampleUnlessPresent: passesOverPresentUUIDs ? try db.statement(Self.insertSampleUnlessPresentSQL) : nil,
@@ -96,10 +97,13 @@ public final class SampleStore: @unchecked Sendable {
             // tombstones' UUID index per batch, after the inserts, so that a sample this batch
             // replaced counts too. (Per row, as a trigger, it cost a fifth of a large save.)
             if try reusesDeletedUUID(db) { throw Self.uuidInUse }
-            try recordLongestInserted(db)
+            try recordInserted(db)
             try db.execute("UPDATE counters SET value = ? WHERE name = 'change_sequence'", [sequence])
             return outcome
         } catch {
+            // Whatever the caller does with the transaction now, the rows inserted so far are
+            // accounted for (a rollback undoes all of it anyway).
+            try? recordInserted(db)
             if let error = error as? DatabaseError, error.resultCode == .constraint,
                 error.message.contains("samples.uuid")
             {
@@ -141,25 +145,82 @@ public final class SampleStore: @unchecked Sendable {
         return false
     }
 
-    /// A type code and source id, the key of `sample_durations`.
-    struct DurationKey: Hashable {
-        let type: Int64
-        let source: Int64
+    /// A type code and source id, the key of `sample_durations`. (Public, with ``InsertedSpan``,
+    /// for the benchmarks' raw inserts, which write what a save writes.)
+    public struct DurationKey: Hashable, Sendable {
+        public let type: Int64
+        public let source: Int64
+
+        public init(type: Int64, source: Int64) {
+            self.type = type
+            self.source = source
+        }
     }
 
-    /// Raises each (type, source)'s longest duration in `sample_durations` to the longest the
-    /// batch inserted: one statement per type and source in the batch, never lowered.
-    private func recordLongestInserted(_ db: Connection) throws {
-        guard !longestInserted.isEmpty else { return }
-        let upsert = try db.statement(
+    /// What a batch inserted of one type and source: the longest duration, the first and last
+    /// UTC hours its samples reach (each from the hour of its start to that of its end), and how
+    /// many.
+    public struct InsertedSpan: Sendable {
+        public private(set) var longest: Double
+        public private(set) var firstHour: Int64
+        public private(set) var lastHour: Int64
+        public private(set) var count: Int64
+
+        /// The hour a date (seconds since 2001) falls in, as schema 18's trigger computes it:
+        /// `CAST(date / 3600 AS INTEGER)`, less one for a date before 2001 that is not on the hour.
+        public static func hour(_ date: Double) -> Int64 {
+            // Far beyond any date a sample can hold (years 0000-9999): SQL's CAST saturates.
+            guard (date / 3600).magnitude < 1e15 else { return date < 0 ? Int64.min : Int64.max }
+            let truncated = Int64(date / 3600)
+            return date < 0 && Double(truncated) * 3600 != date ? truncated - 1 : truncated
+        }
+
+        public init(start: Double, end: Double) {
+            longest = max(end - start, 0)
+            firstHour = Self.hour(start)
+            lastHour = Self.hour(end)
+            count = 1
+        }
+
+        public mutating func add(start: Double, end: Double) {
+            longest = max(longest, end - start)
+            firstHour = min(firstHour, Self.hour(start))
+            lastHour = max(lastHour, Self.hour(end))
+            count += 1
+        }
+    }
+
+    /// Once per type and source the batch inserted: raises its longest duration in
+    /// `sample_durations` (never lowered); forgets the statistics hours kept for it (source 0 and
+    /// its own) from the first hour the batch reached to the last (every hour one of its samples
+    /// reaches, and those between), and counts its rows as changes in `statistics_changes`, as
+    /// schema 18's insert trigger did row by row (schema 20 dropped it).
+    private func recordInserted(_ db: Connection) throws {
+        defer { inserted.removeAll(keepingCapacity: true) }
+        let keys = inserted.keys.sorted { ($0.type, $0.source) < ($1.type, $1.source) }
+        guard !keys.isEmpty else { return }
+        let durations = try db.statement(
             """
             INSERT INTO sample_durations (type, source_id, longest) VALUES (?, ?, ?)
             ON CONFLICT (type, source_id) DO UPDATE SET longest = max(longest, excluded.longest)
             """
         )
-        for (key, longest) in longestInserted.sorted(by: { ($0.key.type, $0.key.source) < ($1.key.type, $1.key.source) }
-        ) {
-            try upsert.execute(values: [.integer(key.type), .integer(key.source), .real(longest)])
+        let forget = try db.statement(
+            "DELETE FROM statistics_hours WHERE type = ?1 AND source IN (0, ?2) AND hour BETWEEN ?3 AND ?4"
+        )
+        let count = try db.statement(
+            """
+            INSERT INTO statistics_changes (type, source, changes) VALUES (?1, 0, ?3), (?1, ?2, ?3)
+            ON CONFLICT (type, source) DO UPDATE SET changes = changes + excluded.changes
+            """
+        )
+        for key in keys {
+            let span = inserted[key]!
+            try durations.execute(values: [.integer(key.type), .integer(key.source), .real(span.longest)])
+            try forget.execute(values: [
+                .integer(key.type), .integer(key.source), .integer(span.firstHour), .integer(span.lastHour),
+            ])
+            try count.execute(values: [.integer(key.type), .integer(key.source), .integer(span.count)])
         }
     }
 
@@ -410,13 +471,12 @@ public final class SampleStore: @unchecked Sendable {
         }
         let id = db.lastInsertRowID
         insertedUUIDs.append(uuid)
-        // As SQL subtracts them (migration 17 computes the same from the stored dates).
-        let duration = max(end - start, 0)
+        // Durations as SQL subtracts them (migration 17 computes the same from the stored dates).
         let key = DurationKey(type: typeCode, source: sourceID)
-        if let longest = longestInserted[key] {
-            if duration > longest { longestInserted[key] = duration }
+        if inserted[key] != nil {
+            inserted[key]!.add(start: start, end: end)
         } else {
-            longestInserted[key] = duration
+            inserted[key] = InsertedSpan(start: start, end: end)
         }
         let metadata = sample.metadata
         if !metadata.isEmpty {

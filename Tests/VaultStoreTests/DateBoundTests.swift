@@ -365,14 +365,20 @@ struct SampleDurationsMigrationTests {
 
 extension SampleStore {
     /// Saves as a store before schema 17 did, into a database at an earlier version: the rows
-    /// without `sample_durations` (written into a temporary table of that name, then dropped).
+    /// without `sample_durations` and the statistics hours and changes (written into temporary
+    /// tables of those names, then dropped).
     func saveAsBeforeSchema17(_ samples: [Sample]) throws {
         try database.write { db in
-            try db.execute(
-                "CREATE TEMP TABLE sample_durations (type INTEGER, source_id INTEGER, longest REAL, PRIMARY KEY (type, source_id))"
-            )
+            // Stand-ins for the tables later schemas add and a save writes (17's durations, 18's
+            // hours and changes), dropped once it is done.
+            let standIns = [
+                "sample_durations (type INTEGER, source_id INTEGER, longest REAL, PRIMARY KEY (type, source_id))",
+                "statistics_hours (type INTEGER, source INTEGER, hour INTEGER, result BLOB, PRIMARY KEY (type, source, hour))",
+                "statistics_changes (type INTEGER, source INTEGER, changes INTEGER, PRIMARY KEY (type, source))",
+            ]
+            for table in standIns { try db.execute("CREATE TEMP TABLE " + table) }
             try save(samples, in: db)
-            try db.execute("DROP TABLE temp.sample_durations")
+            for table in standIns { try db.execute("DROP TABLE temp." + table.prefix { $0 != " " }) }
         }
     }
 }
