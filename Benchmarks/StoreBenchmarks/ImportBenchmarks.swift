@@ -561,11 +561,13 @@ struct RawImportRows {
                 sqlite3_bind_int64(durations, 2, key.source)
                 sqlite3_bind_double(durations, 3, span.longest)
                 try step(durations)
-                sqlite3_bind_int64(forget, 1, key.type)
-                sqlite3_bind_int64(forget, 2, key.source)
-                sqlite3_bind_int64(forget, 3, span.firstHour)
-                sqlite3_bind_int64(forget, 4, span.lastHour)
-                try step(forget)
+                for hours in span.mergedHours {
+                    sqlite3_bind_int64(forget, 1, key.type)
+                    sqlite3_bind_int64(forget, 2, key.source)
+                    sqlite3_bind_int64(forget, 3, hours.lowerBound)
+                    sqlite3_bind_int64(forget, 4, hours.upperBound)
+                    try step(forget)
+                }
                 sqlite3_bind_int64(count, 1, key.type)
                 sqlite3_bind_int64(count, 2, key.source)
                 sqlite3_bind_int64(count, 3, span.count)

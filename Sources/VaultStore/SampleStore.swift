@@ -102,8 +102,13 @@ public final class SampleStore: @unchecked Sendable {
             return outcome
         } catch {
             // Whatever the caller does with the transaction now, the rows inserted so far are
-            // accounted for (a rollback undoes all of it anyway).
-            try? recordInserted(db)
+            // accounted for (a rollback undoes all of it anyway). Not when SQLite has rolled the
+            // transaction back itself (a full disk): the statements would commit on their own.
+            if db.isInTransaction {
+                try? recordInserted(db)
+            } else {
+                inserted.removeAll(keepingCapacity: true)
+            }
             if let error = error as? DatabaseError, error.resultCode == .constraint,
                 error.message.contains("samples.uuid")
             {
@@ -157,44 +162,71 @@ public final class SampleStore: @unchecked Sendable {
         }
     }
 
-    /// What a batch inserted of one type and source: the longest duration, the first and last
-    /// UTC hours its samples reach (each from the hour of its start to that of its end), and how
-    /// many.
+    /// What a batch inserted of one type and source: the longest duration, the UTC hours its
+    /// samples reach (each from the hour of its start to that of its end) as a few ranges, and
+    /// how many samples.
     public struct InsertedSpan: Sendable {
         public private(set) var longest: Double
-        public private(set) var firstHour: Int64
-        public private(set) var lastHour: Int64
+        /// Disjoint ranges of hours, the last one added last. Samples come mostly in time order,
+        /// so each one usually extends the last range; a save of last week and of years ago
+        /// keeps two ranges rather than forgetting every hour between.
+        public private(set) var hours: [ClosedRange<Int64>]
         public private(set) var count: Int64
+
+        /// More ranges than this are merged into one, from the first hour to the last.
+        static let maximumRanges = 16
 
         /// The hour a date (seconds since 2001) falls in, as schema 18's trigger computes it:
         /// `CAST(date / 3600 AS INTEGER)`, less one for a date before 2001 that is not on the hour.
         public static func hour(_ date: Double) -> Int64 {
-            // Far beyond any date a sample can hold (years 0000-9999): SQL's CAST saturates.
-            guard (date / 3600).magnitude < 1e15 else { return date < 0 ? Int64.min : Int64.max }
+            // Beyond any date a sample can hold (years 0000-9999, hours within 1e8): kept in range.
+            guard (date / 3600).magnitude < 1e15 else {
+                return date < 0 ? -1_000_000_000_000_000 : 1_000_000_000_000_000
+            }
             let truncated = Int64(date / 3600)
             return date < 0 && Double(truncated) * 3600 != date ? truncated - 1 : truncated
         }
 
         public init(start: Double, end: Double) {
             longest = max(end - start, 0)
-            firstHour = Self.hour(start)
-            lastHour = Self.hour(end)
+            hours = [Self.hour(start)...max(Self.hour(start), Self.hour(end))]
             count = 1
         }
 
         public mutating func add(start: Double, end: Double) {
             longest = max(longest, end - start)
-            firstHour = min(firstHour, Self.hour(start))
-            lastHour = max(lastHour, Self.hour(end))
             count += 1
+            let range = Self.hour(start)...max(Self.hour(start), Self.hour(end))
+            let last = hours[hours.count - 1]
+            if range.lowerBound <= last.upperBound + 1, range.upperBound + 1 >= last.lowerBound {
+                hours[hours.count - 1] = min(last.lowerBound, range.lowerBound)...max(last.upperBound, range.upperBound)
+            } else if hours.count < Self.maximumRanges {
+                hours.append(range)
+            } else {
+                let all = hours + [range]
+                hours = [all.map(\.lowerBound).min()!...all.map(\.upperBound).max()!]
+            }
+        }
+
+        /// The ranges, sorted and with those that overlap or touch merged.
+        public var mergedHours: [ClosedRange<Int64>] {
+            var merged: [ClosedRange<Int64>] = []
+            for range in hours.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let last = merged.last, range.lowerBound <= last.upperBound + 1 {
+                    merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+                } else {
+                    merged.append(range)
+                }
+            }
+            return merged
         }
     }
 
     /// Once per type and source the batch inserted: raises its longest duration in
     /// `sample_durations` (never lowered); forgets the statistics hours kept for it (source 0 and
-    /// its own) from the first hour the batch reached to the last (every hour one of its samples
-    /// reaches, and those between), and counts its rows as changes in `statistics_changes`, as
-    /// schema 18's insert trigger did row by row (schema 20 dropped it).
+    /// its own) in the ranges its samples reach (every hour one of them reaches, and within a
+    /// range those between), and counts its rows as changes in `statistics_changes`, as schema
+    /// 18's insert trigger did row by row (schema 20 dropped it).
     private func recordInserted(_ db: Connection) throws {
         defer { inserted.removeAll(keepingCapacity: true) }
         let keys = inserted.keys.sorted { ($0.type, $0.source) < ($1.type, $1.source) }
@@ -217,9 +249,11 @@ public final class SampleStore: @unchecked Sendable {
         for key in keys {
             let span = inserted[key]!
             try durations.execute(values: [.integer(key.type), .integer(key.source), .real(span.longest)])
-            try forget.execute(values: [
-                .integer(key.type), .integer(key.source), .integer(span.firstHour), .integer(span.lastHour),
-            ])
+            for hours in span.mergedHours {
+                try forget.execute(values: [
+                    .integer(key.type), .integer(key.source), .integer(hours.lowerBound), .integer(hours.upperBound),
+                ])
+            }
             try count.execute(values: [.integer(key.type), .integer(key.source), .integer(span.count)])
         }
     }

@@ -81,6 +81,30 @@ import Testing
         #expect(try database.read { try Self.changes($0) } == [[0, 5], [source, 5]])
     }
 
+    /// A batch of samples far apart forgets the hours each reaches, not every hour between.
+    @Test func samplesFarApartForgetTheirOwnHours() throws {
+        let test = try TestVault()
+        let store = try test.store
+        let database = try test.vault!.db()
+        try store.save([try WindowPlanTests.steps(-1, by: "org.example.watch")])
+        let (type, source) = try Self.ids(database)
+        try database.write { try Self.keep([10, 100, 200, 5000], source: source, type: type, $0) }
+        // Out of time order, and two of them next to each other.
+        try store.save(try [5000, 10, 11].map { try WindowPlanTests.steps($0, by: "org.example.watch") })
+        #expect(try database.read { try Self.kept($0) } == [[0, 100], [0, 200], [source, 100], [source, 200]])
+
+        var span = SampleStore.InsertedSpan(start: 0, end: 60)
+        span.add(start: 3600 * 5000, end: 3600 * 5000 + 60)
+        span.add(start: 3600 * 1 + 10, end: 3600 * 2)
+        #expect(span.mergedHours == [0...2, 5000...5000])
+        // Past the bound, the ranges become one.
+        for index in 0..<SampleStore.InsertedSpan.maximumRanges {
+            span.add(start: Double(10 + index * 10) * 3600, end: Double(10 + index * 10) * 3600)
+        }
+        #expect(span.mergedHours == [0...5000])
+        #expect(span.count == 3 + Int64(SampleStore.InsertedSpan.maximumRanges))
+    }
+
     /// A save that fails, in a transaction that goes on and commits, has forgotten the hours and
     /// counted the changes of the rows it inserted before failing.
     @Test func aFailedSaveAccountsForWhatItInserted() throws {
