@@ -455,21 +455,9 @@ struct RawImportRows {
         }
         // As the store saves a batch (schema 20): each type and source's longest duration, statistics
         // hours forgotten and changes counted, once at the end of the batch.
-        let durations = try prepare(
-            """
-            INSERT INTO sample_durations (type, source_id, longest) VALUES (?, ?, ?)
-            ON CONFLICT (type, source_id) DO UPDATE SET longest = max(longest, excluded.longest)
-            """
-        )
-        let forget = try prepare(
-            "DELETE FROM statistics_hours WHERE type = ?1 AND source IN (0, ?2) AND hour BETWEEN ?3 AND ?4"
-        )
-        let count = try prepare(
-            """
-            INSERT INTO statistics_changes (type, source, changes) VALUES (?1, 0, ?3), (?1, ?2, ?3)
-            ON CONFLICT (type, source) DO UPDATE SET changes = changes + excluded.changes
-            """
-        )
+        let durations = try prepare(SampleStore.raiseLongestSQL)
+        let forget = try prepare(SampleStore.forgetHoursSQL)
+        let count = try prepare(SampleStore.countChangesSQL)
         defer {
             sqlite3_finalize(durations)
             sqlite3_finalize(forget)

@@ -167,9 +167,10 @@ public final class SampleStore: @unchecked Sendable {
     /// how many samples.
     public struct InsertedSpan: Sendable {
         public private(set) var longest: Double
-        /// Disjoint ranges of hours, the last one added last. Samples come mostly in time order,
-        /// so each one usually extends the last range; a save of last week and of years ago
-        /// keeps two ranges rather than forgetting every hour between.
+        /// Ranges of hours, in the order they began (``mergedHours`` sorts and merges them). A
+        /// sample whose hours overlap or touch the last range extends it, else starts another:
+        /// samples come mostly in time order, so a batch keeps few ranges, and a save of last
+        /// week and of years ago keeps two rather than forgetting every hour between.
         public private(set) var hours: [ClosedRange<Int64>]
         public private(set) var count: Int64
 
@@ -222,6 +223,22 @@ public final class SampleStore: @unchecked Sendable {
         }
     }
 
+    /// The statements of ``recordInserted(_:)``, each run once per type and source of a batch (for
+    /// the benchmarks' raw inserts too, which do what a save does): a type and source's longest
+    /// duration raised (type, source, longest); its kept hours forgotten, for every source and its
+    /// own, in a range (type, source, first hour, last hour); its changes counted (type, source,
+    /// count).
+    public static let raiseLongestSQL = """
+        INSERT INTO sample_durations (type, source_id, longest) VALUES (?, ?, ?)
+        ON CONFLICT (type, source_id) DO UPDATE SET longest = max(longest, excluded.longest)
+        """
+    public static let forgetHoursSQL =
+        "DELETE FROM statistics_hours WHERE type = ?1 AND source IN (0, ?2) AND hour BETWEEN ?3 AND ?4"
+    public static let countChangesSQL = """
+        INSERT INTO statistics_changes (type, source, changes) VALUES (?1, 0, ?3), (?1, ?2, ?3)
+        ON CONFLICT (type, source) DO UPDATE SET changes = changes + excluded.changes
+        """
+
     /// Once per type and source the batch inserted: raises its longest duration in
     /// `sample_durations` (never lowered); forgets the statistics hours kept for it (source 0 and
     /// its own) in the ranges its samples reach (every hour one of them reaches, and within a
@@ -231,21 +248,9 @@ public final class SampleStore: @unchecked Sendable {
         defer { inserted.removeAll(keepingCapacity: true) }
         let keys = inserted.keys.sorted { ($0.type, $0.source) < ($1.type, $1.source) }
         guard !keys.isEmpty else { return }
-        let durations = try db.statement(
-            """
-            INSERT INTO sample_durations (type, source_id, longest) VALUES (?, ?, ?)
-            ON CONFLICT (type, source_id) DO UPDATE SET longest = max(longest, excluded.longest)
-            """
-        )
-        let forget = try db.statement(
-            "DELETE FROM statistics_hours WHERE type = ?1 AND source IN (0, ?2) AND hour BETWEEN ?3 AND ?4"
-        )
-        let count = try db.statement(
-            """
-            INSERT INTO statistics_changes (type, source, changes) VALUES (?1, 0, ?3), (?1, ?2, ?3)
-            ON CONFLICT (type, source) DO UPDATE SET changes = changes + excluded.changes
-            """
-        )
+        let durations = try db.statement(Self.raiseLongestSQL)
+        let forget = try db.statement(Self.forgetHoursSQL)
+        let count = try db.statement(Self.countChangesSQL)
         for key in keys {
             let span = inserted[key]!
             try durations.execute(values: [.integer(key.type), .integer(key.source), .real(span.longest)])
