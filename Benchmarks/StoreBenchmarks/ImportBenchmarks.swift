@@ -470,10 +470,10 @@ struct RawImportRows {
             let endIndex =
                 first + recordsPerTransaction < topLevel.count ? topLevel[first + recordsPerTransaction] : samples.count
             try database.exec("BEGIN IMMEDIATE")
-            var spans: [SampleStore.DurationKey: SampleStore.InsertedSpan] = [:]
+            var spans: [SampleStore.TypeAndSource: SampleStore.InsertedSpan] = [:]
             while sampleIndex < endIndex {
                 let row = samples[sampleIndex]
-                let key = SampleStore.DurationKey(type: row.type, source: row.source)
+                let key = SampleStore.TypeAndSource(type: row.type, source: row.source)
                 if spans[key] != nil {
                     spans[key]!.add(start: row.start, end: row.end)
                 } else {

@@ -542,7 +542,8 @@ final class Session: Sendable {
         Self.frame(answering: id) { try HealthJSON.encode(message) }
     }
 
-    /// A result that writes its own JSON (statistics): the same bytes as ``encode(_:answering:)`` writes.
+    /// A result that writes its own JSON (samples, statistics, routes): the same bytes as
+    /// ``encode(_:answering:)`` writes.
     func encode(_ response: RPCWrittenResponse, answering id: RPCID) -> ByteBuffer {
         // Written into a buffer sized for the result at first, then copied once into the frame's: a
         // day of minute samples is about 430 KB, which a buffer doubling from a small start copied

@@ -24,14 +24,13 @@ public struct RPCWrittenResponse {
         self.result = result
     }
 
-    public func json(capacity: Int = 256) throws -> Data {
-        Data(try bytes(capacity: capacity))
+    public func json() throws -> Data {
+        Data(try bytes())
     }
 
-    /// The answer's UTF-8 bytes, written into a buffer of `capacity` bytes at first (by default,
-    /// what the result estimates it takes).
-    public func bytes(capacity: Int? = nil) throws -> [UInt8] {
-        var writer = JSONWriter(capacity: capacity ?? (64 + result.estimatedJSONBytes))
+    /// The answer's UTF-8 bytes, written into a buffer of the size the result estimates at first.
+    public func bytes() throws -> [UInt8] {
+        var writer = JSONWriter(capacity: 64 + result.estimatedJSONBytes)
         writer.raw("{\"id\":")
         id.write(to: &writer)
         writer.raw(",\"jsonrpc\":")

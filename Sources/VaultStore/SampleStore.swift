@@ -24,7 +24,7 @@ public final class SampleStore: @unchecked Sendable {
     // What the batch being saved has inserted so far, per type code and source id (writer-side):
     // the longest duration, written to `sample_durations`, and the hours reached and the count,
     // for the statistics hours kept; both once per batch.
-    private var inserted: [DurationKey: InsertedSpan] = [:]
+    private var inserted: [TypeAndSource: InsertedSpan] = [:]
     // The members an import's correlations take from the vault instead of inserting
     // (``importSamples(_:in:)``): set for one save, writer-side.
     var adoptedMembers: Set<UUID> = []
@@ -150,9 +150,10 @@ public final class SampleStore: @unchecked Sendable {
         return false
     }
 
-    /// A type code and source id, the key of `sample_durations`. (Public, with ``InsertedSpan``,
-    /// for the benchmarks' raw inserts, which write what a save writes.)
-    public struct DurationKey: Hashable, Sendable {
+    /// A type code and source id: what a batch's bookkeeping (``InsertedSpan``) is kept by, the key
+    /// of `sample_durations` and `statistics_changes`. (Public, with ``InsertedSpan``, for the
+    /// benchmarks' raw inserts, which write what a save writes.)
+    public struct TypeAndSource: Hashable, Sendable {
         public let type: Int64
         public let source: Int64
 
@@ -188,16 +189,22 @@ public final class SampleStore: @unchecked Sendable {
             return date < 0 && Double(truncated) * 3600 != date ? truncated - 1 : truncated
         }
 
+        /// The hours a sample reaches, from its start's to its end's.
+        static func hours(start: Double, end: Double) -> ClosedRange<Int64> {
+            let first = hour(start)
+            return first...max(first, hour(end))
+        }
+
         public init(start: Double, end: Double) {
             longest = max(end - start, 0)
-            hours = [Self.hour(start)...max(Self.hour(start), Self.hour(end))]
+            hours = [Self.hours(start: start, end: end)]
             count = 1
         }
 
         public mutating func add(start: Double, end: Double) {
             longest = max(longest, end - start)
             count += 1
-            let range = Self.hour(start)...max(Self.hour(start), Self.hour(end))
+            let range = Self.hours(start: start, end: end)
             let last = hours[hours.count - 1]
             if range.lowerBound <= last.upperBound + 1, range.upperBound + 1 >= last.lowerBound {
                 hours[hours.count - 1] = min(last.lowerBound, range.lowerBound)...max(last.upperBound, range.upperBound)
@@ -511,7 +518,7 @@ public final class SampleStore: @unchecked Sendable {
         let id = db.lastInsertRowID
         insertedUUIDs.append(uuid)
         // Durations as SQL subtracts them (migration 17 computes the same from the stored dates).
-        let key = DurationKey(type: typeCode, source: sourceID)
+        let key = TypeAndSource(type: typeCode, source: sourceID)
         if inserted[key] != nil {
             inserted[key]!.add(start: start, end: end)
         } else {

@@ -162,15 +162,6 @@ public struct JSONReader {
         return table
     }()
 
-    /// One value's bytes as they stand in the text, the value skipped (and checked): for a value
-    /// handed whole to another reader.
-    public mutating func valueBytes() throws(HealthError) -> ArraySlice<UInt8> {
-        skipSpace()
-        let start = at
-        try skip()
-        return bytes[start..<at]
-    }
-
     /// Where the next value begins (white space skipped), for ``move(to:)`` and ``bytes(from:)``.
     mutating func offsetOfNextValue() -> Int {
         skipSpace()

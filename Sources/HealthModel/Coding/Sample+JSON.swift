@@ -288,7 +288,7 @@ extension Sample: JSONReadable {
 /// Where the members of one kind of sample stand in the text, each checked when it was passed:
 /// a quantity sample's and a category sample's, each at most once.
 struct KindMembers {
-    enum Member: Int, CaseIterable {
+    enum Member: Int {
         case quantity, count, minimumQuantity, maximumQuantity, mostRecentQuantity
         case mostRecentQuantityStartDate, mostRecentQuantityEndDate, value
 
