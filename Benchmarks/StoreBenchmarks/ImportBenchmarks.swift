@@ -418,7 +418,8 @@ struct RawImportRows {
             """
             INSERT INTO samples (id, uuid, type, source_id, revision_id, device_id, start_date, end_date, value,
                 given_value, unit_id, parent_id, sync_identifier, sync_version, seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, NULL, NULL, ?13
+            WHERE NOT EXISTS (SELECT 1 FROM samples WHERE uuid = ?2)
             """
         )
         let insertMetadata = try prepare(

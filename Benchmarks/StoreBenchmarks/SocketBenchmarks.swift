@@ -46,6 +46,21 @@ let socketQueryVault = benchEnvironment("HEALTHVAULT_BENCH_ANCHORED", 1_000_000)
 let socketClientSeconds = benchEnvironment("HEALTHVAULT_BENCH_CLIENTS_SECONDS", 30)
 /// The samples of history in the 64 clients' vault (the issue's goal is stated at 1,000,000).
 let socketClientsFill = benchEnvironment("HEALTHVAULT_BENCH_CLIENTS_FILL", 1_000_000)
+/// The kinds of call the 64 clients make, by name (all of `MixedCall` by default): a run of one
+/// kind alone says what that kind costs under load.
+let socketClientCalls: [MixedCall] = {
+    let names = ProcessInfo.processInfo.environment["HEALTHVAULT_BENCH_CLIENTS_CALLS"]?.split(separator: ",")
+    guard let names else { return MixedCall.turns }
+    let chosen = Set(
+        names.map { name in
+            guard let call = MixedCall(rawValue: String(name)) else {
+                fatalError("HEALTHVAULT_BENCH_CLIENTS_CALLS: unknown call \(name); known: \(MixedCall.allCases)")
+            }
+            return call
+        }
+    )
+    return MixedCall.turns.filter(chosen.contains)
+}()
 let startupSamples = benchEnvironment("HEALTHVAULT_BENCH_STARTUP_SAMPLES", 1_000_000)
 let socketTypes: Set<ObjectType> = [
     ObjectType(SampleType.quantity(.stepCount)), ObjectType(SampleType.quantity(.heartRate)),
@@ -621,10 +636,24 @@ struct ClientTally: Sendable {
     }
 }
 
-/// One of the 64 clients until `deadline`: in turn a save of 10 step samples, a sample query of the
-/// last hour it wrote, a save, a sample query of a day of the pre-filled history, an anchored query
-/// of 100 from its last anchor, a save, a statistics query of a day's steps (sum) — 3 saves and 4
-/// queries in 7 calls.
+/// The calls of the 64 clients' mix.
+enum MixedCall: String, CaseIterable {
+    /// A save of 10 step samples.
+    case save
+    /// A sample query of the last hour the client wrote (10 to 60 samples), newest first.
+    case hour
+    /// A sample query of a day of the pre-filled history (1,440 samples), oldest first.
+    case day
+    /// An anchored query of 100 from the client's last anchor.
+    case anchored
+    /// A statistics query of a day's steps (sum).
+    case statistics
+
+    /// One client's turns, in order: 3 saves and 4 queries in 7 calls.
+    static let turns: [MixedCall] = [.save, .hour, .save, .day, .anchored, .save, .statistics]
+}
+
+/// One of the 64 clients until `deadline`, making the calls of `socketClientCalls` in turn.
 func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClock.Instant) async throws -> ClientTally
 {
     var tally = ClientTally()
@@ -637,12 +666,12 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
     while ContinuousClock.now < deadline {
         turn += 1
         do {
-            switch turn % 7 {
-            case 0, 2, 5:
+            switch socketClientCalls[turn % socketClientCalls.count] {
+            case .save:
                 let samples = makeSamples(10, source: "org.example.client", offset: base + written)
                 written += 10
                 tally.saves.append(try await nanoseconds { try await store.save(samples) })
-            case 1:
+            case .hour:
                 let end = origin.addingTimeInterval(Double(base + written) * 60)
                 let query = SampleQueryDescriptor(
                     predicates: [
@@ -654,7 +683,7 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                     sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)]
                 )
                 tally.queries.append(try await nanoseconds { blackHole(try await store.samples(matching: query)) })
-            case 3:
+            case .day:
                 let day = origin.addingTimeInterval(Double(turn % 60) * 86_400)
                 let query = SampleQueryDescriptor(
                     predicates: [
@@ -666,7 +695,7 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                     sortDescriptors: [SampleSortDescriptor(.startDate, order: .ascending)]
                 )
                 tally.queries.append(try await nanoseconds { blackHole(try await store.samples(matching: query)) })
-            case 4:
+            case .anchored:
                 let query = AnchoredObjectQueryDescriptor(
                     predicates: [.quantitySample(type: .stepCount)],
                     anchor: anchor,
@@ -675,7 +704,7 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                 tally.queries.append(
                     try await nanoseconds { anchor = try await store.anchoredObjects(matching: query).newAnchor }
                 )
-            default:
+            case .statistics:
                 let day = origin.addingTimeInterval(Double(turn % 60) * 86_400)
                 let query = StatisticsQueryDescriptor(
                     quantityType: .stepCount,
@@ -699,7 +728,8 @@ extension RawDatabase {
         let sql = """
             INSERT INTO samples (uuid, type, source_id, revision_id, device_id, start_date, end_date, value,
                 given_value, unit_id, parent_id, sync_identifier, sync_version, seq)
-            VALUES (?, 1, 1, 1, NULL, ?, ?, ?, ?, 1, NULL, NULL, NULL, ?)
+            SELECT ?1, 1, 1, 1, NULL, ?2, ?3, ?4, ?5, 1, NULL, NULL, NULL, ?6
+            WHERE NOT EXISTS (SELECT 1 FROM samples WHERE uuid = ?1)
             """
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw BenchError.sqlite(String(cString: sqlite3_errmsg(handle)))

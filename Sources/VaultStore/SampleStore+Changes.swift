@@ -269,7 +269,7 @@ extension SampleStore {
                 SQLFragment(
                     """
                     SELECT s.id AS id, g.granted_seq AS seq, NULL AS uuid, NULL AS type FROM \(grants)
-                    JOIN samples s INDEXED BY samples_by_uuid ON s.uuid = g.uuid
+                    JOIN samples s INDEXED BY samples_by_uuid_visibility ON s.uuid = g.uuid
                     WHERE g.app_id = ? AND g.type = ? AND g.revoked_seq IS NULL AND g.granted_seq > ? AND s.type = ?
                     """,
                     [.text(app), .text(type.identifier), .integer(position), .integer(code)]

@@ -339,7 +339,7 @@ extension SampleStore {
             let sorted = objects.sorted { $0.uuidString < $1.uuidString }
             parts.append(
                 SQLFragment(
-                    "SELECT id FROM samples INDEXED BY samples_by_uuid WHERE uuid IN ("
+                    "SELECT id FROM samples INDEXED BY samples_by_uuid_visibility WHERE uuid IN ("
                         + Array(repeating: "?", count: sorted.count).joined(separator: ", ") + ")",
                     sorted.map { .blob($0.bytes) }
                 )

@@ -80,7 +80,7 @@ public final class SampleStore: @unchecked Sendable {
             inserted.removeAll(keepingCapacity: true)
             let statements = Statements(
                 sample: try db.statement(Self.insertSampleSQL),
-                sampleUnlessPresent: passesOverPresentUUIDs ? try db.statement(Self.insertSampleUnlessPresentSQL) : nil,
+                passesOverPresent: passesOverPresentUUIDs,
                 metadata: try db.statement(Self.insertMetadataSQL)
             )
             for index in positions where superseded.isEmpty || !superseded.contains(index) {
@@ -108,11 +108,6 @@ public final class SampleStore: @unchecked Sendable {
                 try? recordInserted(db)
             } else {
                 inserted.removeAll(keepingCapacity: true)
-            }
-            if let error = error as? DatabaseError, error.resultCode == .constraint,
-                error.message.contains("samples.uuid")
-            {
-                throw Self.uuidInUse
             }
             throw error
         }
@@ -279,8 +274,8 @@ public final class SampleStore: @unchecked Sendable {
     )
 
     /// Refuses a correlation with another source's objects, and a series without its points (a
-    /// UUID the vault holds or held is
-    /// refused by the database's unique index and the tombstones' probe, batch or not).
+    /// UUID the vault holds or held is refused by the insert's own probe and the tombstones',
+    /// batch or not).
     static func checkBatch(_ samples: [Sample], at positions: some Collection<Int>) throws(HealthError) {
         // By index, binding only correlations: a sample is large, and copying each one shows.
         for index in positions {
@@ -349,15 +344,17 @@ public final class SampleStore: @unchecked Sendable {
         lastDevice = nil
     }
 
+    /// A sample's row, added only if no row holds its UUID (`?1`): since schema 21 the vault keeps
+    /// a UUID to one object through this probe rather than a unique index of its own
+    /// (docs/VAULT_FORMAT.md). It searches `samples_by_uuid_visibility` (`SchemaTests` pins the
+    /// plan), whose leaf the insert then writes. `changes` 0 after it: the UUID is held (a save
+    /// fails, an import passes over it).
     static let insertSampleSQL = """
         INSERT INTO samples (uuid, type, source_id, revision_id, device_id, start_date, end_date, value,
             given_value, unit_id, parent_id, sync_identifier, sync_version, seq)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
+        WHERE NOT EXISTS (SELECT 1 FROM samples WHERE uuid = ?1)
         """
-
-    /// An import's top-level sample: nothing when the vault holds its UUID (the unique index's
-    /// own probe says so; no lookup beforehand).
-    static let insertSampleUnlessPresentSQL = insertSampleSQL + " ON CONFLICT (uuid) DO NOTHING"
 
     static let insertMetadataSQL =
         "INSERT INTO sample_metadata (sample_id, key, kind, text_value, number_value, base_value) VALUES (?, ?, ?, ?, ?, ?)"
@@ -365,7 +362,8 @@ public final class SampleStore: @unchecked Sendable {
     /// The statements a save runs for every sample, prepared once per save.
     private struct Statements {
         let sample: Statement
-        let sampleUnlessPresent: Statement?
+        /// An import's: a top-level sample whose UUID the vault holds is passed over, not refused.
+        let passesOverPresent: Bool
         let metadata: Statement
     }
 
@@ -465,7 +463,7 @@ public final class SampleStore: @unchecked Sendable {
         if row.parent == nil, let (key, version) = SyncKey.of(sample.metadata, source: revision.source) {
             // An import's sample the vault holds is passed over before its sync version is
             // weighed (replacing the held one would reuse its UUID).
-            if row.statements.sampleUnlessPresent != nil,
+            if row.statements.passesOverPresent,
                 try db.statement("SELECT EXISTS (SELECT 1 FROM samples WHERE uuid = ?)")
                     .rows([DatabaseValue.blob(sample.uuid.bytes)]).first?[0].int64 == 1
             {
@@ -489,8 +487,7 @@ public final class SampleStore: @unchecked Sendable {
         sequence += 1
         // Bound one by one: an array of the row's values for every sample showed in large saves.
         let uuid = sample.uuid
-        let passesOver = row.parent == nil ? row.statements.sampleUnlessPresent : nil
-        let insertSample = passesOver ?? row.statements.sample
+        let insertSample = row.statements.sample
         insertSample.reset()
         try insertSample.bind(uuid, at: 1)
         let typeCode = try intern(type: sample.sampleType.identifier, db)
@@ -510,7 +507,10 @@ public final class SampleStore: @unchecked Sendable {
         if let syncVersion { try insertSample.bind(.integer(syncVersion), at: 13) }
         try insertSample.bind(.integer(sequence), at: 14)
         try insertSample.run()
-        if passesOver != nil, db.changes == 0 {
+        if db.changes == 0 {
+            // The vault holds the UUID: an import passes over its own top-level sample, anything
+            // else fails the batch, whoever holds it.
+            guard row.parent == nil, row.statements.passesOverPresent else { throw Self.uuidInUse }
             sequence -= 1
             passedOverUUIDs.append(uuid)
             return nil

@@ -495,14 +495,15 @@ struct SchemaTests {
     @Test func schemaSevenRefusesAVaultWhereTwoAppsHoldOneUUIDAndChangesNothing() throws {
         let older = try OlderSchemaDatabase(version: 6)
         let database = older.database
-        // Schema 6 let two sources hold one UUID.
+        // Schema 6 let two sources hold one UUID (today's store refuses to save it: the second
+        // sample is given the first's UUID afterwards).
         let shared = UUID()
         let store = SampleStore(database: database)
         for app in ["org.example.one", "org.example.two"] {
             try store.saveAsBeforeSchema17([
                 .quantity(
                     try QuantitySample(
-                        uuid: shared,
+                        uuid: app == "org.example.one" ? shared : UUID(),
                         type: .stepCount,
                         quantity: Quantity(1, .count),
                         start: Fixtures.start,
@@ -512,6 +513,7 @@ struct SchemaTests {
                 )
             ])
         }
+        try database.write { try $0.execute("UPDATE samples SET uuid = ?", [DatabaseValue.blob(shared.bytes)]) }
         do {
             try Schema.migrate(database)
             Issue.record("the migration took a database with one UUID in two sources")

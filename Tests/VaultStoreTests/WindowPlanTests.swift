@@ -133,4 +133,34 @@ import Testing
             }
         }
     }
+
+    /// Since schema 21 one index is keyed by UUID: a save's insert keeps a UUID to one object by
+    /// probing it (`SampleStore.insertSampleSQL`), a search of that index alone, never a scan;
+    /// the unique index it replaces is gone.
+    @Test func theInsertsUUIDProbeSearchesTheOneIndexKeyedByUUID() throws {
+        let test = try TestVault()
+        let store = try test.store
+        try store.save([try Self.steps(1, by: "org.example.mine")])
+        let plan = try store.database.write { db in
+            // Reset once read: an explained write is left in progress at its end, unlike a read.
+            let explain = try db.statement("EXPLAIN QUERY PLAN " + SampleStore.insertSampleSQL)
+            defer { explain.reset() }
+            return try explain.rows().map { $0[3].string ?? "" }
+        }
+        let keyedByUUID = try store.database.read { db in
+            let indexes = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'samples'")
+                .compactMap { $0[0].string }
+            let keyedByUUID = try indexes.filter { name in
+                try db.rows("SELECT name FROM pragma_index_info(?) WHERE seqno = 0", [name]).first?[0].string == "uuid"
+            }
+            return keyedByUUID
+        }
+        #expect(keyedByUUID == ["samples_by_uuid_visibility"], "\(keyedByUUID)")
+        #expect(
+            plan.contains { $0.hasPrefix("SEARCH samples USING COVERING INDEX samples_by_uuid_visibility (uuid=?") },
+            "\(plan)"
+        )
+        // The one row of values is the only thing scanned.
+        #expect(!plan.contains { $0.hasPrefix("SCAN") && $0 != "SCAN CONSTANT ROW" }, "\(plan)")
+    }
 }
