@@ -206,7 +206,8 @@ extension RawDatabase {
         let sql = """
             INSERT INTO samples (uuid, type, source_id, revision_id, device_id, start_date, end_date, value,
                 given_value, unit_id, parent_id, sync_identifier, sync_version, seq)
-            VALUES (?, ?, ?, 1, NULL, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?)
+            SELECT ?1, ?2, ?3, 1, NULL, ?4, ?5, ?6, ?7, ?8, NULL, NULL, NULL, ?9
+            WHERE NOT EXISTS (SELECT 1 FROM samples WHERE uuid = ?1)
             """
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw BenchError.sqlite(String(cString: sqlite3_errmsg(handle)))

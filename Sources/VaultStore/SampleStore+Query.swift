@@ -129,7 +129,8 @@ extension SampleStore {
             guard !visible.isEmpty else { return nil }
             sql += " AND (" + visible.joined(separator: " OR ") + ")"
         }
-        // No order: `uuid` is unique in the vault (schema 7), so at most one row matches.
+        // No order: a UUID names one row in the vault (schema 7; kept by the store's insert since
+        // schema 21), so at most one row matches.
         return SQLFragment(sql, arguments)
     }
 

@@ -346,8 +346,8 @@ public final class SampleStore: @unchecked Sendable {
 
     /// A sample's row, added only if no row holds its UUID (`?1`): since schema 21 the vault keeps
     /// a UUID to one object through this probe rather than a unique index of its own
-    /// (docs/VAULT_FORMAT.md). It searches `samples_by_uuid_visibility` (`SchemaTests` pins the
-    /// plan), whose leaf the insert then writes. `changes` 0 after it: the UUID is held (a save
+    /// (docs/VAULT_FORMAT.md). It searches `samples_by_uuid_visibility` (`WindowPlanTests` pins
+    /// the plan), whose leaf the insert then writes. `changes` 0 after it: the UUID is held (a save
     /// fails, an import passes over it).
     static let insertSampleSQL = """
         INSERT INTO samples (uuid, type, source_id, revision_id, device_id, start_date, end_date, value,

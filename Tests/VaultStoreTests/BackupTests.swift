@@ -63,6 +63,30 @@ import VaultCrypto
         #expect(try Vault.check(restoredDirectory, passphrase: Self.passphrase).isWhole)
     }
 
+    /// Since schema 21 no index refuses a second row of a UUID: the check finds one written by
+    /// anything but HealthVault's insert.
+    @Test func aUUIDHeldByTwoSamplesIsAProblem() throws {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        try Self.addSteps(vault, count: 3)
+        let before = try Vault.check(test.directory, passphrase: Self.passphrase)
+        #expect(
+            before.findings.contains { $0.status == .ok && $0.detail == "every UUID names one object" },
+            "\(before.findings)"
+        )
+        try vault.db().write { db in
+            try db.execute("UPDATE samples SET uuid = (SELECT uuid FROM samples ORDER BY id LIMIT 1)")
+        }
+        test.close()
+        let report = try Vault.check(test.directory, passphrase: Self.passphrase)
+        #expect(
+            report.problems.contains {
+                $0.subject == "vault.db" && $0.detail.contains("1 UUID is held by more than one")
+            },
+            "\(report.problems)"
+        )
+    }
+
     @Test func aFlippedByteIsNamedAndTheRestoreRefused() throws {
         let test = try TestVault()
         let vault = try #require(test.vault)

@@ -193,7 +193,7 @@ struct PerObjectStoreTests {
         #expect(plans.count == 6)
         let all = plans.flatMap { $0 }
         #expect(all.contains { $0.contains("samples_by_type_source_start") }, "\(plans)")
-        #expect(all.contains { $0.contains("samples_by_uuid") }, "\(plans)")
+        #expect(all.contains { $0.contains("samples_by_uuid_visibility") }, "\(plans)")
         #expect(all.contains { $0.contains("object_grants_by_app_type") }, "\(plans)")
         #expect(all.contains { $0.contains("tombstones_by_uuid") }, "\(plans)")
         // A scan is only ever of a list the query built, never of a table.

@@ -71,6 +71,55 @@ extension SampleStoreTests {
         #expect(try store.save([fresh]).saved == 1)
     }
 
+    /// Since schema 21 the insert keeps a UUID to one row: a correlation's object holding the
+    /// correlation's own UUID, and two correlations of one batch sharing an object's UUID, are
+    /// refused as any UUID held, and nothing of the batch stays.
+    @Test func aCorrelationsUUIDsAreOneObjectEachWithinItsBatch() throws {
+        let refused = healthError { throw SampleStore.uuidInUse }
+        let reading = try Fixtures.bloodPressure()
+        func copy(_ sample: Sample, uuid: UUID) throws -> Sample {
+            guard case .quantity(let quantity) = sample else { throw HealthError.invalidArgument("fixture") }
+            return .quantity(
+                try QuantitySample(
+                    uuid: uuid,
+                    type: quantity.quantityType,
+                    quantity: quantity.quantity,
+                    start: quantity.startDate,
+                    end: quantity.endDate,
+                    sourceRevision: quantity.sourceRevision
+                )
+            )
+        }
+        func correlation(uuid: UUID = UUID(), objects: [Sample]) throws -> Sample {
+            .correlation(
+                try Correlation(
+                    uuid: uuid,
+                    type: .bloodPressure,
+                    start: reading.startDate,
+                    end: reading.endDate,
+                    objects: objects,
+                    sourceRevision: reading.sourceRevision
+                )
+            )
+        }
+        let own = UUID()
+        let holdingItself = try correlation(
+            uuid: own,
+            objects: [try copy(reading.objects[0], uuid: own), try copy(reading.objects[1], uuid: UUID())]
+        )
+        #expect(healthError { try store.save([holdingItself]) } == refused)
+        let shared = UUID()
+        let first = try correlation(
+            objects: [try copy(reading.objects[0], uuid: shared), try copy(reading.objects[1], uuid: UUID())]
+        )
+        let second = try correlation(
+            objects: [try copy(reading.objects[0], uuid: UUID()), try copy(reading.objects[1], uuid: shared)]
+        )
+        #expect(healthError { try store.save([first, second]) } == refused)
+        #expect(try store.database.read { try $0.scalarInt("SELECT count(*) FROM samples") } == 0)
+        #expect(try store.save([first]).saved == 1)
+    }
+
     @Test func aDeletedUUIDIsRefusedWhetherTheBatchOrTheTombstonesAreMore() throws {
         let deleted = try (0..<3).map { _ in try steps(uuid: UUID(), by: app("org.example.mine")) }
         try store.save(deleted)

@@ -276,8 +276,26 @@ extension Vault {
             } else {
                 report.add(.problem, name, "integrity_check: " + rows.prefix(5).joined(separator: "; "))
             }
-            if let version = try connection.scalarInt("PRAGMA user_version"), version > Schema.latestVersion {
+            let version = try connection.scalarInt("PRAGMA user_version") ?? 0
+            if version > Schema.latestVersion {
                 report.add(.problem, name, "schema version \(version) is newer than this HealthVault knows")
+            }
+            // Since schema 21 no index refuses a second row of a UUID (the store's insert does):
+            // a vault written by anything else is checked here for one.
+            if version >= 7 {
+                let shared =
+                    try connection.scalarInt(
+                        "SELECT count(*) FROM (SELECT uuid FROM samples GROUP BY uuid HAVING count(*) > 1)"
+                    ) ?? 0
+                if shared > 0 {
+                    report.add(
+                        .problem,
+                        name,
+                        "\(shared) UUID\(shared == 1 ? " is" : "s are") held by more than one sample (a UUID names one object)"
+                    )
+                } else {
+                    report.add(.ok, name, "every UUID names one object")
+                }
             }
         } catch {
             report.add(.problem, name, "integrity_check could not run: \(error.message)")
