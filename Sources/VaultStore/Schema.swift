@@ -573,9 +573,10 @@ public enum Schema {
         Migration(version: 20, statements: ["DROP TRIGGER statistics_hours_on_insert"]),
         // One index keyed by UUID instead of two: each saved sample's random UUID cost a random
         // leaf in each (about half the pages a save of ten samples wrote; 64 clients' saves alone
-        // 712 to 1,132 a second, an import's raw inserts 15.9-16.8 to 15.2 s). The store keeps a UUID to one object in the vault itself:
-        // each insert adds its row only if schema 19's index holds no row of that UUID
-        // (`SampleStore.insertSampleSQL`), and a save whose insert added nothing fails.
+        // 712 to 1,132 a second, an import's raw inserts 15.9-16.8 to 15.2 s). The store keeps a
+        // UUID to one object in the vault itself: each insert adds its row only if schema 19's
+        // index holds no row of that UUID (`SampleStore.insertSampleSQL`), and a save whose insert
+        // added nothing fails.
         Migration(version: 21, statements: ["DROP INDEX samples_by_uuid"]),
     ]
 
