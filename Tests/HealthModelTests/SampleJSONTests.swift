@@ -187,6 +187,42 @@ import Testing
         }
     }
 
+    /// An answer's samples mostly share a revision, which the writer writes again from its last
+    /// text and the reader takes again from the same bytes: each revision still comes out and
+    /// back as it is spelled, byte for byte, a name in a decomposed form included (`==` on
+    /// strings would take "é" and "e\u{301}" for one).
+    @Test func aRepeatedRevisionIsWrittenAndReadAsEachIsSpelled() throws {
+        func revision(_ name: String, version: String? = "1") -> SourceRevision {
+            SourceRevision(source: Source(bundleIdentifier: "org.example.caf\u{E9}", name: name), version: version)
+        }
+        let composed = revision("Caf\u{E9}")
+        let decomposed = revision("Cafe\u{301}")
+        #expect(composed == decomposed)
+        let revisions = [
+            composed, composed, decomposed, composed, revision("Other"), decomposed,
+            revision("Caf\u{E9}", version: nil),
+        ]
+        let samples = try revisions.enumerated().map { index, revision in
+            Sample.quantity(
+                try QuantitySample(
+                    type: .stepCount,
+                    quantity: Quantity(Double(index), .count),
+                    start: Fixtures.start,
+                    end: Fixtures.end,
+                    sourceRevision: revision
+                )
+            )
+        }
+        let written = try Self.written(samples)
+        #expect(written == (try HealthJSON.encode(samples)))
+        let read = try #require(Self.fast(written))
+        #expect(read == samples)
+        func spelling(_ revision: SourceRevision) -> [[UInt8]] {
+            [revision.source.name, revision.source.bundleIdentifier, revision.version ?? "-"].map { Array($0.utf8) }
+        }
+        #expect(read.map { spelling($0.sourceRevision) } == revisions.map(spelling))
+    }
+
     /// Texts that the Codable decoder reads its own way, each read the same way or left to it.
     @Test(arguments: SampleJSONTests.edgeCases)
     func edgeCasesAreTheDecodersOrLeftToIt(edit: Edit) throws {

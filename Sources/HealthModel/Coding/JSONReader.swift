@@ -186,6 +186,25 @@ public struct JSONReader {
     var lastUnit: (text: String, unit: HealthUnit)?
     var lastQuantityType: (text: String, type: QuantityTypeIdentifier)?
     var lastSampleType: (text: String, type: SampleType)?
+    /// The last source revision read and where its text lay: a revision spelled the same, byte for
+    /// byte, is that value again (an answer's samples mostly share one). The text is one whole
+    /// object, so the same bytes at the next value's start are that whole value.
+    var lastSourceRevision: (text: Range<Int>, revision: SourceRevision)?
+
+    mutating func sourceRevision() throws(HealthError) -> SourceRevision {
+        let start = offsetOfNextValue()
+        if let last = lastSourceRevision, start + last.text.count <= bytes.count,
+            bytes.withUnsafeBufferPointer({ bytes in
+                memcmp(bytes.baseAddress! + start, bytes.baseAddress! + last.text.lowerBound, last.text.count) == 0
+            })
+        {
+            at = start + last.text.count
+            return last.revision
+        }
+        let revision = try SourceRevision(reading: &self)
+        lastSourceRevision = (start..<at, revision)
+        return revision
+    }
 
     mutating func unit() throws(HealthError) -> HealthUnit {
         let text = try string()

@@ -157,6 +157,13 @@ extension Device {
 
 extension SourceRevision {
     func write(to writer: inout JSONWriter) {
+        // An answer's samples mostly share one revision: its text again, once it is written.
+        if let last = writer.lastSourceRevision, last.revision.isSpelled(as: self) {
+            writer.bytes.append(contentsOf: last.text)
+            return
+        }
+        let start = writer.bytes.count
+        defer { writer.lastSourceRevision = (self, Array(writer.bytes[start...])) }
         var first = true
         writer.raw("{")
         if let operatingSystemVersion {
@@ -178,6 +185,20 @@ extension SourceRevision {
             writer.string(version)
         }
         writer.raw("}")
+    }
+}
+
+extension SourceRevision {
+    /// Equal byte for byte, as it is written (`==` on strings is canonical equivalence: "é" and
+    /// "e\u{301}" are equal but written apart).
+    func isSpelled(as other: SourceRevision) -> Bool {
+        func same(_ one: String?, _ other: String?) -> Bool {
+            guard var first = one, var second = other else { return one == nil && other == nil }
+            return first.withUTF8 { first in second.withUTF8 { second in first.elementsEqual(second) } }
+        }
+        return same(source.bundleIdentifier, other.source.bundleIdentifier) && same(source.name, other.source.name)
+            && same(version, other.version) && same(productType, other.productType)
+            && same(operatingSystemVersion, other.operatingSystemVersion)
     }
 }
 
@@ -366,7 +387,7 @@ extension JSONReader {
             common.endDate = try date(field: "endDate")
         case "sourceRevision":
             try seen.insert(4)
-            common.sourceRevision = try SourceRevision(reading: &self)
+            common.sourceRevision = try sourceRevision()
         case "device":
             try seen.insert(5)
             common.device = try null() ? nil : try Device(reading: &self)
