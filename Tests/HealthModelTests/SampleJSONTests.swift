@@ -192,15 +192,29 @@ import Testing
     /// back as it is spelled, byte for byte, a name in a decomposed form included (`==` on
     /// strings would take "é" and "e\u{301}" for one).
     @Test func aRepeatedRevisionIsWrittenAndReadAsEachIsSpelled() throws {
-        func revision(_ name: String, version: String? = "1") -> SourceRevision {
-            SourceRevision(source: Source(bundleIdentifier: "org.example.caf\u{E9}", name: name), version: version)
+        func revision(
+            _ name: String,
+            version: String? = "1",
+            productType: String? = nil,
+            operatingSystemVersion: String? = nil
+        ) -> SourceRevision {
+            SourceRevision(
+                source: Source(bundleIdentifier: "org.example.caf\u{E9}", name: name),
+                version: version,
+                productType: productType,
+                operatingSystemVersion: operatingSystemVersion
+            )
         }
         let composed = revision("Caf\u{E9}")
         let decomposed = revision("Cafe\u{301}")
         #expect(composed == decomposed)
+        // Equal by `==` but spelled apart; then texts that differ only at their end (a version
+        // given or not: `}` or `,` after the source), and in one optional member each.
         let revisions = [
             composed, composed, decomposed, composed, revision("Other"), decomposed,
-            revision("Caf\u{E9}", version: nil),
+            revision("Caf\u{E9}", version: nil), composed, revision("Caf\u{E9}", version: nil),
+            revision("Caf\u{E9}", productType: "Watch7,1"), revision("Caf\u{E9}", productType: "Watch7,2"),
+            revision("Caf\u{E9}", operatingSystemVersion: "11.0"), composed,
         ]
         let samples = try revisions.enumerated().map { index, revision in
             Sample.quantity(
@@ -221,6 +235,18 @@ import Testing
             [revision.source.name, revision.source.bundleIdentifier, revision.version ?? "-"].map { Array($0.utf8) }
         }
         #expect(read.map { spelling($0.sourceRevision) } == revisions.map(spelling))
+        func spellingWhole(_ revision: SourceRevision) -> [[UInt8]] {
+            spelling(revision)
+                + [revision.productType ?? "-", revision.operatingSystemVersion ?? "-"].map { Array($0.utf8) }
+        }
+        #expect(read.map { spellingWhole($0.sourceRevision) } == revisions.map(spellingWhole))
+        // Another writer's white space inside a revision the reader has just read: not the same
+        // bytes, read in full, to the decoder's value.
+        let compact = String(decoding: try Self.written(Array(samples.prefix(2))), as: UTF8.self)
+        let spaced = try #require(compact.range(of: "\"source\":{", options: .backwards))
+        let reshaped = Data(compact.replacingCharacters(in: spaced, with: "\"source\": {").utf8)
+        #expect(Self.fast(reshaped) == Self.codable(reshaped))
+        #expect(Self.fast(reshaped) == Array(samples.prefix(2)))
     }
 
     /// Texts that the Codable decoder reads its own way, each read the same way or left to it.

@@ -21,7 +21,8 @@ extension JSONWritable {
 /// as RFC 3339 strings. Tests compare its output with `JSONEncoder`'s byte for byte.
 public struct JSONWriter: Sendable {
     public internal(set) var bytes: [UInt8] = []
-    /// The last source revision written and its text, written again for the next equal one.
+    /// The last source revision written and its text, written again for the next one spelled the
+    /// same (`SourceRevision.isSpelled(as:)`, not `==`).
     var lastSourceRevision: (revision: SourceRevision, text: [UInt8])?
 
     public init(capacity: Int = 256) {
