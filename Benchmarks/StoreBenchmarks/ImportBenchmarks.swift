@@ -474,12 +474,7 @@ struct RawImportRows {
             var spans: [SampleStore.TypeAndSource: SampleStore.InsertedSpan] = [:]
             while sampleIndex < endIndex {
                 let row = samples[sampleIndex]
-                let key = SampleStore.TypeAndSource(type: row.type, source: row.source)
-                if spans[key] != nil {
-                    spans[key]!.add(start: row.start, end: row.end)
-                } else {
-                    spans[key] = SampleStore.InsertedSpan(start: row.start, end: row.end)
-                }
+                spans.add(SampleStore.TypeAndSource(type: row.type, source: row.source), start: row.start, end: row.end)
                 sqlite3_bind_int64(insertSample, 1, Int64(sampleIndex + 1))
                 withUnsafeBytes(of: row.uuid.uuid) {
                     _ = sqlite3_bind_blob(

@@ -518,12 +518,7 @@ public final class SampleStore: @unchecked Sendable {
         let id = db.lastInsertRowID
         insertedUUIDs.append(uuid)
         // Durations as SQL subtracts them (migration 17 computes the same from the stored dates).
-        let key = TypeAndSource(type: typeCode, source: sourceID)
-        if inserted[key] != nil {
-            inserted[key]!.add(start: start, end: end)
-        } else {
-            inserted[key] = InsertedSpan(start: start, end: end)
-        }
+        inserted.add(TypeAndSource(type: typeCode, source: sourceID), start: start, end: end)
         let metadata = sample.metadata
         if !metadata.isEmpty {
             for (key, metadataValue) in metadata {
@@ -984,5 +979,17 @@ extension UUID {
                 bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
             )
         )
+    }
+}
+
+extension [SampleStore.TypeAndSource: SampleStore.InsertedSpan] {
+    /// Counts a sample from `start` to `end` in its type and source's span (a batch's bookkeeping;
+    /// the benchmarks' raw inserts keep the same).
+    public mutating func add(_ key: SampleStore.TypeAndSource, start: Double, end: Double) {
+        if self[key] != nil {
+            self[key]!.add(start: start, end: end)
+        } else {
+            self[key] = SampleStore.InsertedSpan(start: start, end: end)
+        }
     }
 }

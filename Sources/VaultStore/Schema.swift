@@ -259,10 +259,7 @@ public enum Schema {
                 "CREATE INDEX tombstones_by_uuid ON tombstones(uuid)",
             ],
             refusal: { connection in
-                let shared =
-                    try connection.scalarInt(
-                        "SELECT count(*) FROM (SELECT uuid FROM samples GROUP BY uuid HAVING count(*) > 1)"
-                    ) ?? 0
+                let shared = try sharedUUIDs(connection)
                 guard shared > 0 else { return nil }
                 return "\(shared) UUID\(shared == 1 ? " is" : "s are") held by samples of more than one app "
                     + "(saved before schema version 7, when UUIDs were unique per source only); this HealthVault "
@@ -603,6 +600,14 @@ public enum Schema {
     }
 
     public static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// How many UUIDs more than one sample holds: none in a vault HealthVault wrote since schema 7
+    /// (migration 7 refuses a vault with any; the vault check looks for them, since schema 21 left
+    /// no index to refuse one).
+    static func sharedUUIDs(_ connection: Connection) throws(DatabaseError) -> Int64 {
+        try connection.scalarInt("SELECT count(*) FROM (SELECT uuid FROM samples GROUP BY uuid HAVING count(*) > 1)")
+            ?? 0
+    }
 
     /// Every statement that builds the latest schema on an empty database, in order: for tools
     /// and benchmarks that need the very same tables and indexes outside the store.

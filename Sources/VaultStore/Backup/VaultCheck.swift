@@ -283,10 +283,7 @@ extension Vault {
             // Since schema 21 no index refuses a second row of a UUID (the store's insert does):
             // a vault written by anything else is checked here for one.
             if version >= 7 {
-                let shared =
-                    try connection.scalarInt(
-                        "SELECT count(*) FROM (SELECT uuid FROM samples GROUP BY uuid HAVING count(*) > 1)"
-                    ) ?? 0
+                let shared = try Schema.sharedUUIDs(connection)
                 if shared > 0 {
                     report.add(
                         .problem,
