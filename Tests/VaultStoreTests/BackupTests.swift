@@ -97,7 +97,10 @@ import VaultCrypto
         try vault.backup(to: backup)
         let database = backup.appendingPathComponent(Vault.databaseFileName)
         var bytes = try Data(contentsOf: database)
-        bytes[bytes.count / 2] ^= 0x01
+        // In the last page, written after the schema's: the middle page was at times one the open
+        // reads (twice in full runs after schema 21 made the file smaller), and the check, which
+        // cannot open past it, then names no page.
+        bytes[bytes.count - 2048] ^= 0x01
         try bytes.write(to: database)
         let report = try Vault.check(backup, passphrase: Self.passphrase)
         #expect(!report.isWhole)
