@@ -316,9 +316,12 @@ public struct RPCWrittenRequest {
 /// sure of the text (malformed, a member given twice, a number or a sample it leaves to the
 /// Codable decoder, a value that does not validate): the caller then decodes the whole text with
 /// ``HealthJSON/decode(_:from:)``, whose answer, value or error, is the one that counts.
+///
+/// The reader refuses nesting deeper than ``JSONNesting/maximumDepth`` itself, so the text is not
+/// scanned for it first (a scan of every byte of a large answer): a text nested deeper is left to
+/// the decoder, which refuses it as too deep.
 private func readMemberFast<Value: JSONReadable>(_ name: StaticString, from data: Data) -> Value? {
-    guard JSONNesting.isWithin(data) else { return nil }
-    var reader = JSONReader(data)
+    var reader = JSONReader(data, maximumDepth: JSONNesting.maximumDepth)
     var value: Value?
     var seen = false
     do {

@@ -765,9 +765,16 @@ struct LoadedSamples {
         }
     }
 
-    /// The samples loaded, in the order of `ids` (an id asked for twice is there twice).
-    func ordered(_ ids: [Int64]) -> [Sample] {
-        positions.count == ids.count ? slots.compactMap { $0 } : ids.compactMap { self[$0] }
+    /// The samples loaded, in the order of `ids` (an id asked for twice is there twice); each moved
+    /// out of its slot when every id is asked once, not copied.
+    consuming func ordered(_ ids: [Int64]) -> [Sample] {
+        guard positions.count == ids.count else { return ids.compactMap { self[$0] } }
+        var samples: [Sample] = []
+        samples.reserveCapacity(slots.count)
+        for index in slots.indices {
+            if let sample = slots[index].take() { samples.append(sample) }
+        }
+        return samples
     }
 }
 

@@ -194,5 +194,13 @@ import VaultProtocol
         ] {
             #expect(RPCParams<SaveParams>.readFast(from: Data(frame.utf8)) == nil, "\(frame)")
         }
+        // The reader stops at the depth the scan before the decoder allows (the frame's object is
+        // the first level): 128 levels are read, 129 left to the decoder, which refuses them.
+        for (levels, read) in [(127, true), (128, false)] {
+            let nested = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            let frame = Data((#"{"id":1,"method":"samples.save","x":"# + nested + #","params":{"objects":[]}}"#).utf8)
+            #expect(JSONNesting.isWithin(frame) == read)
+            #expect((RPCParams<SaveParams>.readFast(from: frame) != nil) == read, "\(levels) levels")
+        }
     }
 }

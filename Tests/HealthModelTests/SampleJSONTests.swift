@@ -249,6 +249,43 @@ import Testing
         #expect(Self.fast(reshaped) == Array(samples.prefix(2)))
     }
 
+    /// A sample's type and a quantity's unit are taken again from the last one read when their
+    /// text is the same bytes, quotes included: a type or unit whose text begins with the last
+    /// one's (heart rate, then heart rate variability; `count`, then `count/min`) is read in full,
+    /// and one spelled with an escape is read to the same value.
+    @Test func aRepeatedTypeOrUnitIsReadAgainOnlyFromTheSameBytes() throws {
+        func sample(_ type: QuantityTypeIdentifier, _ value: Double, _ unit: HealthUnit) throws -> Sample {
+            .quantity(
+                try QuantitySample(
+                    type: type,
+                    quantity: Quantity(value, unit),
+                    start: Fixtures.start,
+                    end: Fixtures.end,
+                    sourceRevision: SourceRevision(source: Source(bundleIdentifier: "org.example.a", name: "A"))
+                )
+            )
+        }
+        let samples = [
+            try sample(.stepCount, 1, .count), try sample(.stepCount, 2, .count),
+            try sample(.heartRate, 60, .countPerMinute), try sample(.heartRate, 61, .countPerMinute),
+            try sample(.heartRateVariabilitySDNN, 40, try HealthUnit(from: "ms")),
+            try sample(.heartRate, 1, .countPerSecond), try sample(.heartRate, 62, .countPerMinute),
+            try sample(.stepCount, 3, .count),
+        ]
+        let written = try Self.written(samples)
+        #expect(Self.fast(written) == samples)
+        // The same texts with the last sample's type and unit spelled with escapes.
+        var text = String(decoding: written, as: UTF8.self)
+        let last = try #require(text.range(of: "\"HKQuantityTypeIdentifierStepCount\"", options: .backwards))
+        text.replaceSubrange(last, with: "\"HKQuantityTypeIdentifier\\u0053tepCount\"")
+        let unit = try #require(text.range(of: "\"unit\":\"count\"", options: .backwards))
+        text.replaceSubrange(unit, with: "\"unit\":\"c\\u006funt\"")
+        let escaped = Data(text.utf8)
+        #expect(escaped != written)
+        #expect(Self.fast(escaped) == samples)
+        #expect(Self.codable(escaped) == samples)
+    }
+
     /// Texts that the Codable decoder reads its own way, each read the same way or left to it.
     @Test(arguments: SampleJSONTests.edgeCases)
     func edgeCasesAreTheDecodersOrLeftToIt(edit: Edit) throws {

@@ -18,15 +18,19 @@ public protocol JSONReadable: Decodable {
 public struct JSONReader {
     private let bytes: [UInt8]
     private var at = 0
-    /// Nesting left before a value is refused as too deep (what `JSONDecoder` allows).
-    private var depth = 512
+    /// Nesting left before a value is refused as too deep.
+    private var depth: Int
 
-    public init(_ data: Data) {
+    /// A reader of `data` that refuses arrays and objects nested deeper than `maximumDepth` levels
+    /// (by default 511, what `JSONDecoder` allows).
+    public init(_ data: Data, maximumDepth: Int = 511) {
         bytes = Array(data)
+        depth = maximumDepth + 1
     }
 
-    public init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8], maximumDepth: Int = 511) {
         self.bytes = bytes
+        depth = maximumDepth + 1
     }
 
     /// Reads one whole document: the value, then nothing but white space.
@@ -181,44 +185,59 @@ public struct JSONReader {
 
     // MARK: Memo
 
-    /// The last unit and quantity type read, reused when the next is spelled the same: a
-    /// collection repeats them in every interval.
-    var lastUnit: (text: String, unit: HealthUnit)?
-    var lastQuantityType: (text: String, type: QuantityTypeIdentifier)?
-    var lastSampleType: (text: String, type: SampleType)?
-    /// The last source revision read and where its text lay: a revision spelled the same, byte for
-    /// byte, is that value again (an answer's samples mostly share one). The text is one whole
-    /// object, so the same bytes at the next value's start are that whole value.
+    /// The last unit, quantity type, sample type and source revision read, each with where its
+    /// text lay: the next value spelled the same, byte for byte, is that value again (a collection
+    /// repeats a unit and a type in every interval, an answer's samples mostly share a type, a
+    /// unit and a revision). Each text is one whole value (a string with its quotes, an object
+    /// with its braces), so the same bytes at the next value's start are that whole value.
+    var lastUnit: (text: Range<Int>, unit: HealthUnit)?
+    var lastQuantityType: (text: Range<Int>, type: QuantityTypeIdentifier)?
+    var lastSampleType: (text: Range<Int>, type: SampleType)?
     var lastSourceRevision: (text: Range<Int>, revision: SourceRevision)?
 
-    mutating func sourceRevision() throws(HealthError) -> SourceRevision {
+    /// Whether the next value's text is, byte for byte, the text at `earlier` (a range read before);
+    /// if so the reader is moved past it.
+    mutating func repeats(_ earlier: Range<Int>) -> Bool {
         let start = offsetOfNextValue()
-        if let last = lastSourceRevision, start + last.text.count <= bytes.count,
+        guard start + earlier.count <= bytes.count,
             bytes.withUnsafeBufferPointer({ bytes in
-                memcmp(bytes.baseAddress! + start, bytes.baseAddress! + last.text.lowerBound, last.text.count) == 0
+                memcmp(bytes.baseAddress! + start, bytes.baseAddress! + earlier.lowerBound, earlier.count) == 0
             })
-        {
-            at = start + last.text.count
-            return last.revision
-        }
+        else { return false }
+        at = start + earlier.count
+        return true
+    }
+
+    mutating func sourceRevision() throws(HealthError) -> SourceRevision {
+        if let last = lastSourceRevision, repeats(last.text) { return last.revision }
+        let start = offsetOfNextValue()
         let revision = try SourceRevision(reading: &self)
         lastSourceRevision = (start..<at, revision)
         return revision
     }
 
     mutating func unit() throws(HealthError) -> HealthUnit {
-        let text = try string()
-        if let lastUnit, lastUnit.text == text { return lastUnit.unit }
-        let unit = try HealthUnit(from: text)
-        lastUnit = (text, unit)
+        if let last = lastUnit, repeats(last.text) { return last.unit }
+        let start = offsetOfNextValue()
+        let unit = try HealthUnit(from: try string())
+        lastUnit = (start..<at, unit)
         return unit
     }
 
+    /// The type a sample's `type` names.
+    mutating func sampleType() throws(HealthError) -> SampleType {
+        if let last = lastSampleType, repeats(last.text) { return last.type }
+        let start = offsetOfNextValue()
+        let type = try SampleType(identifier: try string())
+        lastSampleType = (start..<at, type)
+        return type
+    }
+
     mutating func quantityType() throws(HealthError) -> QuantityTypeIdentifier {
-        let text = try string()
-        if let lastQuantityType, lastQuantityType.text == text { return lastQuantityType.type }
-        let type = try QuantityTypeIdentifier(healthKitString: text)
-        lastQuantityType = (text, type)
+        if let last = lastQuantityType, repeats(last.text) { return last.type }
+        let start = offsetOfNextValue()
+        let type = try QuantityTypeIdentifier(healthKitString: try string())
+        lastQuantityType = (start..<at, type)
         return type
     }
 
@@ -239,7 +258,22 @@ public struct JSONReader {
     private mutating func stringBytes() throws(HealthError) -> ArraySlice<UInt8> {
         try expect(UInt8(ascii: "\""), "a string")
         let start = at
-        // The common case: no escape, so the bytes are the string.
+        // The common case: no escape, so the bytes are the string; found with unchecked reads.
+        let closing = bytes.withUnsafeBufferPointer { bytes -> Int? in
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") { return index }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                index += 1
+            }
+            return nil
+        }
+        if let closing {
+            at = closing + 1
+            return bytes[start..<closing]
+        }
+        // Otherwise byte by byte, to resolve the escapes or to name what is wrong.
         while at < bytes.count {
             let byte = bytes[at]
             if byte == UInt8(ascii: "\"") {
@@ -384,7 +418,9 @@ public struct JSONReader {
                     if text[index] != UInt8(ascii: "-") { ok = false }
                     index += 1
                 }
-                guard let high = Self.hexValue(text[index]), let low = Self.hexValue(text[index + 1]) else {
+                let high = Self.hexValues[Int(text[index])]
+                let low = Self.hexValues[Int(text[index + 1])]
+                guard high | low < 0x10 else {
                     ok = false
                     return
                 }
@@ -396,12 +432,13 @@ public struct JSONReader {
         return UUID(uuid: value)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
+    /// Each byte's value as a hexadecimal digit (either case), 0xFF for a byte that is none.
+    private static let hexValues: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10
+        default: 0xFF
         }
     }
 
@@ -497,7 +534,11 @@ public struct JSONKey: CustomStringConvertible {
     }
 
     public static func == (key: JSONKey, name: StaticString) -> Bool {
-        name.withUTF8Buffer { key.utf8.elementsEqual($0) }
+        name.withUTF8Buffer { name in
+            key.utf8.count == name.count
+                && (name.isEmpty
+                    || key.utf8.withUnsafeBufferPointer { memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 })
+        }
     }
 
     public static func ~= (name: StaticString, key: JSONKey) -> Bool {

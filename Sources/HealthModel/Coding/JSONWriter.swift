@@ -129,9 +129,13 @@ public struct JSONWriter: Sendable {
         rethrows
     {
         bytes.append(UInt8(ascii: "["))
-        for (index, element) in elements.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            try write(&self, element)
+        // Each element read in place: an array's iterator copies each one out (a sample's strings
+        // retained and released again).
+        try elements.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                try write(&self, elements[index])
+            }
         }
         bytes.append(UInt8(ascii: "]"))
     }

@@ -83,25 +83,28 @@ public enum RFC3339 {
         let days = floorDiv(unix, 86_400)
         let second = unix - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        func digits(_ value: Int64, _ width: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        // Written into a buffer of its own and appended at once: each append checks the capacity.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 19) { text in
+            func digits(_ value: Int64, at offset: Int, _ width: Int) {
+                var value = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
             }
+            digits(year, at: 0, 4)
+            text[4] = UInt8(ascii: "-")
+            digits(month, at: 5, 2)
+            text[7] = UInt8(ascii: "-")
+            digits(day, at: 8, 2)
+            text[10] = UInt8(ascii: "T")
+            digits(second / 3600, at: 11, 2)
+            text[13] = UInt8(ascii: ":")
+            digits(second / 60 % 60, at: 14, 2)
+            text[16] = UInt8(ascii: ":")
+            digits(second % 60, at: 17, 2)
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        digits(year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(second / 3600, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(second / 60 % 60, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(second % 60, 2)
     }
 
     /// Reads an RFC 3339 timestamp; nil when it is not one.

@@ -283,17 +283,17 @@ extension Sample: JSONReadable {
         var common = CommonMembers()
         var seen = SeenMembers()
         var places = KindMembers()
-        var identifier: String?
+        var type: SampleType?
         try reader.object { (reader, key) throws(HealthError) in
             if key == "type" {
                 try seen.insert(1)
-                identifier = try reader.string()
+                type = try reader.sampleType()
             } else if try !reader.commonMember(key, &common, &seen) {
                 try places.keep(key, &reader)
             }
         }
-        guard let identifier else { throw HealthError.invalidArgument("a sample without its type") }
-        switch try reader.sampleType(identifier) {
+        guard let type else { throw HealthError.invalidArgument("a sample without its type") }
+        switch type {
         case .quantity(let type): self = .quantity(try QuantitySample(common, places, type: type, &reader))
         case .category(let type): self = .category(try CategorySample(common, places, type: type, &reader))
         default:
@@ -354,16 +354,6 @@ struct KindMembers {
         reader.move(to: offset)
         defer { reader.move(to: end) }
         return try read(&reader)
-    }
-}
-
-extension JSONReader {
-    /// The type a sample's `type` names, remembered for the next sample of the same type.
-    mutating func sampleType(_ identifier: String) throws(HealthError) -> SampleType {
-        if let lastSampleType, lastSampleType.text == identifier { return lastSampleType.type }
-        let type = try SampleType(identifier: identifier)
-        lastSampleType = (identifier, type)
-        return type
     }
 }
 
@@ -667,7 +657,7 @@ extension DeletedObject: JSONReadable {
                 uuid = try reader.uuid()
             case "type":
                 try seen.insert(1)
-                type = try reader.sampleType(try reader.string())
+                type = try reader.sampleType()
             default: try reader.skip()
             }
         }

@@ -6,6 +6,8 @@ extension Dictionary where Key == MetadataKey, Value == MetadataValue {
     ///
     /// - Parameter sampleUnit: the unit of the quantity sample carrying the metadata, if any.
     func validate(sampleUnit: HealthUnit? = nil) throws(HealthError) {
+        // Nearly every sample has none; nothing below can refuse an empty dictionary.
+        guard !isEmpty else { return }
         for (key, value) in self {
             let field = "metadata.\(key.rawValue)"
             if key.rawValue.isEmpty {

@@ -158,7 +158,8 @@ extension QuantityTypeIdentifier {
         guard quantity.value.isFinite else {
             throw .invalidArgument("the value must be a finite number", field: field + ".value")
         }
-        guard isCompatible(with: quantity.unit) else {
+        let (canonicalUnit, domain) = canonicalUnitAndDomain
+        guard quantity.unit.isCompatible(with: canonicalUnit) else {
             throw .invalidArgument(
                 "unit \(quantity.unit) is not compatible with \(rawValue) (canonical unit \(canonicalUnit))",
                 field: field + ".unit"
@@ -170,7 +171,6 @@ extension QuantityTypeIdentifier {
         } catch {
             throw .invalidArgument("the value cannot be expressed in \(canonicalUnit)", field: field + ".value")
         }
-        let domain = valueDomain
         guard domain.contains(canonical) else {
             throw .invalidArgument(
                 "the value is outside the range \(rawValue) allows (\(Self.describe(domain)) \(canonicalUnit))",

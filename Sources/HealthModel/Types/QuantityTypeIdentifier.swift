@@ -189,6 +189,13 @@ extension QuantityTypeIdentifier {
     /// HealthKit's section of the identifier list (`Fitness`, `Nutrition`, ...).
     public var group: String { QuantityTypeIdentifier.catalog[self]!.group }
 
+    /// The canonical unit and the value domain from one look-up of the catalog (each look-up hashes
+    /// the identifier's string): for the check every sample made or read goes through.
+    var canonicalUnitAndDomain: (unit: HealthUnit, domain: ClosedRange<Double>) {
+        let entry = QuantityTypeIdentifier.catalog[self]!
+        return (entry.unit, entry.domain)
+    }
+
     private struct Entry: Sendable {
         let unit: HealthUnit
         let aggregation: AggregationStyle
