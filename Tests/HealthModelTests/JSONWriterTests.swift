@@ -273,12 +273,20 @@ import Testing
         for value in [
             100.0, 0.1, 1e-7, 1.2345678901234568e+20, 5e-324, -0.0, 1e16, 1e15, 123456789012.5, 1.0 / 3, 2.5e-5,
             .greatestFiniteMagnitude, -.leastNormalMagnitude,
+            // Whole numbers, written as digits below 2^53 and by `description` from there.
+            0.0, 12.0, -12.0, 9_007_199_254_740_991, -9_007_199_254_740_991, 9_007_199_254_740_992,
+            -9_007_199_254_740_992, 4_503_599_627_370_496.5, 1e300,
         ] {
             var writer = JSONWriter()
             try writer.number(value)
             #expect(writer.bytes == Array(try HealthJSON.encode(value)), "\(value)")
             var reader = JSONReader(writer.bytes)
             #expect(try reader.double().bitPattern == value.bitPattern)
+        }
+        for value in [0, 7, -7, 10, -10, 1_000_000, Int.max, Int.min] {
+            var writer = JSONWriter()
+            writer.number(value)
+            #expect(writer.bytes == Array(try HealthJSON.encode(value)), "\(value)")
         }
         var writer = JSONWriter()
         #expect(throws: EncodingError.self) { try writer.number(.nan) }

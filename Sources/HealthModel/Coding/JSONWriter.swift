@@ -57,9 +57,16 @@ public struct JSONWriter: Sendable {
 
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings (identifiers, names) hold nothing to escape.
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            bytes.append(contentsOf: value.utf8)
+        // Most strings (identifiers, names) hold nothing to escape: their bytes, read in place.
+        var text = value
+        let plain = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        guard !plain else {
             bytes.append(UInt8(ascii: "\""))
             return
         }
@@ -92,13 +99,31 @@ public struct JSONWriter: Sendable {
                 EncodingError.Context(codingPath: [], debugDescription: "\(value) is not a JSON number")
             )
         }
+        // A whole number below 2^53 is written `123.0` by `description`: its digits alone, without
+        // making that string and cutting it (-0.0 is written `-0`, so it takes the long way).
+        if value.rounded(.towardZero) == value, value.magnitude < 9_007_199_254_740_992,
+            value != 0 || value.sign == .plus
+        {
+            number(Int(value))
+            return
+        }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
     }
 
     public mutating func number(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// A date as ``HealthJSON`` writes it; one the form cannot carry throws.
@@ -121,22 +146,21 @@ public struct JSONWriter: Sendable {
         raw("null")
     }
 
-    /// An array of writable values.
+    /// An array of writable values. Inlinable, so that each caller's copy is specialized to its
+    /// element and reads each one in place: the generic copy, like an array's iterator, copies
+    /// each element out (a sample's strings retained and released again).
+    @inlinable
     public mutating func array<Element>(
         _ elements: [Element],
         _ write: (inout JSONWriter, Element) throws -> Void
     )
         rethrows
     {
-        bytes.append(UInt8(ascii: "["))
-        // Each element read in place: an array's iterator copies each one out (a sample's strings
-        // retained and released again).
-        try elements.withUnsafeBufferPointer { elements in
-            for index in elements.indices {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                try write(&self, elements[index])
-            }
+        raw("[")
+        for index in elements.indices {
+            if index > 0 { raw(",") }
+            try write(&self, elements[index])
         }
-        bytes.append(UInt8(ascii: "]"))
+        raw("]")
     }
 }

@@ -20,16 +20,24 @@ extension JSONWriter {
     /// A UUID as `JSONEncoder` writes one: its `uuidString`, upper-case.
     public mutating func uuid(_ value: UUID) {
         let hex = Self.upperHex
-        bytes.reserveCapacity(bytes.count + 38)
-        bytes.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: value.uuid) { raw in
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(hex[Int(raw[index] >> 4)])
-                bytes.append(hex[Int(raw[index] & 0xF)])
+        // Written into a buffer of its own and appended at once: each append checks the capacity.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
+            var at = 0
+            func put(_ byte: UInt8) {
+                text[at] = byte
+                at += 1
             }
+            put(UInt8(ascii: "\""))
+            withUnsafeBytes(of: value.uuid) { raw in
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 { put(UInt8(ascii: "-")) }
+                    put(hex[Int(raw[index] >> 4)])
+                    put(hex[Int(raw[index] & 0xF)])
+                }
+            }
+            put(UInt8(ascii: "\""))
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static let upperHex = Array("0123456789ABCDEF".utf8)
@@ -194,7 +202,12 @@ extension SourceRevision {
     func isSpelled(as other: SourceRevision) -> Bool {
         func same(_ one: String?, _ other: String?) -> Bool {
             guard var first = one, var second = other else { return one == nil && other == nil }
-            return first.withUTF8 { first in second.withUTF8 { second in first.elementsEqual(second) } }
+            return first.withUTF8 { first in
+                second.withUTF8 { second in
+                    first.count == second.count
+                        && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+                }
+            }
         }
         return same(source.bundleIdentifier, other.source.bundleIdentifier) && same(source.name, other.source.name)
             && same(version, other.version) && same(productType, other.productType)
