@@ -12,7 +12,11 @@ public final class Connection {
     ///
     /// After keying it reads back every cipher setting and refuses a SQLCipher older than 4.5;
     /// the first read turns a wrong key into `StoreError.wrongKey`, never a crash.
-    init(path: String, key: SecureBytes, readOnly: Bool = false) throws(StoreError) {
+    convenience init(path: String, key: SecureBytes, readOnly: Bool = false) throws(StoreError) {
+        try self.init(path: path, key: key, readOnly: readOnly, checked: true)
+    }
+
+    private init(path: String, key: SecureBytes, readOnly: Bool, checked: Bool) throws(StoreError) {
         self.path = path
         let (handle, code) = SQLite.open(path: path, readOnly: readOnly)
         guard let handle, code == SQLite.ok else {
@@ -22,7 +26,18 @@ public final class Connection {
         }
         self.handle = handle
         try applyKey(key)
-        try checkCipher()
+        if checked { try checkCipher() }
+    }
+
+    /// The pages of the database at `path` whose HMAC does not verify with `key`, as SQLCipher's
+    /// `PRAGMA cipher_integrity_check` names them, read on a connection that is only keyed: it
+    /// reads no table, so it names damaged pages even where the damage keeps the database from
+    /// opening (a page of the schema). Nil when even that check cannot run.
+    static func unauthenticatedPages(path: String, key: SecureBytes) -> [String]? {
+        guard let connection = try? Connection(path: path, key: key, readOnly: true, checked: false),
+            let rows = try? connection.rows("PRAGMA cipher_integrity_check")
+        else { return nil }
+        return rows.compactMap { $0[0].string }
     }
 
     deinit {

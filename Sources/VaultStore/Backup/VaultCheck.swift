@@ -252,19 +252,19 @@ extension Vault {
                     "page 1 does not open with this vault's key: damaged, or the file is another database"
                 )
             }
-            return report.add(.problem, name, "cannot be opened: \(error)")
+            // The open reads the schema, so damage to one of its pages stops it there: the pages
+            // are checked anyway, on a connection that is only keyed, to name the damaged ones.
+            guard let pages = Connection.unauthenticatedPages(path: path, key: key), !pages.isEmpty else {
+                return report.add(.problem, name, "cannot be opened: \(error)")
+            }
+            return report.add(.problem, name, "cannot be opened: \(error); " + Self.damaged(pages))
         }
         do {
             let pages = try connection.rows("PRAGMA cipher_integrity_check").compactMap { $0[0].string }
             if pages.isEmpty {
                 report.add(.ok, name, "\(size / 4096) pages, each authenticated (cipher_integrity_check)")
             } else {
-                report.add(
-                    .problem,
-                    name,
-                    "\(pages.count) damaged: " + pages.prefix(5).joined(separator: "; ")
-                        + (pages.count > 5 ? "; …" : "") + " (cipher_integrity_check)"
-                )
+                report.add(.problem, name, Self.damaged(pages))
             }
         } catch {
             report.add(.problem, name, "its pages cannot be checked: \(error.message)")
@@ -302,6 +302,12 @@ extension Vault {
 
     /// The log in the database: every entry against every checkpoint signed in it (as an auditor
     /// verifies an export), then against the note kept beside it (the rollback check of open).
+    /// The damaged pages `cipher_integrity_check` named, the first five of them.
+    private static func damaged(_ pages: [String]) -> String {
+        "\(pages.count) damaged: " + pages.prefix(5).joined(separator: "; ") + (pages.count > 5 ? "; …" : "")
+            + " (cipher_integrity_check)"
+    }
+
     private static func checkAuditLog(
         _ connection: Connection,
         verifierKey: VerifierKey,
