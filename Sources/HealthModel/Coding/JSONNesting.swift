@@ -4,7 +4,8 @@ public import Foundation
 ///
 /// Foundation's JSON scanner stops at 512 levels, and when the 513th opens at the very last byte
 /// it traps instead of throwing (docs/PROTOCOL.md, "Framing"). Nothing from outside the process
-/// reaches it unless this scan has found the text within ``maximumDepth``.
+/// reaches it unless this scan, or a ``JSONReader`` reading with ``maximumDepth`` (the fast
+/// readers, which decode only what they have walked), has found the text within ``maximumDepth``.
 public enum JSONNesting {
     /// The deepest nesting HealthVault reads: a request with the deepest predicate
     /// (``SamplePredicate/maximumDepth``, two levels each) fits with room to spare.
