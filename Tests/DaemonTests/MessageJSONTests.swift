@@ -202,5 +202,15 @@ import VaultProtocol
             #expect(JSONNesting.isWithin(frame) == read)
             #expect((RPCParams<SaveParams>.readFast(from: frame) != nil) == read, "\(levels) levels")
         }
+        // Inside a sample (the frame, params, objects and the sample are four levels).
+        for (levels, read) in [(124, true), (125, false)] {
+            let nested = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            let deepSample = sample.replacingOccurrences(of: #"{"endDate""#, with: #"{"x":"# + nested + #","endDate""#)
+            let frame = Data(
+                (#"{"id":1,"jsonrpc":"2.0","method":"samples.save","params":{"objects":["# + deepSample + "]}}").utf8
+            )
+            #expect(JSONNesting.isWithin(frame) == read)
+            #expect((RPCParams<SaveParams>.readFast(from: frame) != nil) == read, "\(levels) levels in a sample")
+        }
     }
 }

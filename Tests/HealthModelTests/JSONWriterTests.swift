@@ -275,7 +275,7 @@ import Testing
             .greatestFiniteMagnitude, -.leastNormalMagnitude,
             // Whole numbers, written as digits below 2^53 and by `description` from there.
             0.0, 12.0, -12.0, 9_007_199_254_740_991, -9_007_199_254_740_991, 9_007_199_254_740_992,
-            -9_007_199_254_740_992, 4_503_599_627_370_496.5, 1e300,
+            -9_007_199_254_740_992, 4_503_599_627_370_495.5, -2_251_799_813_685_248.5, 1e300,
         ] {
             var writer = JSONWriter()
             try writer.number(value)

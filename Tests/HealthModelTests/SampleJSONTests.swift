@@ -274,12 +274,18 @@ import Testing
         ]
         let written = try Self.written(samples)
         #expect(Self.fast(written) == samples)
-        // The same texts with the last sample's type and unit spelled with escapes.
+        // The same texts with the second sample's type and unit, the first's again, spelled with
+        // escapes: not the same bytes, read in full.
         var text = String(decoding: written, as: UTF8.self)
-        let last = try #require(text.range(of: "\"HKQuantityTypeIdentifierStepCount\"", options: .backwards))
-        text.replaceSubrange(last, with: "\"HKQuantityTypeIdentifier\\u0053tepCount\"")
-        let unit = try #require(text.range(of: "\"unit\":\"count\"", options: .backwards))
-        text.replaceSubrange(unit, with: "\"unit\":\"c\\u006funt\"")
+        func second(_ target: String) throws -> Range<String.Index> {
+            let first = try #require(text.range(of: target))
+            return try #require(text.range(of: target, range: first.upperBound..<text.endIndex))
+        }
+        text.replaceSubrange(
+            try second("\"HKQuantityTypeIdentifierStepCount\""),
+            with: "\"HKQuantityTypeIdentifier\\u0053tepCount\""
+        )
+        text.replaceSubrange(try second("\"unit\":\"count\""), with: "\"unit\":\"c\\u006funt\"")
         let escaped = Data(text.utf8)
         #expect(escaped != written)
         #expect(Self.fast(escaped) == samples)

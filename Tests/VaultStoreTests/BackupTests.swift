@@ -150,7 +150,8 @@ import VaultCrypto
         #expect(
             report.problems.contains {
                 $0.subject == "vault.db" && $0.detail.contains("cannot be opened")
-                    && $0.detail.contains("page \(damaged)") && $0.detail.contains("cipher_integrity_check")
+                    && $0.detail.range(of: "page \(damaged)([^0-9]|$)", options: .regularExpression) != nil
+                    && $0.detail.contains("cipher_integrity_check")
             },
             "\(report.problems)"
         )

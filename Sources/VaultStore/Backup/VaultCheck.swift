@@ -300,14 +300,14 @@ extension Vault {
         checkAuditLog(connection, verifierKey: verifierKey, note: note, into: &report)
     }
 
-    /// The log in the database: every entry against every checkpoint signed in it (as an auditor
-    /// verifies an export), then against the note kept beside it (the rollback check of open).
     /// The damaged pages `cipher_integrity_check` named, the first five of them.
     private static func damaged(_ pages: [String]) -> String {
         "\(pages.count) damaged: " + pages.prefix(5).joined(separator: "; ") + (pages.count > 5 ? "; …" : "")
             + " (cipher_integrity_check)"
     }
 
+    /// The log in the database: every entry against every checkpoint signed in it (as an auditor
+    /// verifies an export), then against the note kept beside it (the rollback check of open).
     private static func checkAuditLog(
         _ connection: Connection,
         verifierKey: VerifierKey,
