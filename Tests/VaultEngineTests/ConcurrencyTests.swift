@@ -83,12 +83,15 @@ import VaultStore
         let release = DispatchSemaphore(value: 0)
         let releasedByTimeout = LockedFlag()
         // Another thread holds the write transaction (as a long import would) until the test lets
-        // go, or a minute passes: if the saves below held the cooperative pool's threads, the
-        // work after them could only run once the timeout let go.
+        // go, or ten minutes pass: if the saves below held the cooperative pool's threads, the
+        // work after them could only run once the timeout let go. Ten minutes, longer than the
+        // whole test run takes: other suites running at the same time may hold the pool's threads
+        // for a while themselves (waiting for a process they started), which on a slow 2-core
+        // machine outlasted a minute; only a pool the saves hold stays held that long.
         Thread.detachNewThread {
             try? database.write { _ in
                 held.signal()
-                if release.wait(timeout: .now() + 60) == .timedOut { releasedByTimeout.set() }
+                if release.wait(timeout: .now() + 600) == .timedOut { releasedByTimeout.set() }
             }
         }
         await withCheckedContinuation { continuation in
@@ -111,7 +114,7 @@ import VaultStore
             }
         }
         // Meanwhile the cooperative pool runs other work.
-        for _ in 0..<50 { _ = await Task.detached { 1 }.value }
+        for _ in 0..<5 { _ = await Task.detached { 1 }.value }
         #expect(!releasedByTimeout.isSet, "the caller's threads waited for the store")
         release.signal()
         try await saves.value
