@@ -131,6 +131,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Child processes for the tests, without Foundation's Process.run() (Tests/ProcessTestSupport).
+        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         // Writes generated Apple Health exports (the reader's tests, the import benchmark).
         .target(name: "AppleHealthExportGenerator", path: "Tests/AppleHealthExportGenerator"),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
@@ -139,6 +141,7 @@ let package = Package(
             name: "HealthInterchangeTests",
             dependencies: [
                 "HealthInterchange", "HealthModel", "HealthModelTestSupport", "AppleHealthExportGenerator",
+                "ProcessTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]
@@ -147,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "VaultStoreTests",
             dependencies: [
-                "VaultStore", "AuditLog", "HealthModelTestSupport",
+                "VaultStore", "AuditLog", "HealthModelTestSupport", "ProcessTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -165,7 +168,7 @@ let package = Package(
                 "HealthModel", "HealthInterchange", "HealthVaultKit", "VaultClient", "VaultProtocol", "VaultStore",
                 "VaultCrypto",
                 "VaultDaemon",
-                "AuditLog", "CommandSupport", "HealthModelTestSupport",
+                "AuditLog", "CommandSupport", "HealthModelTestSupport", "ProcessTestSupport",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

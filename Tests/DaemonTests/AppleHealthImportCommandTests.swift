@@ -2,6 +2,7 @@ import Foundation
 import HealthInterchange
 import HealthModel
 import HealthModelTestSupport
+import ProcessTestSupport
 import Testing
 import VaultClient
 import VaultProtocol
@@ -154,8 +155,8 @@ extension DaemonEndToEnd {
             let days = 120  // 86,400 heart rates, 120 blood pressures, runs and routes: 9 batches
             let folder = try ExportFolderFixture.write(days: days)
             defer { try? FileManager.default.removeItem(at: folder) }
-            func startImport() throws -> Process {
-                let process = Process()
+            func startImport() throws -> ChildProcess {
+                let process = ChildProcess()
                 process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
                 process.arguments = [
                     "import", "apple-health", folder.path, "--json", "--vault", daemon.directory.path,

@@ -1,5 +1,6 @@
 import AuditLog
 import Foundation
+import ProcessTestSupport
 import Testing
 import VaultCrypto
 
@@ -122,7 +123,7 @@ import VaultCrypto
     }
 
     func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe()

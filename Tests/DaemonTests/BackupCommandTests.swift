@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultClient
 import VaultProtocol
@@ -228,7 +229,7 @@ extension DaemonEndToEnd {
             try await Self.save(1_000, from: 50_000, to: daemon)
 
             let next = root.appendingPathComponent("next")
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
             process.arguments = [
                 "backup", next.path, "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultCrypto
 import VaultProtocol
@@ -217,7 +218,7 @@ extension DaemonEndToEnd {
         func thePythonClientPasses() throws {
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent()
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: try #require(Self.python))
             process.arguments = [
                 root.appendingPathComponent("Tests/PythonClient/test_protocol.py").path, TestDaemon.binDirectory.path,

@@ -2,6 +2,7 @@ import CommandSupport
 import Foundation
 import Glibc
 import HealthModel
+import ProcessTestSupport
 import Testing
 import VaultClient
 import VaultCrypto
@@ -49,7 +50,7 @@ extension DaemonEndToEnd {
             let daemon = try TestDaemon()
             let script = daemon.directory.deletingLastPathComponent().appendingPathComponent("flood.py")
             try Data(Self.flood.utf8).write(to: script)
-            let flood = Process()
+            let flood = ChildProcess()
             flood.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             flood.arguments = ["python3", script.path, daemon.socketPath, "12"]
             let out = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessTestSupport
 import Testing
 import VaultProtocol
 
@@ -10,7 +11,7 @@ extension DaemonEndToEnd {
     @Suite struct DaemonHardeningTests {
         /// Runs `command` to its end; its exit status.
         static func run(_ command: [String]) throws -> Int32 {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: command[0])
             process.arguments = Array(command.dropFirst())
             process.standardError = FileHandle(forWritingAtPath: "/dev/null")

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultClient
 import VaultCrypto
@@ -153,7 +154,7 @@ extension DaemonEndToEnd {
                 print(exactly(struct.unpack(">I", header)[0]).decode() if header else "")
                 print("closed" if s.recv(1) == b"" else "open")
                 """
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = [
                 "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client, daemon.socketPath,

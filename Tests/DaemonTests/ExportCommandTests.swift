@@ -2,6 +2,7 @@ import Foundation
 import HealthInterchange
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultProtocol
 
@@ -138,7 +139,7 @@ extension DaemonEndToEnd {
             #expect(try Self.permissions(fhir.appendingPathComponent("Observation.ndjson")) == 0o600)
             let python = ExportWriterPaths.root.appendingPathComponent(".venv/bin/python")
             try #require(FileManager.default.isExecutableFile(atPath: python.path), "run make venv (make test does)")
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = python
             process.arguments = [
                 ExportWriterPaths.root.appendingPathComponent("scripts/validate-fhir.py").path, fhir.path,

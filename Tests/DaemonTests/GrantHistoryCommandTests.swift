@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HealthModel
+import ProcessTestSupport
 import Testing
 import VaultProtocol
 
@@ -130,7 +131,7 @@ extension DaemonEndToEnd {
 
             // The independent verifier replays the same from the document alone.
             if let python = AuditVerifyAgreementTests.python {
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = URL(fileURLWithPath: python)
                 process.arguments = [
                     Self.checkout.appendingPathComponent("scripts/audit-verify.py").path, export, "--key", key,

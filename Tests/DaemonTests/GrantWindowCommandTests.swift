@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultProtocol
 
@@ -114,7 +115,7 @@ extension DaemonEndToEnd {
             let verified = try CLITests.healthvault(["audit", "verify", export, "--key", key])
             #expect(verified.status == 0 && verified.out.hasPrefix("verified:"), "\(verified)")
             if let python = AuditVerifyAgreementTests.python {
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = URL(fileURLWithPath: python)
                 process.arguments = [
                     AuditVerifyAgreementTests.checkout.appendingPathComponent("scripts/audit-verify.py").path, export,

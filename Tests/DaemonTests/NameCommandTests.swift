@@ -3,6 +3,7 @@ import Foundation
 import HealthModel
 import HealthModelTestSupport
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultProtocol
 
@@ -494,7 +495,7 @@ extension DaemonEndToEnd {
         }
 
         static func run(_ program: String, _ arguments: [String]) throws -> Run {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
             let out = Pipe()

@@ -1,6 +1,7 @@
 import CommandSupport
 import Foundation
 import Glibc
+import ProcessTestSupport
 import Testing
 import VaultClient
 import VaultCrypto
@@ -333,7 +334,7 @@ extension DaemonEndToEnd {
                     print(json.dumps({"exception": repr(error)}))
                 """
             func authenticate(as launcher: [String]) throws -> [String: Any]? {
-                let process = Process()
+                let process = ChildProcess()
                 let command = launcher + ["/usr/bin/python3", "-c", client, daemon.socketPath, opened.token]
                 process.executableURL = URL(fileURLWithPath: command[0])
                 process.arguments = Array(command.dropFirst())

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultProtocol
 
@@ -47,7 +48,7 @@ extension DaemonEndToEnd {
                 FileManager.default.isExecutableFile(atPath: python),
                 "the test tools' virtual environment is missing: run make venv (make test does)"
             )
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: python)
             process.arguments =
                 [
@@ -228,7 +229,7 @@ extension DaemonEndToEnd {
             #expect(!FileManager.default.fileExists(atPath: root + "/long.html"))
 
             // --pdf without Chromium: said before the vault is asked.
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
             process.arguments = [
                 "report", "--pdf", root + "/r.pdf", "--vault", daemon.directory.path, "--passphrase-file",

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultProtocol
 
@@ -71,7 +72,7 @@ extension DaemonEndToEnd {
             _ arguments: [String],
             environment: [String: String]
         ) throws -> (Int32, String) {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -100,7 +101,7 @@ extension DaemonEndToEnd {
                 "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
                 "RESTIC_CACHE_DIR": root.appendingPathComponent("restic-cache").path,
             ]
-            var server: Process?
+            var server: ChildProcess?
             defer {
                 if let server, server.isRunning {
                     kill(server.processIdentifier, SIGKILL)
@@ -113,7 +114,7 @@ extension DaemonEndToEnd {
                 repo = root.appendingPathComponent("repo").path
             case .rcloneREST:
                 let port = try Self.freePort()
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = URL(fileURLWithPath: try #require(Self.rclone))
                 process.arguments = [
                     "serve", "restic", "--addr", "127.0.0.1:\(port)", root.appendingPathComponent("served").path,
@@ -215,7 +216,7 @@ extension DaemonEndToEnd {
             // The next backup pauses in its copy; the daemon is killed there.
             daemon.stop()
             try daemon.start(environment: ["HEALTHVAULTD_TEST_BACKUP_STEP_PAUSE_MS": "3000"])
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
             process.arguments = [
                 "backup", "--restic", "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,

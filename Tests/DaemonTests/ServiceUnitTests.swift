@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessTestSupport
 import Testing
 import VaultCrypto
 import VaultProtocol
@@ -13,7 +14,7 @@ import VaultStore
 
     /// Runs `command`; its status, stdout and stderr.
     static func run(_ command: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -90,7 +91,7 @@ import VaultStore
                 attributes: [.posixPermissions: 0o600]
             )
         )
-        let daemon = Process()
+        let daemon = ChildProcess()
         daemon.executableURL = URL(fileURLWithPath: exec[0])
         daemon.arguments = Array(exec.dropFirst())
         daemon.standardError = FileHandle(forWritingAtPath: "/dev/null")

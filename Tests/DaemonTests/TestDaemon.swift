@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HealthModel
 import HealthVaultKit
+import ProcessTestSupport
 import Testing
 import VaultClient
 import VaultCrypto
@@ -18,7 +19,7 @@ final class TestDaemon: @unchecked Sendable {
     let directory: URL
     let passphraseFile: String
     let arguments: [String]
-    private(set) var process: Process?
+    private(set) var process: ChildProcess?
     private let log: URL
 
     /// The directory the test binaries and the products are built in.
@@ -88,10 +89,16 @@ final class TestDaemon: @unchecked Sendable {
     ) throws {
         // A socket a stopped daemon could not remove would look like this one's.
         unlink(socketPath)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: launcher[0])
+        // Apps in this process authenticate through the cooperative pool, which other suites'
+        // waits for their processes can hold for seconds on a loaded two-core machine: the
+        // default 10 s to authenticate is given more time unless a test sets its own.
+        let patience =
+            (arguments + extra).contains("--authentication-timeout") ? [] : ["--authentication-timeout", "120"]
         process.arguments =
-            launcher.dropFirst() + ["--vault", directory.path, "--passphrase-file", passphraseFile] + arguments + extra
+            launcher.dropFirst() + ["--vault", directory.path, "--passphrase-file", passphraseFile] + arguments
+            + extra + patience
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -157,7 +164,7 @@ final class TestDaemon: @unchecked Sendable {
         launcher: [String] = [TestDaemon.binary("healthvaultd")],
         extra: [String] = []
     ) throws -> (Int32, String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: launcher[0])
         process.arguments =
             launcher.dropFirst() + ["--vault", directory.path, "--passphrase-file", passphraseFile] + extra
@@ -417,7 +424,7 @@ func runProcess(
     environment: [String: String]? = nil,
     in folder: String? = nil
 ) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: command[0])
     process.arguments = Array(command.dropFirst())
     if let environment { process.environment = environment }

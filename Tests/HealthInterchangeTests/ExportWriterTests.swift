@@ -2,6 +2,7 @@ import Foundation
 import HealthInterchange
 import HealthModel
 import HealthModelTestSupport
+import ProcessTestSupport
 import PropertyBased
 import Testing
 
@@ -94,7 +95,7 @@ import Testing
             FileManager.default.isExecutableFile(atPath: python.path),
             "the test tools' virtual environment is missing: run make venv (make test does)"
         )
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = python
         process.arguments = [Self.root.appendingPathComponent("scripts/validate-fhir.py").path, folder.path]
         let output = Pipe()

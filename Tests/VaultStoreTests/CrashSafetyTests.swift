@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import ProcessTestSupport
 import Testing
 
 @testable import VaultStore
@@ -49,7 +50,7 @@ struct CrashSafetyTests {
         var nextBatch = 0
         var kills = 0
         for round in 0..<50 {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: writer)
             process.arguments = [test.directory.path, String(nextBatch), String(batchSize)]
             process.environment = ["HEALTHVAULT_TEST_PASSPHRASE": TestVault.passphrase]

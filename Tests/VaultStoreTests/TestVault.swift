@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import ProcessTestSupport
 import Testing
 import VaultCrypto
 
@@ -86,7 +87,7 @@ final class TestVault {
 /// Runs a command and returns its exit status and output.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (Int32, String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let output = Pipe()
