@@ -184,8 +184,8 @@ public final class VaultEngine: Sendable {
     }
 
     /// Runs `body` in one read transaction and appends the entry it returns, durable when this
-    /// returns, written by the connection that read (``Database/read(_:thenWrite:)``: its page
-    /// cache stays warm for the next read). A failure to write the entry is an ``AuditFailure``.
+    /// returns (``Database/read(_:thenWrite:)``: on the writer's warm connection when it is free).
+    /// A failure to write the entry is an ``AuditFailure``.
     func readRecorded<T>(
         keeping keeper: StatisticsHoursKeeper? = nil,
         _ body: (Connection) throws -> (T, AuditEntry)

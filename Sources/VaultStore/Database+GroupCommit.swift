@@ -74,14 +74,13 @@ final class CommitGroup: @unchecked Sendable {
 
 extension Database {
     /// ``write(_:)``, committed together with the writes waiting at the same moment
-    /// (``CommitGroup``): `body` runs in a savepoint of a transaction that may hold other writes
-    /// before and after it, and sees what those before it wrote as if they had committed just
-    /// before it. If this write runs the group, the group runs on `connection` (a reader's, after
-    /// its read: its page cache stays warm), else on the writer.
+    /// (``CommitGroup``): `body` runs in a savepoint of a transaction on the writer that may hold
+    /// other writes before and after it, and sees what those before it wrote as if they had
+    /// committed just before it.
     ///
     /// `body` may run on another thread while this one waits: it must not take a lock that a
     /// thread calling this may hold.
-    public func writeGrouped<T>(on connection: Connection? = nil, _ body: (Connection) throws -> T) throws -> T {
+    public func writeGrouped<T>(_ body: (Connection) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             var result: T?
             let member = CommitGroup.Member { db in
@@ -92,18 +91,18 @@ extension Database {
                     return error
                 }
             }
-            commits.submit(member) { members in commit(members, on: connection) }
+            commits.submit(member) { members in commit(members) }
             if let failure = member.failure { throw failure }
             guard let result else { throw StoreError.locked }
             return result
         }
     }
 
-    /// Runs `members`' writes in one transaction on `connection` (or the writer), under the
-    /// writer's lock, as ``CommitGroup`` describes. A write whose error made SQLite roll back the
+    /// Runs `members`' writes in one transaction on the writer, under its lock, as
+    /// ``CommitGroup`` describes. A write whose error made SQLite roll back the
     /// whole transaction fails alone: the others run again, in a new transaction, as they would
     /// have had each committed on its own.
-    private func commit(_ members: [CommitGroup.Member], on connection: Connection?) {
+    private func commit(_ members: [CommitGroup.Member]) {
         writerLock.lock()
         writerThread = pthread_self()
         defer {
@@ -116,7 +115,7 @@ extension Database {
             for member in members { member.failure = StoreError.locked }
             return
         }
-        let db = connection ?? writer
+        let db = writer
         var group = members
         while true {
             var culprit: CommitGroup.Member?

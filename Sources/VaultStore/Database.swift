@@ -215,25 +215,42 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Runs `body` in one read transaction, then `record` with its result in a write committed
-    /// with the writes waiting at that moment (``writeGrouped(on:_:)``), on this same connection
-    /// when it runs the group (always, when no other write is under way): a read and the audit
-    /// entry that records it, durable when this returns.
+    /// with the writes waiting at that moment (``writeGrouped(_:)``): a read and the audit entry
+    /// that records it, durable when this returns.
     ///
-    /// A connection's page cache stays valid across its own commits but is emptied when it
-    /// begins a transaction after another connection committed. A read's entry written by the
-    /// writer would empty the readers' caches after every read, so every read would decrypt again
-    /// each page it touches, and a read over B-trees that other apps' rows make deeper would cost
-    /// more than the same read in a vault without them (docs/ACCESS_RULES.md). Written by the
-    /// reader itself, the entry leaves that reader's cache warm; readers are handed out most
-    /// recently returned first, so one app's reads in turn keep finding their pages decrypted.
+    /// The read runs on the writer's connection if it comes free within ``warmReadWait``, else on
+    /// a reader. In WAL mode a connection's page cache stays valid across its own commits but is
+    /// emptied when it begins a transaction after another connection committed, and every call
+    /// commits (a save, or a read's audit entry). Every commit is the writer's, so the writer's
+    /// cache is the one that stays warm: a read there finds most of its pages decrypted already,
+    /// where a reader's decrypts each page it touches again (docs/PERFORMANCE.md, "Reads on the
+    /// warm connection"). An app's reads one after another, with nothing else under way, all run
+    /// there, so a read over B-trees that other apps' rows make deeper costs what the same read
+    /// costs in a vault without them (docs/ACCESS_RULES.md, "What this does not protect"). A read
+    /// on the writer holds writes back until it ends; a read that would wait longer for it runs
+    /// on a reader, beside the writes.
     public func read<T>(_ body: (Connection) throws -> T, thenWrite record: (Connection, T) throws -> Void) throws -> T
     {
-        var reader: Connection? = try checkOutReader()
-        defer { checkIn(&reader) }
-        let result = try reader!.transaction(immediate: false) { try body(reader!) }
-        try writeGrouped(on: reader!) { try record($0, result) }
+        let result: T
+        if writerLock.lock(before: Date(timeIntervalSinceNow: Self.warmReadWait)) {
+            writerThread = pthread_self()
+            defer {
+                writerThread = nil
+                writerLock.unlock()
+            }
+            guard let writer else { throw StoreError.locked }
+            result = try writer.transaction(immediate: false) { try body(writer) }
+        } else {
+            result = try read(body)
+        }
+        try writeGrouped { try record($0, result) }
         return result
     }
+
+    /// How long a recorded read waits for the writer's connection before it runs on a reader
+    /// (``read(_:thenWrite:)``): long enough to wait out a group's commit or a short read, short
+    /// enough that a long read on the writer sends the reads behind it to the readers.
+    static let warmReadWait: TimeInterval = 0.005
 
     private func checkOutReader() throws(StoreError) -> Connection {
         // A read inside a write would wait for a reader while holding the write lock, which a

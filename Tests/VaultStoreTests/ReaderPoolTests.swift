@@ -6,9 +6,9 @@ import Testing
 
 @testable import VaultStore
 
-/// The database's readers: reads run side by side, a read recorded by its own reader keeps that
-/// reader's pages decrypted, and closing waits for reads under way and still folds the log into
-/// the database.
+/// The database's readers: reads run side by side, a recorded read runs on the writer's warm
+/// cache unless the writer stays busy, and closing waits for reads under way and still folds the
+/// log into the database.
 @Suite struct ReaderPoolTests {
     /// Holds a read transaction open on another thread until `release` is signalled (or a minute
     /// passes, so a failure cannot hang the suite).
@@ -58,7 +58,7 @@ import Testing
         return missed
     }
 
-    @Test func aReadRecordedByItsReaderFindsItsPagesDecryptedNextTime() throws {
+    @Test func aRecordedReadRunsOnTheWritersWarmCacheUnlessTheWriterStaysBusy() throws {
         let test = try TestVault()
         let database = try test.vault!.db()
         let store = SampleStore(database: database)
@@ -67,25 +67,44 @@ import Testing
         let record = { (db: Connection, _: Int32) in
             try db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('probe', hex(randomblob(8)))")
         }
-        var missed: [Int32] = []
-        for _ in 0..<3 {
-            missed.append(
-                try database.read(
-                    { db in try Self.pagesMissed(db) { _ = try store.samples(matching: query, scope: .owner, in: db) }
-                    },
-                    thenWrite: record
-                )
-            )
-        }
-        // The first read decrypts its pages; the next ones, after the reads' own commits, none.
-        #expect(missed[0] > 0 && missed[1...].allSatisfy { $0 == 0 }, "\(missed)")
-        // A commit by another connection (the writer) empties the cache: the same read decrypts
-        // its pages again, as every read did when the writer recorded them.
-        try database.write { try record($0, 0) }
-        let afterWriter = try database.read { db in
+        let readMissing = { (db: Connection) in
             try Self.pagesMissed(db) { _ = try store.samples(matching: query, scope: .owner, in: db) }
         }
-        #expect(afterWriter == missed[0], "\(afterWriter) against \(missed)")
+        // A reader's cache is emptied by the writer's commits: the read decrypts every page it needs.
+        let cold = try database.read(readMissing)
+        #expect(cold > 0)
+        // Recorded reads, with the writer free, run on it; their entries commit there too, so after
+        // the first none decrypts a page again.
+        var missed: [Int32] = []
+        for _ in 0..<3 { missed.append(try database.read(readMissing, thenWrite: record)) }
+        #expect(missed[1...].allSatisfy { $0 == 0 }, "\(missed)")
+        // A save commits on the writer, as every write does, and leaves its cache valid: the next
+        // recorded read still finds its pages decrypted (on a reader it would decrypt them all).
+        try database.write { try record($0, 0) }
+        #expect(try database.read(readMissing, thenWrite: record) == 0)
+        // While a write holds the writer longer than a recorded read waits for it, the read runs
+        // on a reader, cold; its entry commits once the write is done.
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let written = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? database.write { db in
+                try db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('probe', 'held')")
+                holding.signal()
+                _ = release.wait(timeout: .now() + 60)
+            }
+            written.signal()
+        }
+        holding.wait()
+        let whileHeld = try database.read(
+            { db in
+                defer { release.signal() }
+                return try readMissing(db)
+            },
+            thenWrite: record
+        )
+        written.wait()
+        #expect(whileHeld == cold, "\(whileHeld) against \(cold)")
     }
 
     @Test func closingWaitsForReadsUnderWayAndLeavesNoLog() throws {
