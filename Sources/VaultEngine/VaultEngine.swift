@@ -171,7 +171,7 @@ public final class VaultEngine: Sendable {
     }
 
     /// Appends `entry` in a write of its own (committed with the writes waiting at the same
-    /// moment, ``Database/writeGrouped(on:_:)``), durable when this returns (a read's entry,
+    /// moment, ``Database/writeGrouped(_:)``), durable when this returns (a read's entry,
     /// written before its result leaves the engine).
     func record(_ entry: AuditEntry) throws {
         do {

@@ -47,6 +47,14 @@ final class CommitGroup: @unchecked Sendable {
         return (waiting.count, leading)
     }
 
+    /// Whether a write waits for the writer: queued, or taken into a group whose thread waits for
+    /// the writer's lock.
+    var hasWaitingWrites: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return leading || !waiting.isEmpty
+    }
+
     /// Queues `member` and returns once the group holding it is done: the caller either waits
     /// while another thread runs its group, or runs a group itself (the writes waiting, its own
     /// among them) with `commit`.

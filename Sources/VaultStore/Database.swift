@@ -6,7 +6,8 @@ public import VaultCrypto
 /// The vault's database: one writer connection and a few reader connections over SQLCipher in
 /// WAL mode, each used by one thread at a time, as GRDB's `DatabasePool` with `read { }` and
 /// `write { }` (a write is one immediate transaction; a read sees one consistent snapshot, and
-/// reads run side by side with each other and with the write).
+/// reads on the readers run side by side with each other and with the write; a recorded read may
+/// run on the writer, ``read(_:thenWrite:)``).
 ///
 /// Calls block the calling thread: callers on an event loop hand them to a thread pool.
 public final class Database: @unchecked Sendable {
@@ -22,10 +23,10 @@ public final class Database: @unchecked Sendable {
     let writerLock = NSLock()
     /// The thread holding `writerLock`, for the check that no read runs inside a write.
     var writerThread: pthread_t?
-    /// The writes waiting to commit together (``writeGrouped(on:_:)``).
+    /// The writes waiting to commit together (``writeGrouped(_:)``).
     let commits = CommitGroup()
     let committedGroups = Atomic<Int>(0)
-    /// How many transactions ``writeGrouped(on:_:)`` has committed (for tests and benchmarks).
+    /// How many transactions ``writeGrouped(_:)`` has committed (for tests and benchmarks).
     public var groupsCommitted: Int { committedGroups.load(ordering: .relaxed) }
     private var idleReaders: [Connection] = []
     private var readersOut = 0
@@ -227,11 +228,14 @@ public final class Database: @unchecked Sendable {
     /// warm connection"). An app's reads one after another, with nothing else under way, all run
     /// there, so a read over B-trees that other apps' rows make deeper costs what the same read
     /// costs in a vault without them (docs/ACCESS_RULES.md, "What this does not protect"). A read
-    /// on the writer holds writes back until it ends; a read that would wait longer for it runs
-    /// on a reader, beside the writes.
+    /// on the writer holds writes back while it runs: once it has run ``warmReadBudget`` with a
+    /// write waiting, it gives the writer up and is read again on a reader (``WarmRead``).
+    ///
+    /// `body` must only read through the connection it is given: it may run twice, and it may
+    /// run holding the writer's lock (so it must not write, nor read through this database).
     public func read<T>(_ body: (Connection) throws -> T, thenWrite record: (Connection, T) throws -> Void) throws -> T
     {
-        let result: T
+        var warm: Result<T, any Error>?
         if writerLock.lock(before: Date(timeIntervalSinceNow: Self.warmReadWait)) {
             writerThread = pthread_self()
             defer {
@@ -239,10 +243,13 @@ public final class Database: @unchecked Sendable {
                 writerLock.unlock()
             }
             guard let writer else { throw StoreError.locked }
-            result = try writer.transaction(immediate: false) { try body(writer) }
-        } else {
-            result = try read(body)
+            let turn = WarmRead(commits: commits, budget: Self.warmReadBudget)
+            let attempt = Result { try writer.transaction(immediate: false) { try turn.run(body, on: writer) } }
+            // A read that gave the writer up is read again on a reader, whatever it returned: its
+            // statements were cut short, and the body has nothing to undo.
+            if !turn.yielded { warm = attempt }
         }
+        let result = try warm?.get() ?? read(body)
         try writeGrouped { try record($0, result) }
         return result
     }
@@ -252,9 +259,52 @@ public final class Database: @unchecked Sendable {
     /// enough that a long read on the writer sends the reads behind it to the readers.
     static let warmReadWait: TimeInterval = 0.005
 
+    /// How long a recorded read keeps the writer while writes wait for it; past this it gives the
+    /// writer up and is read again on a reader (``WarmRead``). Far above a common query's time,
+    /// so that only long ones are read twice: with 5 ms, the queries of the many clients' mix
+    /// that the machine's load stretched were read again, and the mix lost what the warm cache
+    /// gave it.
+    static let warmReadBudget: Duration = .milliseconds(50)
+
+    /// A recorded read on the writer's connection, which gives the writer up to the writes
+    /// waiting for it once it has run ``Database/warmReadBudget``: SQLite's progress handler
+    /// interrupts its statements, and ``Database/read(_:thenWrite:)`` reads again on a reader. A
+    /// long query therefore never holds saves and other reads' audit entries behind it for long.
+    final class WarmRead {
+        let commits: CommitGroup
+        let deadline: ContinuousClock.Instant
+        /// Set once the read gave the writer up; every later statement is interrupted at once.
+        private(set) var yielded = false
+
+        init(commits: CommitGroup, budget: Duration) {
+            self.commits = commits
+            self.deadline = ContinuousClock.now + budget
+        }
+
+        /// Runs `body` on `writer` with the progress handler installed (about every thousand
+        /// instructions: a check of the clock, and of the queue once the budget is spent).
+        func run<T>(_ body: (Connection) throws -> T, on writer: Connection) throws -> T {
+            SQLite.progressHandler(writer.handle, every: 1000, context: Unmanaged.passUnretained(self).toOpaque()) {
+                context in
+                guard let context else { return 0 }
+                let turn = Unmanaged<WarmRead>.fromOpaque(context).takeUnretainedValue()
+                return turn.shouldYield() ? 1 : 0
+            }
+            defer { SQLite.progressHandler(writer.handle, every: 0, context: nil, nil) }
+            return try withExtendedLifetime(self) { try body(writer) }
+        }
+
+        private func shouldYield() -> Bool {
+            if yielded { return true }
+            guard ContinuousClock.now >= deadline, commits.hasWaitingWrites else { return false }
+            yielded = true
+            return true
+        }
+    }
+
     private func checkOutReader() throws(StoreError) -> Connection {
         // A read inside a write would wait for a reader while holding the write lock, which a
-        // reader recording its read waits for.
+        // reader may wait for (a backup's copy holds a reader, then takes the writer's lock).
         assert(writerThread.map { pthread_equal($0, pthread_self()) == 0 } ?? true, "a read inside a write")
         readers.lock()
         defer { readers.unlock() }

@@ -78,6 +78,18 @@ enum SQLite {
         sqlite3_busy_timeout(handle, milliseconds)
     }
 
+    /// Calls `callback` with `context` every `instructions` virtual machine instructions of a
+    /// statement running on `handle`; a nonzero answer interrupts it (`SQLITE_INTERRUPT`). A nil
+    /// callback removes it.
+    static func progressHandler(
+        _ handle: Handle,
+        every instructions: Int32,
+        context: UnsafeMutableRawPointer?,
+        _ callback: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)?
+    ) {
+        sqlite3_progress_handler(handle, instructions, callback, context)
+    }
+
     // MARK: Online backup
 
     typealias BackupHandle = OpaquePointer

@@ -70,9 +70,10 @@ public final class ChildProcess: @unchecked Sendable {
                 let childEnd = target == STDIN_FILENO ? pipe.fileHandleForReading : pipe.fileHandleForWriting
                 descriptor = childEnd.fileDescriptor
                 if !parentEnds.contains(where: { $0 === childEnd }) { parentEnds.append(childEnd) }
-            case let handle as FileHandle:
+            case let handle as FileHandle where handle !== FileHandle.nullDevice && handle.fileDescriptor >= 0:
                 descriptor = handle.fileDescriptor
-            case nil:
+            case nil, is FileHandle:
+                // nil, or `FileHandle.nullDevice` (a handle without a descriptor): /dev/null.
                 if devNull == nil { devNull = FileHandle(forUpdatingAtPath: "/dev/null") }
                 guard let devNull else { throw ChildProcessError("cannot open /dev/null") }
                 descriptor = devNull.fileDescriptor
@@ -80,7 +81,9 @@ public final class ChildProcess: @unchecked Sendable {
                 throw ChildProcessError("a standard stream must be a Pipe, a FileHandle or nil")
             }
             // dup2 onto itself would keep the close-on-exec flag: those need no action.
-            if descriptor != target { posix_spawn_file_actions_adddup2(&actions, descriptor, target) }
+            if descriptor != target, posix_spawn_file_actions_adddup2(&actions, descriptor, target) != 0 {
+                throw ChildProcessError("cannot give the child descriptor \(descriptor) as \(target)")
+            }
         }
         guard Self.closeFrom(&actions, 3) == 0 else { throw ChildProcessError("cannot close the child's descriptors") }
         if let folder = currentDirectoryURL?.path {
@@ -154,6 +157,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// it runs. Two threads may ask at once: the one `waitpid` does not reap for waits for the other.
     private func reap(blocking: Bool) -> Int32? {
         guard processIdentifier > 0 else { return nil }
+        var strayWaits = 0
         while true {
             if let status = reaped.withLock({ $0 }) { return status }
             var status: Int32 = 0
@@ -164,7 +168,13 @@ public final class ChildProcess: @unchecked Sendable {
             }
             if result == 0 { return nil }
             if errno == EINTR { continue }
-            // ECHILD: another thread reaped it and is about to record its status.
+            // ECHILD: another thread reaped it and is about to record its status; after 5 s, something
+            // else reaped it, and its status is lost: recorded as an exit with 255.
+            strayWaits += 1
+            if strayWaits > 5000 {
+                reaped.withLock { $0 = $0 ?? 255 << 8 }
+                continue
+            }
             usleep(1000)
         }
     }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import VaultStore
 
-/// Writes that wait while another commits are committed together (``Database/writeGrouped(on:_:)``,
+/// Writes that wait while another commits are committed together (``Database/writeGrouped(_:)``,
 /// docs/PERFORMANCE.md "Group commit"), each keeping its own outcome: a failing write is rolled
 /// back alone, a write whose error rolled back the whole transaction fails alone and the others
 /// commit after it, and nothing returns before it is committed.

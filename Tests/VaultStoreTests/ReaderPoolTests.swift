@@ -2,6 +2,7 @@ import CSQLCipher
 import Foundation
 import HealthModel
 import HealthModelTestSupport
+import Synchronization
 import Testing
 
 @testable import VaultStore
@@ -95,7 +96,7 @@ import Testing
             }
             written.signal()
         }
-        holding.wait()
+        #expect(holding.wait(timeout: .now() + 60) == .success)
         let whileHeld = try database.read(
             { db in
                 defer { release.signal() }
@@ -105,6 +106,47 @@ import Testing
         )
         written.wait()
         #expect(whileHeld == cold, "\(whileHeld) against \(cold)")
+    }
+
+    @Test func aLongReadOnTheWriterGivesItUpToAWaitingWriteAndIsReadAgainOnAReader() throws {
+        let test = try TestVault()
+        let database = try test.vault!.db()
+        let writer = ObjectIdentifier(try #require(database.writer))
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let runs = Mutex<[Bool]>([])  // for each run of the body: was it on the writer?
+        let completed = Mutex(0)  // the runs of the body that read to the end
+        let answer = Mutex<Int64?>(nil)
+        // A read of a second or so: three million rows counted by a recursive query.
+        let long =
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c"
+        Thread.detachNewThread {
+            let count = try? database.read(
+                { db -> Int64? in
+                    runs.withLock { $0.append(ObjectIdentifier(db) == writer) }
+                    started.signal()
+                    let count = try db.scalarInt(long)
+                    completed.withLock { $0 += 1 }
+                    return count
+                },
+                thenWrite: { db, _ in
+                    try db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('probe', 'read')")
+                }
+            )
+            answer.withLock { $0 = count ?? nil }
+            finished.signal()
+        }
+        #expect(started.wait(timeout: .now() + 60) == .success)
+        // A save arrives while the long read holds the writer: it commits long before the read ends.
+        try database.writeGrouped { db in
+            try db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('probe', 'write')")
+        }
+        let readsEnded = completed.withLock { $0 }
+        #expect(finished.wait(timeout: .now() + 120) == .success)
+        #expect(readsEnded == 0, "the write waited for the whole read")
+        // The read was cut short on the writer and read again, whole, on a reader.
+        #expect(runs.withLock { $0 } == [true, false])
+        #expect(answer.withLock { $0 } == 3_000_000)
     }
 
     @Test func closingWaitsForReadsUnderWayAndLeavesNoLog() throws {
