@@ -118,7 +118,7 @@ public final class ChildProcess: @unchecked Sendable {
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard result == 0 else { throw ChildProcessError("cannot start \(path): \(String(cString: strerror(result)))") }
         processIdentifier = pid
-        // This process keeps only its own ends of the pipes: the child's reads end when it exits.
+        // This process keeps only its own ends of the pipes, so its reads end when the child exits.
         for end in parentEnds { try? end.close() }
         try? devNull?.close()
     }
