@@ -19,15 +19,36 @@ struct CrashSafetyTests {
         return nil
     }
 
-    /// Lines a child wrote to a pipe, collected as they arrive.
+    /// Lines a child wrote to a pipe, collected as they arrive by blocking reads on a thread of
+    /// their own until the pipe ends.
+    ///
+    /// Not `FileHandle.readabilityHandler`: its libdispatch read source, set up and torn down round
+    /// after round, can leave a freed epoll muxnote that libdispatch's event loop later reads, and
+    /// the test process dies with SIGSEGV in `_dispatch_event_loop_drain`
+    /// (swiftlang/swift-corelibs-libdispatch#949). It did, once, in CI. A blocking read registers
+    /// nothing with libdispatch.
     final class LineCollector: @unchecked Sendable {
         private let lock = NSLock()
         private var buffer = Data()
+        private let ended = DispatchSemaphore(value: 0)
 
-        func append(_ data: Data) {
-            lock.lock()
-            buffer.append(data)
-            lock.unlock()
+        /// Starts reading `handle` to its end (the child's exit, once this process holds no write end).
+        func collect(from handle: FileHandle) {
+            Thread.detachNewThread { [self] in
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { break }
+                    lock.lock()
+                    buffer.append(data)
+                    lock.unlock()
+                }
+                ended.signal()
+            }
+        }
+
+        /// Waits until the pipe has ended.
+        func waitForEnd() {
+            ended.wait()
         }
 
         /// Complete lines only: a line cut by the kill is not an acknowledgement.
@@ -56,16 +77,15 @@ struct CrashSafetyTests {
             process.environment = ["HEALTHVAULT_TEST_PASSPHRASE": TestVault.passphrase]
             let output = Pipe()
             let collector = LineCollector()
-            output.fileHandleForReading.readabilityHandler = { handle in collector.append(handle.availableData) }
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
+            collector.collect(from: output.fileHandleForReading)
             // Kill at a random moment: before the vault opens, between batches, or mid-commit.
             usleep(UInt32.random(in: 20_000...250_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            output.fileHandleForReading.readabilityHandler = nil
-            collector.append(output.fileHandleForReading.readDataToEndOfFile())
+            collector.waitForEnd()
             if process.terminationReason == .uncaughtSignal { kills += 1 }
             for line in collector.lines where line.hasPrefix("ACK ") {
                 acknowledged.insert(Int(line.dropFirst(4))!)
