@@ -4,7 +4,8 @@ import Synchronization
 
 /// Writes that commit together (group commit, docs/PERFORMANCE.md "Group commit"): while one
 /// transaction commits, the writes that arrive wait in a queue; the next of their threads to run
-/// takes every waiting write into one immediate transaction, each write in a savepoint of its
+/// (or a thread that holds the writer after a read, ``takeWaiting(_:)``) takes every waiting write
+/// into one immediate transaction, each write in a savepoint of its
 /// own, and commits them at once: one `COMMIT`, one `fdatasync` of the write-ahead log, each page
 /// the writes share (the audit log's) written once.
 ///
@@ -62,7 +63,9 @@ final class CommitGroup: @unchecked Sendable {
         condition.lock()
         waiting.append(member)
         while !member.done {
-            if leading {
+            // Nothing waiting while this write is not done: a thread holding the writer took it
+            // (``takeWaiting(_:)``) and will finish it.
+            if leading || waiting.isEmpty {
                 condition.wait()
                 continue
             }
@@ -76,6 +79,25 @@ final class CommitGroup: @unchecked Sendable {
             leading = false
             condition.broadcast()
         }
+        condition.unlock()
+    }
+
+    /// Takes up to `limit` of the writes waiting, for a thread that holds the writer's lock to run
+    /// in its own group (a warm read committing its entry, ``Database/read(_:thenWrite:)``); it
+    /// must then ``finish(_:)`` them. Their threads wait meanwhile, as they would for a leader.
+    func takeWaiting(_ limit: Int) -> [Member] {
+        condition.lock()
+        defer { condition.unlock() }
+        let taken = Array(waiting.prefix(limit))
+        waiting.removeFirst(taken.count)
+        return taken
+    }
+
+    /// Marks `members` done (committed, or failed) and wakes their threads.
+    func finish(_ members: [Member]) {
+        condition.lock()
+        for member in members { member.done = true }
+        condition.broadcast()
         condition.unlock()
     }
 }
@@ -116,6 +138,13 @@ extension Database {
         defer {
             writerThread = nil
             writerLock.unlock()
+        }
+        commitHoldingWriter(members)
+    }
+
+    /// ``commit(_:)`` by a thread that holds the writer's lock already.
+    func commitHoldingWriter(_ members: [CommitGroup.Member]) {
+        defer {
             // No body outlives its group: each caller's closure is released before it returns.
             for member in members { member.run = nil }
         }

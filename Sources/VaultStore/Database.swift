@@ -229,13 +229,15 @@ public final class Database: @unchecked Sendable {
     /// there, so a read over B-trees that other apps' rows make deeper costs what the same read
     /// costs in a vault without them (docs/ACCESS_RULES.md, "What this does not protect"). A read
     /// on the writer holds writes back while it runs: once it has run ``warmReadBudget`` with a
-    /// write waiting, it gives the writer up and is read again on a reader (``WarmRead``).
+    /// write waiting, it gives the writer up and is read again on a reader (``WarmRead``). A read
+    /// that ran on the writer commits `record` before it gives the writer up, first in a group with
+    /// the writes waiting (``recordHoldingWriter(_:)``), so nothing commits between its snapshot and
+    /// its write.
     ///
     /// `body` must only read through the connection it is given: it may run twice, and it may
     /// run holding the writer's lock (so it must not write, nor read through this database).
     public func read<T>(_ body: (Connection) throws -> T, thenWrite record: (Connection, T) throws -> Void) throws -> T
     {
-        var warm: Result<T, any Error>?
         if writerLock.lock(before: Date(timeIntervalSinceNow: Self.warmReadWait)) {
             writerThread = pthread_self()
             defer {
@@ -247,11 +249,37 @@ public final class Database: @unchecked Sendable {
             let attempt = Result { try writer.transaction(immediate: false) { try turn.run(body, on: writer) } }
             // A read that gave the writer up is read again on a reader, whatever it returned: its
             // statements were cut short, and the body has nothing to undo.
-            if !turn.yielded { warm = attempt }
+            if !turn.yielded {
+                let result = try attempt.get()
+                try recordHoldingWriter { try record($0, result) }
+                return result
+            }
         }
-        let result = try warm?.get() ?? read(body)
+        let result = try read(body)
         try writeGrouped { try record($0, result) }
         return result
+    }
+
+    /// Commits `write` at once, first of a group with the writes waiting (up to the largest group),
+    /// by a thread that holds the writer's lock since its read: no other write commits between
+    /// that read's snapshot and `write`, so what `write` keeps of the read (statistics hours
+    /// computed, docs/STATISTICS.md) is never stale, and the read's entry takes no second turn
+    /// for the writer.
+    private func recordHoldingWriter(_ write: (Connection) throws -> Void) throws {
+        try withoutActuallyEscaping(write) { write in
+            let member = CommitGroup.Member { db in
+                do {
+                    try write(db)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            let group = [member] + commits.takeWaiting(CommitGroup.largestGroup - 1)
+            commitHoldingWriter(group)
+            commits.finish(group)
+            if let failure = member.failure { throw failure }
+        }
     }
 
     /// How long a recorded read waits for the writer's connection before it runs on a reader

@@ -149,6 +149,67 @@ import Testing
         #expect(answer.withLock { $0 } == 3_000_000)
     }
 
+    /// A recorded read on the writer commits its write before any other: no write commits between
+    /// its snapshot and its entry (so statistics hours it computed are kept, not refused as
+    /// possibly stale), and the writes queued meanwhile commit in its group.
+    @Test func aRecordedReadOnTheWriterCommitsItsWriteFirstWithTheWritesQueuedBehindIt() throws {
+        let test = try TestVault()
+        let database = try test.vault!.db()
+        // Each write's place in the order of commits: how many such writes committed before it.
+        let place: @Sendable (String, Connection) throws -> Int64 = { name, db in
+            try db.execute(
+                "INSERT INTO settings (name, value) VALUES (?, (SELECT count(*) FROM settings WHERE name LIKE 'order-%'))",
+                ["order-\(name)"]
+            )
+            return 0
+        }
+        let reading = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let seen = Mutex<(read: Int64?, atWrite: Int64?)>((nil, nil))
+        let groupsBefore = database.groupsCommitted
+        Thread.detachNewThread {
+            _ = try? database.read(
+                { db -> Int64 in
+                    let count = try db.scalarInt("SELECT count(*) FROM settings") ?? -1
+                    reading.signal()
+                    _ = release.wait(timeout: .now() + 60)
+                    return count
+                },
+                thenWrite: { db, count in
+                    let now = try db.scalarInt("SELECT count(*) FROM settings")
+                    seen.withLock { $0 = (count, now) }
+                    _ = try place("read", db)
+                }
+            )
+            finished.signal()
+        }
+        #expect(reading.wait(timeout: .now() + 60) == .success)
+        // The first write leads a group of its own and waits for the writer; the next two queue.
+        let first = GroupCommitTests.Writer(database) { try place("first", $0) }
+        var deadline = Date().addingTimeInterval(30)
+        while database.commits.queue != (0, true) && Date() < deadline { usleep(1000) }
+        let second = GroupCommitTests.Writer(database) { try place("second", $0) }
+        let third = GroupCommitTests.Writer(database) { try place("third", $0) }
+        deadline = Date().addingTimeInterval(30)
+        while database.commits.queue != (2, true) && Date() < deadline { usleep(1000) }
+        #expect(database.commits.queue == (2, true))
+        release.signal()
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        for writer in [first, second, third] { _ = try writer.wait().get() }
+
+        let order = try database.read { db in
+            try db.rows("SELECT name, value FROM settings WHERE name LIKE 'order-%' ORDER BY value").compactMap {
+                $0[0].string
+            }
+        }
+        #expect(order == ["order-read", "order-second", "order-third", "order-first"])
+        let (read, atWrite) = seen.withLock { $0 }
+        #expect(read != nil && read == atWrite, "a write committed between the read and its entry")
+        // The read's group (its write and the two queued) and the first write's own.
+        #expect(database.groupsCommitted - groupsBefore == 2)
+    }
+
     @Test func closingWaitsForReadsUnderWayAndLeavesNoLog() throws {
         let test = try TestVault()
         let database = try test.vault!.db()
