@@ -190,6 +190,8 @@ import Testing
         var deadline = Date().addingTimeInterval(30)
         while database.commits.queue != (0, true) && Date() < deadline { usleep(1000) }
         let second = GroupCommitTests.Writer(database) { try place("second", $0) }
+        deadline = Date().addingTimeInterval(30)
+        while database.commits.queue != (1, true) && Date() < deadline { usleep(1000) }
         let third = GroupCommitTests.Writer(database) { try place("third", $0) }
         deadline = Date().addingTimeInterval(30)
         while database.commits.queue != (2, true) && Date() < deadline { usleep(1000) }
