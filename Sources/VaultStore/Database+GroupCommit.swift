@@ -27,8 +27,16 @@ final class CommitGroup: @unchecked Sendable {
         /// Set when the group holding it has committed or failed.
         var done = false
 
-        init(run: @escaping (Connection) -> (any Error)?) {
-            self.run = run
+        /// A write running `body`, which keeps its result itself; what it throws is its failure.
+        init(_ body: @escaping (Connection) throws -> Void) {
+            self.run = { db in
+                do {
+                    try body(db)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
         }
     }
 
@@ -113,14 +121,7 @@ extension Database {
     public func writeGrouped<T>(_ body: (Connection) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             var result: T?
-            let member = CommitGroup.Member { db in
-                do {
-                    result = try body(db)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
+            let member = CommitGroup.Member { db in result = try body(db) }
             commits.submit(member) { members in commit(members) }
             if let failure = member.failure { throw failure }
             guard let result else { throw StoreError.locked }

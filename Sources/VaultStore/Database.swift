@@ -267,14 +267,7 @@ public final class Database: @unchecked Sendable {
     /// for the writer.
     private func recordHoldingWriter(_ write: (Connection) throws -> Void) throws {
         try withoutActuallyEscaping(write) { write in
-            let member = CommitGroup.Member { db in
-                do {
-                    try write(db)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
+            let member = CommitGroup.Member(write)
             let group = [member] + commits.takeWaiting(CommitGroup.largestGroup - 1)
             commitHoldingWriter(group)
             commits.finish(group)
