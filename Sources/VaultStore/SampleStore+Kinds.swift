@@ -272,36 +272,28 @@ extension SampleStore {
         }
     }
 
-    /// Gives the quantity samples among `samples` (rows `ids`) that are series their count and
-    /// summary, from `quantity_series`.
-    func loadQuantitySeries(_ ids: [Int64], into samples: inout LoadedSamples, _ db: Connection) throws {
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        for row in try db.rows(
-            """
-            SELECT sample_id, quantity_count, minimum, maximum, most_recent, most_recent_start, most_recent_end
-            FROM quantity_series WHERE sample_id IN (SELECT value FROM json_each(?))
-            """,
-            [list]
-        ) {
-            let id = row[0].int64!
-            guard case .quantity(let single) = samples[id] else { continue }
-            let unit = single.quantity.unit
-            var summary: QuantitySample.DiscreteSummary?
-            if let minimum = row[2].double, let maximum = row[3].double, let recent = row[4].double,
-                let start = row[5].double, let end = row[6].double
-            {
-                summary = QuantitySample.DiscreteSummary(
-                    minimum: Quantity(minimum, unit),
-                    maximum: Quantity(maximum, unit),
-                    mostRecent: Quantity(recent, unit),
-                    mostRecentDateInterval: DateInterval(
-                        start: Date(timeIntervalSinceReferenceDate: start),
-                        end: Date(timeIntervalSinceReferenceDate: max(start, end))
-                    )
-                )
-            }
-            samples[id] = .quantity(try single.series(count: Int(row[1].int64 ?? 1), discreteSummary: summary))
-        }
+    /// A quantity sample's count and summary from the columns of its `quantity_series` row
+    /// (`quantity_count`, `minimum`, `maximum`, `most_recent`, `most_recent_start`,
+    /// `most_recent_end`, from column `first`), null when it is no series: a count of 1, no summary.
+    static func seriesColumns(
+        _ row: Statement,
+        from first: Int,
+        unit: HealthUnit
+    ) -> (Int, QuantitySample.DiscreteSummary?) {
+        guard !row.isNull(at: first) else { return (1, nil) }
+        let count = Int(row.int64(at: first))
+        guard (first + 1...first + 5).allSatisfy({ !row.isNull(at: $0) }) else { return (count, nil) }
+        let start = row.double(at: first + 4)
+        let summary = QuantitySample.DiscreteSummary(
+            minimum: Quantity(row.double(at: first + 1), unit),
+            maximum: Quantity(row.double(at: first + 2), unit),
+            mostRecent: Quantity(row.double(at: first + 3), unit),
+            mostRecentDateInterval: DateInterval(
+                start: Date(timeIntervalSinceReferenceDate: start),
+                end: Date(timeIntervalSinceReferenceDate: max(start, row.double(at: first + 5)))
+            )
+        )
+        return (count, summary)
     }
 
     /// Reads the points stored in a chunk's bytes.

@@ -456,7 +456,6 @@ extension SampleStore {
         var workoutIDs: [Int64] = []
         var correlationIDs: [Int64] = []
         var kindIDs: [Int64] = []
-        var quantityIDs: [Int64] = []
         var units: [String: HealthUnit] = [:]
         func unit(_ string: String) throws -> HealthUnit {
             if let parsed = units[string] { return parsed }
@@ -468,11 +467,14 @@ extension SampleStore {
         // distinct one is read and built once per load and shared by the samples naming it.
         var names = InternedNames()
         var pending: [Int64: (SampleType, UUID, Date, Date, Double?, SourceRevision, Device?)] = [:]
+        // A quantity series' count and summary come with its row (the rest of the series, its
+        // points, only with the series query).
         let statement = try db.statement(
             """
             SELECT s.id, s.uuid, s.type, s.start_date, s.end_date, s.value, s.given_value, s.unit_id,
-                s.source_id, s.revision_id, s.device_id
-            FROM samples s
+                s.source_id, s.revision_id, s.device_id,
+                q.quantity_count, q.minimum, q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end
+            FROM samples s LEFT JOIN quantity_series q ON q.sample_id = s.id
             WHERE s.id IN (SELECT value FROM json_each(?))
             """
         )
@@ -495,14 +497,17 @@ extension SampleStore {
             let meta = metadata[id] ?? [:]
             switch type {
             case .quantity(let quantityType):
-                quantityIDs.append(id)
+                let quantityUnit = try unit(names.unit(unitID, db))
+                let (count, summary) = Self.seriesColumns(statement, from: 11, unit: quantityUnit)
                 samples[id] = .quantity(
                     try QuantitySample(
                         uuid: uuid,
                         type: quantityType,
-                        quantity: Quantity(givenValue ?? 0, try unit(names.unit(unitID, db))),
+                        quantity: Quantity(givenValue ?? 0, quantityUnit),
                         start: start,
                         end: end,
+                        count: count,
+                        discreteSummary: summary,
                         sourceRevision: source,
                         device: device,
                         metadata: meta
@@ -557,9 +562,6 @@ extension SampleStore {
                     )
                 )
             }
-        }
-        if !quantityIDs.isEmpty {
-            try loadQuantitySeries(quantityIDs, into: &samples, db)
         }
         if !kindIDs.isEmpty {
             try loadKinds(kindIDs, pending: pending, metadata: metadata, unit: unit, into: &samples, db)

@@ -620,4 +620,11 @@ extension SampleKindTests {
             }
         }
     }
+
+    /// A sample is as large as the largest kind it holds inline, and samples move whole (into
+    /// arrays, answers, the import's batches): no rare kind may make every quantity sample pay for
+    /// its size. The vision prescription, by far the largest, is boxed (569 bytes a sample before).
+    @Test func noKindMakesEverySampleLargerThanAQuantitySample() {
+        #expect(MemoryLayout<Sample>.size <= MemoryLayout<QuantitySample>.size + 1)
+    }
 }

@@ -15,7 +15,9 @@ public enum Sample: HealthSample {
     case electrocardiogram(Electrocardiogram)
     case audiogram(AudiogramSample)
     case heartbeatSeries(HeartbeatSeriesSample)
-    case visionPrescription(VisionPrescription)
+    // Boxed: the largest kind by far (568 bytes inline), rare, and it would make every sample
+    // as large (576 bytes instead of 360), copied whole wherever samples move.
+    indirect case visionPrescription(VisionPrescription)
     case cdaDocument(CDADocumentSample)
 
     // Each property switches on the case rather than boxing the sample in an existential: the
