@@ -468,7 +468,8 @@ extension SampleStore {
         var names = InternedNames()
         var pending: [Int64: (SampleType, UUID, Date, Date, Double?, SourceRevision, Device?)] = [:]
         // A quantity series' count and summary come with its row (the rest of the series, its
-        // points, only with the series query).
+        // points, only with the series query), in the columns after the sample's eleven.
+        let firstSeriesColumn = 11
         let statement = try db.statement(
             """
             SELECT s.id, s.uuid, s.type, s.start_date, s.end_date, s.value, s.given_value, s.unit_id,
@@ -498,7 +499,7 @@ extension SampleStore {
             switch type {
             case .quantity(let quantityType):
                 let quantityUnit = try unit(names.unit(unitID, db))
-                let (count, summary) = Self.seriesColumns(statement, from: 11, unit: quantityUnit)
+                let (count, summary) = Self.seriesColumns(statement, from: firstSeriesColumn, unit: quantityUnit)
                 samples[id] = .quantity(
                     try QuantitySample(
                         uuid: uuid,
