@@ -537,7 +537,7 @@ func socketBenchmarks() {
             metrics: [
                 metric("calls"), metric("call latency"), metric("save latency"), metric("query latency"),
                 metric("daemon peak RSS MB"), metric("audit entries verified"), metric("errors"), metric("seconds"),
-            ],
+            ] + MixedCall.allCases.map { metric($0.latencyMetric) },
             timeUnits: .microseconds,
             warmupIterations: 0,
             maxDuration: .seconds(socketClientSeconds * 3 + 120),
@@ -567,6 +567,9 @@ func socketBenchmarks() {
         for time in results.queries {
             benchmark.measurement(metric("query latency"), time)
             benchmark.measurement(metric("call latency"), time)
+        }
+        for (kind, times) in results.byKind {
+            for time in times { benchmark.measurement(metric(kind.latencyMetric), time) }
         }
         benchmark.measurement(metric("calls"), results.saves.count + results.queries.count)
         benchmark.measurement(metric("errors"), results.errors)
@@ -628,15 +631,23 @@ func startupVault() async throws -> SocketVault {
     )
 }
 
-/// One client's calls: nanoseconds per save and per query, and the calls that failed.
+/// One client's calls: nanoseconds per save and per query, and per kind of call, and the calls
+/// that failed.
 struct ClientTally: Sendable {
     var saves: [Int] = []
     var queries: [Int] = []
+    var byKind: [MixedCall: [Int]] = [:]
     var errors = 0
+
+    mutating func record(_ kind: MixedCall, _ time: Int) {
+        if kind == .save { saves.append(time) } else { queries.append(time) }
+        byKind[kind, default: []].append(time)
+    }
 
     mutating func merge(_ other: ClientTally) {
         saves += other.saves
         queries += other.queries
+        byKind.merge(other.byKind, uniquingKeysWith: +)
         errors += other.errors
     }
 }
@@ -656,9 +667,18 @@ enum MixedCall: String, CaseIterable {
 
     /// One client's turns, in order: 3 saves and 4 queries in 7 calls.
     static let turns: [MixedCall] = [.save, .hour, .save, .day, .anchored, .save, .statistics]
+
+    /// The custom metric of this kind's latency in the many clients' benchmark.
+    var latencyMetric: String { "latency: \(rawValue)" }
 }
 
-/// One of the 64 clients until `deadline`, making the calls of `socketClientCalls` in turn.
+/// One of the 64 clients until `deadline`, making the calls of `socketClientCalls` in turn,
+/// beginning at its own place in the turns (`index`): at any moment the calls in flight are of
+/// every kind, as independent apps' calls are. Begun all at the same place, the clients move
+/// through the turns together (each call waits for the others' calls ahead of it, so they stay in
+/// that order): 64 days of history at once, then 64 anchored queries waiting behind them, and
+/// each call's latency is the cost of one kind 64 times over (docs/PERFORMANCE.md, "The many
+/// clients in step").
 func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClock.Instant) async throws -> ClientTally
 {
     var tally = ClientTally()
@@ -667,15 +687,16 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
     let origin = Date(timeIntervalSinceReferenceDate: 700_000_000)
     // Each client writes its own minutes, after the pre-filled history.
     let base = socketClientsFill + 100_000 + index * 1_000_000
-    var turn = 0
+    var turn = index
     while ContinuousClock.now < deadline {
         turn += 1
+        let kind = socketClientCalls[turn % socketClientCalls.count]
         do {
-            switch socketClientCalls[turn % socketClientCalls.count] {
+            switch kind {
             case .save:
                 let samples = makeSamples(10, source: "org.example.client", offset: base + written)
                 written += 10
-                tally.saves.append(try await nanoseconds { try await store.save(samples) })
+                tally.record(kind, try await nanoseconds { try await store.save(samples) })
             case .hour:
                 let end = origin.addingTimeInterval(Double(base + written) * 60)
                 let query = SampleQueryDescriptor(
@@ -687,7 +708,7 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                     ],
                     sortDescriptors: [SampleSortDescriptor(.startDate, order: .descending)]
                 )
-                tally.queries.append(try await nanoseconds { blackHole(try await store.samples(matching: query)) })
+                tally.record(kind, try await nanoseconds { blackHole(try await store.samples(matching: query)) })
             case .day:
                 let day = origin.addingTimeInterval(Double(turn % 60) * 86_400)
                 let query = SampleQueryDescriptor(
@@ -699,14 +720,15 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                     ],
                     sortDescriptors: [SampleSortDescriptor(.startDate, order: .ascending)]
                 )
-                tally.queries.append(try await nanoseconds { blackHole(try await store.samples(matching: query)) })
+                tally.record(kind, try await nanoseconds { blackHole(try await store.samples(matching: query)) })
             case .anchored:
                 let query = AnchoredObjectQueryDescriptor(
                     predicates: [.quantitySample(type: .stepCount)],
                     anchor: anchor,
                     limit: 100
                 )
-                tally.queries.append(
+                tally.record(
+                    kind,
                     try await nanoseconds { anchor = try await store.anchoredObjects(matching: query).newAnchor }
                 )
             case .statistics:
@@ -716,7 +738,7 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                     predicate: .samples(withStart: day, end: day.addingTimeInterval(86_400)),
                     options: [.cumulativeSum]
                 )
-                tally.queries.append(try await nanoseconds { blackHole(try await store.statistics(matching: query)) })
+                tally.record(kind, try await nanoseconds { blackHole(try await store.statistics(matching: query)) })
             }
         } catch {
             tally.errors += 1
