@@ -200,7 +200,8 @@ func interleavedBenchmark(
     _ name: String,
     _ cases: [(metric: String, run: @Sendable () async throws -> Void)],
     configuration: Benchmark.Configuration,
-    setup: @escaping @Sendable () async throws -> Void
+    setup: @escaping @Sendable () async throws -> Void,
+    teardown: @escaping @Sendable () async throws -> Void = {}
 ) {
     func metric(_ name: String) -> BenchmarkMetric {
         .custom(name, polarity: .prefersSmaller, useScalingFactor: false)
@@ -222,6 +223,8 @@ func interleavedBenchmark(
         }
     } setup: {
         try await setup()
+    } teardown: {
+        try await teardown()
     }
 }
 
