@@ -9,7 +9,8 @@ difference under 20%). The audit log: an append's cost per entry on an empty log
 1,000,000-entry log (target: well under a millisecond, and not growing with the log: within 1.5x),
 relative to a raw SQLCipher insert of the same bytes; and the offline verification of a
 1,000,000-entry export (target: under 30 seconds). Statistics through the daemon (a year of minute
-heart rate in daily intervals; a year of two sources' steps in hourly merged sums) relative to the same aggregation as one hand-written statement on raw SQLCipher
+heart rate in daily intervals; a year of two sources' steps in hourly merged sums) relative to the
+same aggregation as one hand-written statement on raw SQLCipher
 (targets, issue 25: the daily heart rate at or below 1.0x, the hourly merged steps within 1.2x), with the engine alone and the answer's JSON (hand-written and Codable)
 beside them. Activity summaries over one step sample an hour, a year and four years, beside the
 four years' daily step sums as a statistics collection (target: four years within 5x one year, 4x
@@ -227,6 +228,14 @@ def custom_value(text, benchmark, metric, column="p50"):
         match = re.match(re.escape(metric) + r"(?: \((\w*)\))?(?: \*)?$", cells[0])
         if match:
             return float(cells[header.index(column)]) * COUNT_UNITS.get(match.group(1) or "", 1)
+    return None
+
+
+def custom_samples(text, benchmark, metric):
+    """How many values a custom metric recorded (its Samples column, never scaled), or None."""
+    for name, header, cells in table_rows(text):
+        if name == benchmark and re.match(re.escape(metric) + r"(?: \((\w*)\))?(?: \*)?$", cells[0]):
+            return float(cells[header.index("Samples")])
     return None
 
 
@@ -541,12 +550,15 @@ def socket_section(text, figures):
         missing.append(OBSERVER)
     clients = {metric: custom_percentiles(text, CLIENTS, metric)
                for metric in ("call latency", "save latency", "query latency")}
-    calls = custom_value(text, CLIENTS, "calls")
+    # The calls are the latencies recorded (the "calls" metric prints 10,000 and more in whole
+    # thousands); whether the log holds an entry for each, the benchmark counts itself.
+    calls = custom_samples(text, CLIENTS, "call latency")
+    beyond = custom_value(text, CLIENTS, "calls beyond the log")
     errors = custom_value(text, CLIENTS, "errors")
     rss = custom_value(text, CLIENTS, "daemon peak RSS MB", "p100")
     audited = custom_value(text, CLIENTS, "audit entries verified")
     seconds = custom_value(text, CLIENTS, "seconds")
-    if None in list(clients.values()) + [calls, errors, rss, audited, seconds]:
+    if None in list(clients.values()) + [calls, beyond, errors, rss, audited, seconds]:
         missing.append(CLIENTS)
     else:
         call, save, query = (clients[m] for m in ("call latency", "save latency", "query latency"))
@@ -563,8 +575,8 @@ def socket_section(text, figures):
         if kinds:
             print(f"      by kind of call, p50 / p99: {', '.join(kinds)} {no_target()}")
         print(f"      daemon peak resident memory {rss:.0f} MB {no_target()}; the audit log exported and verified: "
-              f"{audited:,.0f} entries, at least one per call (target) "
-              f"{judge('64 clients, audit log verifies with every call', audited >= calls)}")
+              f"about {audited:,.0f} entries, {beyond:,.0f} calls beyond them (target 0) "
+              f"{judge('64 clients, audit log verifies with every call', audited > 0 and beyond == 0)}")
     if have(STARTUP):
         print(f"    start-up, a vault of 1,000,000 samples and 1,000,000 audit entries: {figures[STARTUP] * 1e3:.0f} ms "
               f"from spawning healthvaultd to an app's first answer {no_target()}")
