@@ -169,17 +169,25 @@ def custom_medians(text):
     return result
 
 
-def custom_percentiles(text, benchmark, metric):
-    """(p50, p99) in seconds of a custom metric recorded in nanoseconds, or None."""
+def custom_row(text, benchmark, metric):
+    """A custom metric's row of `benchmark`'s table as (a function from a column's name to its
+    cell, the scale its unit suffix gives the percentiles), or None."""
     for name, header, cells in table_rows(text):
         if name != benchmark:
             continue
         match = re.match(re.escape(metric) + r"(?: \((\w*)\))?(?: \*)?$", cells[0])
         if match:
-            scale = COUNT_UNITS.get(match.group(1) or "", 1)
-            return (float(cells[header.index("p50")]) * scale * 1e-9,
-                    float(cells[header.index("p99")]) * scale * 1e-9)
+            return (lambda column: float(cells[header.index(column)])), COUNT_UNITS.get(match.group(1) or "", 1)
     return None
+
+
+def custom_percentiles(text, benchmark, metric):
+    """(p50, p99) in seconds of a custom metric recorded in nanoseconds, or None."""
+    row = custom_row(text, benchmark, metric)
+    if row is None:
+        return None
+    cell, scale = row
+    return cell("p50") * scale * 1e-9, cell("p99") * scale * 1e-9
 
 
 # Live workouts (issue 19): the latency from a strap app's save to the running app holding the
@@ -222,21 +230,14 @@ MEMORY_UNITS = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 
 def custom_value(text, benchmark, metric, column="p50"):
     """A custom metric's value in the given column (its unit's scale applied), or None."""
-    for name, header, cells in table_rows(text):
-        if name != benchmark:
-            continue
-        match = re.match(re.escape(metric) + r"(?: \((\w*)\))?(?: \*)?$", cells[0])
-        if match:
-            return float(cells[header.index(column)]) * COUNT_UNITS.get(match.group(1) or "", 1)
-    return None
+    row = custom_row(text, benchmark, metric)
+    return None if row is None else row[0](column) * row[1]
 
 
 def custom_samples(text, benchmark, metric):
     """How many values a custom metric recorded (its Samples column, never scaled), or None."""
-    for name, header, cells in table_rows(text):
-        if name == benchmark and re.match(re.escape(metric) + r"(?: \((\w*)\))?(?: \*)?$", cells[0]):
-            return float(cells[header.index("Samples")])
-    return None
+    row = custom_row(text, benchmark, metric)
+    return None if row is None else row[0]("Samples")
 
 
 def resident_peak_mb(text, benchmark):
