@@ -140,6 +140,7 @@ final class ServedVault {
         FileManager.default.createFile(atPath: passphraseFile, contents: Data("bench\n".utf8))
         process = Process()
         process.executableURL = URL(fileURLWithPath: healthvaultdPath())
+        process.environment = childEnvironment
         process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile]
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
@@ -159,8 +160,10 @@ final class ServedVault {
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         var cArguments = argv.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
+        var cEnvironment = childEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for variable in cEnvironment { free(variable) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, environ)
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw BenchError.sqlite("cannot run \(argv[0]): errno \(spawned)") }
         var status: Int32 = 0
         var usage = rusage()

@@ -65,6 +65,7 @@ func reportBenchmarks() {
 func runOwnerCommand(_ arguments: [String], vault: String, passphraseFile: String) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: healthvaultPath())
+    process.environment = childEnvironment
     process.arguments = arguments + ["--vault", vault, "--passphrase-file", passphraseFile]
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
     let errors = Pipe()

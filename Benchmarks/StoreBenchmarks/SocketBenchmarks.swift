@@ -147,6 +147,7 @@ final class SocketVault: @unchecked Sendable {
     func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: healthvaultdPath())
+        process.environment = childEnvironment
         process.arguments = [
             "--vault", directory.path, "--passphrase-file", passphraseFile, "--max-requests-per-second", "1000000",
         ]
@@ -184,6 +185,7 @@ final class SocketVault: @unchecked Sendable {
     func owner(_ arguments: [String], vault: Bool = true) throws -> String {
         let command = Process()
         command.executableURL = URL(fileURLWithPath: healthvaultPath())
+        command.environment = childEnvironment
         command.arguments = arguments + (vault ? ["--vault", directory.path, "--passphrase-file", passphraseFile] : [])
         let output = Pipe()
         let errors = Pipe()

@@ -154,6 +154,7 @@ final class DaemonFixture {
         self.vault = vault
         process = Process()
         process.executableURL = URL(fileURLWithPath: healthvaultdPath())
+        process.environment = childEnvironment
         process.arguments = ["--vault", vault.directory.path, "--passphrase-file", vault.passphraseFile]
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
@@ -481,6 +482,18 @@ func statisticsBenchmarks() {
         stepsRaw = nil
     }
 }
+
+/// The environment of the daemons and commands the benchmarks start: this process's, without
+/// package-benchmark's malloc counter (`libMallocInterposerSwift`), which it preloads into the
+/// benchmark's process with `LD_PRELOAD`. Inherited, it would count every allocation of the daemon
+/// and of the commands too, and they would be measured as no one runs them.
+let childEnvironment: [String: String] = {
+    var environment = ProcessInfo.processInfo.environment
+    let kept = (environment["LD_PRELOAD"] ?? "").split(whereSeparator: { $0 == ":" || $0 == " " })
+        .filter { !$0.contains("MallocInterposer") }
+    environment["LD_PRELOAD"] = kept.isEmpty ? nil : kept.joined(separator: ":")
+    return environment
+}()
 
 /// The `healthvaultd` the daemon benchmarks run: HEALTHVAULTD (`make bench` sets it), else the
 /// checkout's release build.

@@ -76,6 +76,7 @@ final class WorkoutFixture: @unchecked Sendable {
         FileManager.default.createFile(atPath: passphraseFile, contents: Data("bench\n".utf8))
         process = Process()
         process.executableURL = URL(fileURLWithPath: healthvaultdPath())
+        process.environment = childEnvironment
         process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile]
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
