@@ -663,7 +663,8 @@ struct ClientTally: Sendable {
 enum MixedCall: String, CaseIterable {
     /// A save of 10 step samples.
     case save
-    /// A sample query of the last hour the client wrote (10 to 60 samples), newest first.
+    /// A sample query of the last hour the client wrote (10 to 60 samples), newest first; in a
+    /// cycle without saves (`HEALTHVAULT_BENCH_CLIENTS_CALLS`), an hour of the history (60).
     case hour
     /// A sample query of a day of the pre-filled history (1,440 samples), oldest first.
     case day
@@ -705,7 +706,10 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                 written += 10
                 tally.record(kind, try await nanoseconds { try await store.save(samples) })
             case .hour:
-                let end = origin.addingTimeInterval(Double(base + written) * 60)
+                // A client whose cycle saves nothing reads an hour of the history instead, its
+                // own one, so that the hour's query alone is not an empty answer.
+                let minute = socketClientCalls.contains(.save) ? base + written : socketClientsFill - index * 60
+                let end = origin.addingTimeInterval(Double(minute) * 60)
                 let query = SampleQueryDescriptor(
                     predicates: [
                         .quantitySample(
