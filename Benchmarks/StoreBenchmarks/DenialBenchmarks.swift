@@ -326,10 +326,7 @@ final class AuthenticationFixture {
             attributes: [.posixPermissions: 0o600]
         )
         FileManager.default.createFile(atPath: passphraseFile, contents: Data("bench\n".utf8))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: healthvaultdPath())
-        process.environment = childEnvironment
-        process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile]
+        process = childProcess(healthvaultdPath(), ["--vault", directory.path, "--passphrase-file", passphraseFile])
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         let socket = directory.appendingPathComponent("healthvaultd.sock").path

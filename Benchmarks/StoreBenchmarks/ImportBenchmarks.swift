@@ -138,10 +138,7 @@ final class ServedVault {
         vault.lock()
         passphraseFile = root.appendingPathComponent("passphrase").path
         FileManager.default.createFile(atPath: passphraseFile, contents: Data("bench\n".utf8))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: healthvaultdPath())
-        process.environment = childEnvironment
-        process.arguments = ["--vault", directory.path, "--passphrase-file", passphraseFile]
+        process = childProcess(healthvaultdPath(), ["--vault", directory.path, "--passphrase-file", passphraseFile])
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         let socket = directory.appendingPathComponent("healthvaultd.sock").path

@@ -63,10 +63,7 @@ func reportBenchmarks() {
 /// Runs `healthvault ARGUMENTS --vault … --passphrase-file …` to its end, its output discarded;
 /// throws when it fails.
 func runOwnerCommand(_ arguments: [String], vault: String, passphraseFile: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: healthvaultPath())
-    process.environment = childEnvironment
-    process.arguments = arguments + ["--vault", vault, "--passphrase-file", passphraseFile]
+    let process = childProcess(healthvaultPath(), arguments + ["--vault", vault, "--passphrase-file", passphraseFile])
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
     let errors = Pipe()
     process.standardError = errors

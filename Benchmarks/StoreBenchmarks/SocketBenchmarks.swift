@@ -145,12 +145,12 @@ final class SocketVault: @unchecked Sendable {
     /// another, come faster than that since schema 21, and the benchmark measures what the daemon
     /// can do, not its budget (docs/PERFORMANCE.md, "How it is measured").
     func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: healthvaultdPath())
-        process.environment = childEnvironment
-        process.arguments = [
-            "--vault", directory.path, "--passphrase-file", passphraseFile, "--max-requests-per-second", "1000000",
-        ]
+        let process = childProcess(
+            healthvaultdPath(),
+            [
+                "--vault", directory.path, "--passphrase-file", passphraseFile, "--max-requests-per-second", "1000000",
+            ]
+        )
         let log = root.appendingPathComponent("healthvaultd.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
@@ -183,10 +183,10 @@ final class SocketVault: @unchecked Sendable {
     /// for a command that needs no vault, `audit verify`); its standard output, or throws when it
     /// fails.
     func owner(_ arguments: [String], vault: Bool = true) throws -> String {
-        let command = Process()
-        command.executableURL = URL(fileURLWithPath: healthvaultPath())
-        command.environment = childEnvironment
-        command.arguments = arguments + (vault ? ["--vault", directory.path, "--passphrase-file", passphraseFile] : [])
+        let command = childProcess(
+            healthvaultPath(),
+            arguments + (vault ? ["--vault", directory.path, "--passphrase-file", passphraseFile] : [])
+        )
         let output = Pipe()
         let errors = Pipe()
         command.standardOutput = output
@@ -696,6 +696,9 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
     // Each client writes its own minutes, after the pre-filled history.
     let base = socketClientsFill + 100_000 + index * 1_000_000
     var turn = index
+    // A client whose cycle saves nothing reads an hour of the history for its hour, its own one,
+    // so that the hour's query alone is not an empty answer.
+    let hourEnd = socketClientCalls.contains(.save) ? nil : socketClientsFill - index * 60
     while ContinuousClock.now < deadline {
         turn += 1
         let kind = socketClientCalls[turn % socketClientCalls.count]
@@ -706,10 +709,7 @@ func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClo
                 written += 10
                 tally.record(kind, try await nanoseconds { try await store.save(samples) })
             case .hour:
-                // A client whose cycle saves nothing reads an hour of the history instead, its
-                // own one, so that the hour's query alone is not an empty answer.
-                let minute = socketClientCalls.contains(.save) ? base + written : socketClientsFill - index * 60
-                let end = origin.addingTimeInterval(Double(minute) * 60)
+                let end = origin.addingTimeInterval(Double(hourEnd ?? base + written) * 60)
                 let query = SampleQueryDescriptor(
                     predicates: [
                         .quantitySample(

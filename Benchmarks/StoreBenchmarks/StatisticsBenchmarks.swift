@@ -152,10 +152,10 @@ final class DaemonFixture {
 
     init(_ vault: StatisticsVault) async throws {
         self.vault = vault
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: healthvaultdPath())
-        process.environment = childEnvironment
-        process.arguments = ["--vault", vault.directory.path, "--passphrase-file", vault.passphraseFile]
+        process = childProcess(
+            healthvaultdPath(),
+            ["--vault", vault.directory.path, "--passphrase-file", vault.passphraseFile]
+        )
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         let socket = vault.directory.appendingPathComponent("healthvaultd.sock").path
@@ -494,6 +494,16 @@ let childEnvironment: [String: String] = {
     environment["LD_PRELOAD"] = kept.isEmpty ? nil : kept.joined(separator: ":")
     return environment
 }()
+
+/// A daemon or command for a benchmark to run: `executable` with `arguments`, in
+/// ``childEnvironment``.
+func childProcess(_ executable: String, _ arguments: [String]) -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.environment = childEnvironment
+    process.arguments = arguments
+    return process
+}
 
 /// The `healthvaultd` the daemon benchmarks run: HEALTHVAULTD (`make bench` sets it), else the
 /// checkout's release build.
