@@ -338,6 +338,18 @@ import Testing
         Edit(from: #""count":2"#, to: #""count":2e0"#, decoderAccepts: true, readByHand: false),
         Edit(from: #""count":2"#, to: #""count":2.0"#, decoderAccepts: true, readByHand: false),
         Edit(from: #""count":2"#, to: #""count":2.5"#, decoderAccepts: false, readByHand: false),
+        // A member of the kind is passed by its structure and read once the type is known: read
+        // whole, white space after it allowed, and a member of another kind checked all the same.
+        Edit(from: #""count":2"#, to: #""count":2x"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""count":2"#, to: #""count":2 "#, decoderAccepts: true, readByHand: true),
+        Edit(from: #""value":72}"#, to: #""value":72tru}"#, decoderAccepts: false, readByHand: false),
+        Edit(from: #""metadata":{"#, to: #""value":1x,"metadata":{"#, decoderAccepts: false, readByHand: false),
+        Edit(
+            from: #""metadata":{"#,
+            to: #""value":[1,{"a":tru}],"metadata":{"#,
+            decoderAccepts: false,
+            readByHand: false
+        ),
         Edit(from: #""count":2"#, to: #""count":2,"count":3"#, decoderAccepts: true, readByHand: false),
         Edit(from: #""count":2"#, to: #""count":99999999999999999999"#, decoderAccepts: false, readByHand: false),
         Edit(from: #""value":72}"#, to: #""value":7.2e1}"#, decoderAccepts: true, readByHand: true),

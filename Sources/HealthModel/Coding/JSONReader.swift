@@ -327,7 +327,10 @@ public struct JSONReader {
     }
 
     public mutating func double() throws(HealthError) -> Double {
+        skipSpace()
         let start = at
+        if let value = exactDouble() { return value }
+        at = start
         let text = try numberText()
         // Out of range either way is refused: too large, or too small to be told from zero.
         guard let value = Double(text), value.isFinite,
@@ -336,6 +339,84 @@ public struct JSONReader {
             throw malformed("a number a double can hold", back: at - start)
         }
         return value
+    }
+
+    /// A number read without its text when the double is sure by a single operation (Clinger's
+    /// fast path): at most 19 significant digits whose integer is at most 2^53, scaled by a power of
+    /// ten from 10^-22 to 10^22, both exact doubles, so the one product or quotient, rounded once,
+    /// is the correctly rounded value `Double(text)` gives. nil for anything else (longer digits,
+    /// larger exponents, or text that is not a number), the reader then anywhere: the caller reads
+    /// the text again from where it began.
+    private mutating func exactDouble() -> Double? {
+        bytes.withUnsafeBufferPointer { bytes -> Double? in
+            var index = at
+            let count = bytes.count
+            var negative = false
+            if index < count, bytes[index] == UInt8(ascii: "-") {
+                negative = true
+                index += 1
+            }
+            var mantissa: UInt64 = 0
+            var digits = 0
+            var scale = 0
+            guard index < count else { return nil }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                let first = index
+                while index < count, bytes[index] &- UInt8(ascii: "0") < 10 {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+                    index += 1
+                }
+                digits = index - first
+                guard digits > 0 else { return nil }
+            }
+            if index < count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let first = index
+                while index < count, bytes[index] &- UInt8(ascii: "0") < 10 {
+                    let digit = UInt64(bytes[index] &- UInt8(ascii: "0"))
+                    // Leading zeros of a fraction (0.000123) are not significant.
+                    if mantissa != 0 || digit != 0 { digits += 1 }
+                    mantissa = mantissa &* 10 &+ digit
+                    index += 1
+                }
+                guard index > first else { return nil }
+                scale = first - index
+            }
+            guard digits <= 19 else { return nil }
+            if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                var exponentNegative = false
+                if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                    exponentNegative = bytes[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                let first = index
+                var exponent = 0
+                while index < count, bytes[index] &- UInt8(ascii: "0") < 10, index - first < 4 {
+                    exponent = exponent * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
+                    index += 1
+                }
+                // No digit, or more than four (the slow path reads them).
+                guard index > first, index == count || bytes[index] &- UInt8(ascii: "0") >= 10 else { return nil }
+                scale += exponentNegative ? -exponent : exponent
+            }
+            guard mantissa <= 1 << 53, scale >= -22, scale <= 22 else { return nil }
+            var value = Double(mantissa)
+            if scale < 0 {
+                value /= Self.powersOfTen[-scale]
+            } else {
+                value *= Self.powersOfTen[scale]
+            }
+            at = index
+            return negative ? -value : value
+        }
+    }
+
+    /// 10^0 through 10^22, each exact as a double.
+    private static let powersOfTen: [Double] = (0...22).map { power in
+        (0..<power).reduce(1.0) { value, _ in value * 10 }
     }
 
     /// A number's text, checked against JSON's grammar, for a caller that needs more than a

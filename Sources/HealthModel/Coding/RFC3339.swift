@@ -125,14 +125,19 @@ public enum RFC3339 {
             index += digits
             return value
         }
-        func expect(_ characters: String) -> Bool {
-            guard index < bytes.endIndex, characters.utf8.contains(bytes[index]) else { return false }
+        // One of the bytes given: a separator, or either case of a letter.
+        func expect(_ byte: UInt8, or other: UInt8? = nil, or third: UInt8? = nil) -> Bool {
+            guard index < bytes.endIndex else { return false }
+            let next = bytes[index]
+            guard next == byte || next == other || next == third else { return false }
             index += 1
             return true
         }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-            let second = number(2)
+        let dash = UInt8(ascii: "-")
+        let colon = UInt8(ascii: ":")
+        guard let year = number(4), expect(dash), let month = number(2), expect(dash), let day = number(2),
+            expect(UInt8(ascii: "T"), or: UInt8(ascii: "t"), or: UInt8(ascii: " ")), let hour = number(2),
+            expect(colon), let minute = number(2), expect(colon), let second = number(2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60,
             second < 60
@@ -154,12 +159,12 @@ public enum RFC3339 {
             }
         }
         var offset: Int64 = 0
-        if expect("Zz") {
+        if expect(UInt8(ascii: "Z"), or: UInt8(ascii: "z")) {
             offset = 0
         } else if index < bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
             let sign: Int64 = bytes[index] == UInt8(ascii: "+") ? 1 : -1
             index += 1
-            guard let offsetHours = number(2), expect(":"), let offsetMinutes = number(2), offsetHours < 24,
+            guard let offsetHours = number(2), expect(colon), let offsetMinutes = number(2), offsetHours < 24,
                 offsetMinutes < 60
             else { return nil }
             offset = sign * (offsetHours * 3600 + offsetMinutes * 60)

@@ -287,8 +287,9 @@ struct SeenMembers {
 extension Sample: JSONReadable {
     /// Reads a sample as ``HealthJSON/decode(_:from:)`` does, in one pass: the members every
     /// sample has are read as they come; a member of one kind (a quantity's `quantity`, a
-    /// category's `value`) is checked and its place kept, and read there once the `type` (which
-    /// sorts after most of them) says the kind. Any sample the fast path is not sure of throws (the
+    /// category's `value`) is passed by its structure and its place kept, and read there in full
+    /// once the `type` (which sorts after most of them) says the kind; one the kind does not read
+    /// is then checked all the same. Any sample the fast path is not sure of throws (the
     /// caller decodes the text again with the Codable decoder); a sample of another kind is decoded
     /// by the Codable decoder from its bytes.
     public init(reading reader: inout JSONReader) throws(HealthError) {
@@ -307,8 +308,12 @@ extension Sample: JSONReadable {
         }
         guard let type else { throw HealthError.invalidArgument("a sample without its type") }
         switch type {
-        case .quantity(let type): self = .quantity(try QuantitySample(common, places, type: type, &reader))
-        case .category(let type): self = .category(try CategorySample(common, places, type: type, &reader))
+        case .quantity(let type):
+            self = .quantity(try QuantitySample(common, &places, type: type, &reader))
+            try places.checkUnread(&reader)
+        case .category(let type):
+            self = .category(try CategorySample(common, &places, type: type, &reader))
+            try places.checkUnread(&reader)
         default:
             do {
                 self = try HealthJSON.decoder().decode(Sample.self, from: Data(reader.bytes(from: start)))
@@ -341,32 +346,59 @@ struct KindMembers {
         }
     }
 
-    /// Each member's offset in the text, -1 for none.
+    /// Each member's offset in the text, -1 for none, and where its value ends (white space after
+    /// it passed).
     private var offsets = InlineArray<8, Int>(repeating: -1)
+    private var ends = InlineArray<8, Int>(repeating: -1)
+    /// The members read where they stand (a bit a member).
+    private var read: UInt8 = 0
 
     /// Keeps the place of `key`'s value if it is one of the members (a second time throws), and
-    /// skips the value, checking it is well formed.
+    /// passes the value by its structure alone: a member kept is checked in full when it is read,
+    /// or by ``checkUnread(_:)``. Any other member is skipped and checked now.
     mutating func keep(_ key: JSONKey, _ reader: inout JSONReader) throws(HealthError) {
-        if let member = Member(key) {
-            guard offsets[member.rawValue] < 0 else { throw HealthError.invalidArgument("a member given twice") }
-            offsets[member.rawValue] = reader.offsetOfNextValue()
+        guard let member = Member(key) else { return try reader.skip() }
+        guard offsets[member.rawValue] < 0 else { throw HealthError.invalidArgument("a member given twice") }
+        offsets[member.rawValue] = reader.offsetOfNextValue()
+        try reader.skipStructure()
+        ends[member.rawValue] = reader.offsetOfNextValue()
+    }
+
+    /// Reads the value at `index`'s place with `read`, which must read all of it (a number
+    /// passed as `2x` would otherwise be read as `2`).
+    private func value<T>(
+        at index: Int,
+        _ reader: inout JSONReader,
+        _ read: (inout JSONReader) throws(HealthError) -> T
+    ) throws(HealthError) -> T {
+        let end = reader.offsetOfNextValue()
+        reader.move(to: offsets[index])
+        defer { reader.move(to: end) }
+        let value = try read(&reader)
+        guard reader.offsetOfNextValue() == ends[index] else {
+            throw HealthError.invalidArgument("malformed JSON: a value that ends early at byte \(ends[index])")
         }
-        try reader.skip()
+        return value
     }
 
     /// Reads `member` with `read` where it stands, if the sample has it; the reader is left where
     /// it was.
-    func read<T>(
+    mutating func read<T>(
         _ member: Member,
         _ reader: inout JSONReader,
         _ read: (inout JSONReader) throws(HealthError) -> T
     ) throws(HealthError) -> T? {
-        let offset = offsets[member.rawValue]
-        guard offset >= 0 else { return nil }
-        let end = reader.offsetOfNextValue()
-        reader.move(to: offset)
-        defer { reader.move(to: end) }
-        return try read(&reader)
+        guard offsets[member.rawValue] >= 0 else { return nil }
+        self.read |= 1 << UInt8(member.rawValue)
+        return try value(at: member.rawValue, &reader, read)
+    }
+
+    /// Checks in full each member kept but not read (a category's `value` beside a quantity
+    /// sample's members, say): the text must be JSON wherever it is not read.
+    func checkUnread(_ reader: inout JSONReader) throws(HealthError) {
+        for index in 0..<offsets.count where offsets[index] >= 0 && read & (1 << UInt8(index)) == 0 {
+            try value(at: index, &reader) { (reader) throws(HealthError) in try reader.skip() }
+        }
     }
 }
 
@@ -488,7 +520,7 @@ struct CommonMembers {
 extension QuantitySample {
     init(
         _ common: CommonMembers,
-        _ places: KindMembers,
+        _ places: inout KindMembers,
         type: QuantityTypeIdentifier,
         _ reader: inout JSONReader
     ) throws(HealthError) {
@@ -551,7 +583,7 @@ extension QuantitySample {
 extension CategorySample {
     init(
         _ common: CommonMembers,
-        _ places: KindMembers,
+        _ places: inout KindMembers,
         type: CategoryTypeIdentifier,
         _ reader: inout JSONReader
     ) throws(HealthError) {
