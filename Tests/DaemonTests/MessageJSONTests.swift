@@ -212,5 +212,37 @@ import VaultProtocol
             #expect(JSONNesting.isWithin(frame) == read)
             #expect((RPCParams<SaveParams>.readFast(from: frame) != nil) == read, "\(levels) levels in a sample")
         }
+        // A member of a sample's kind is passed where it stands and read, or checked, after the
+        // sample: held to the depth allowed where it stands all the same. A category's `value`
+        // beside a quantity's members (checked after), a quantity's `quantity` (read after; the
+        // nesting inside it starts a level deeper), and a member a workout's decoder reads.
+        let run = try! Workout(
+            activityType: .running,
+            start: Date(timeIntervalSinceReferenceDate: 794_217_600),
+            end: Date(timeIntervalSinceReferenceDate: 794_219_400),
+            sourceRevision: SourceRevision(source: Source(bundleIdentifier: "x", name: "x"))
+        )
+        let workout = String(decoding: try! HealthJSON.encode(Sample.workout(run)), as: UTF8.self)
+        for (base, place, levels) in [
+            (sample, "value", 124), (sample, "quantity", 123), (workout, "mostRecentQuantityStartDate", 124),
+        ] {
+            for (levels, read) in [(levels, true), (levels + 1, false)] {
+                let nested = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+                let deepSample =
+                    place == "quantity"
+                    ? base.replacingOccurrences(of: #""value":12}"#, with: #""value":12,"x":"# + nested + "}")
+                    : "{\"\(place)\":" + nested + "," + base.dropFirst()
+                #expect(deepSample != base)
+                let frame = Data(
+                    (#"{"id":1,"jsonrpc":"2.0","method":"samples.save","params":{"objects":["# + deepSample + "]}}")
+                        .utf8
+                )
+                #expect(JSONNesting.isWithin(frame) == read, "\(levels) levels in \(place)")
+                #expect(
+                    (RPCParams<SaveParams>.readFast(from: frame) != nil) == read,
+                    "\(levels) levels in \(place)"
+                )
+            }
+        }
     }
 }

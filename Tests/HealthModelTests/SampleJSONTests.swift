@@ -292,6 +292,30 @@ import Testing
         #expect(Self.codable(escaped) == samples)
     }
 
+    /// A quantity's members beside a category sample's, which the category does not read: checked
+    /// all the same, so a malformed one is refused as the decoder refuses it.
+    @Test func aCategorySamplesUnreadQuantityMembersAreChecked() throws {
+        let sample = try CategorySample(
+            uuid: UUID(uuidString: "0C7E3B1A-5D2F-4A68-9E41-7B3C2D1E0F59")!,
+            type: .mindfulSession,
+            value: 0,
+            start: RFC3339.date(from: "2026-03-03T08:00:00Z")!,
+            end: RFC3339.date(from: "2026-03-03T08:10:00Z")!,
+            sourceRevision: SourceRevision(source: Source(bundleIdentifier: "org.example.a", name: "A"))
+        )
+        let text = String(decoding: try HealthJSON.encode([Sample.category(sample)]), as: UTF8.self)
+        for (member, accepted) in [
+            (#""quantity":{"unit":"count","value":1}"#, true), (#""count":3"#, true),
+            (#""quantity":{"unit":"count","value":1x}"#, false), (#""quantity":{"unit":"count","value":[1,}"#, false),
+            (#""count":3x"#, false), (#""mostRecentQuantityEndDate":tru"#, false),
+        ] {
+            let edited = Data(text.replacingOccurrences(of: #"[{"#, with: "[{" + member + ",").utf8)
+            let decoded = Self.codable(edited)
+            #expect((decoded != nil) == accepted, "\(member)")
+            #expect(Self.fast(edited) == decoded, "\(member)")
+        }
+    }
+
     /// Texts that the Codable decoder reads its own way, each read the same way or left to it.
     @Test(arguments: SampleJSONTests.edgeCases)
     func edgeCasesAreTheDecodersOrLeftToIt(edit: Edit) throws {

@@ -145,7 +145,9 @@ public struct JSONReader {
                 _ = try stringBytes()
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 open += 1
-                guard open < 512 else { throw malformed("values nested less deeply", back: 1) }
+                // The depth left where the value stands, as a read in place would allow: a value
+                // passed here and read later, at a shallower place, is held to its own.
+                guard open < depth else { throw malformed("values nested less deeply", back: 1) }
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 open -= 1
                 guard open >= 0 else { throw malformed("a value", back: 1) }
@@ -330,7 +332,6 @@ public struct JSONReader {
         skipSpace()
         let start = at
         if let value = exactDouble() { return value }
-        at = start
         let text = try numberText()
         // Out of range either way is refused: too large, or too small to be told from zero.
         guard let value = Double(text), value.isFinite,
@@ -345,8 +346,8 @@ public struct JSONReader {
     /// fast path): at most 19 significant digits whose integer is at most 2^53, scaled by a power of
     /// ten from 10^-22 to 10^22, both exact doubles, so the one product or quotient, rounded once,
     /// is the correctly rounded value `Double(text)` gives. nil for anything else (longer digits,
-    /// larger exponents, or text that is not a number), the reader then anywhere: the caller reads
-    /// the text again from where it began.
+    /// larger exponents, or text that is not a number), the reader left where it was: the caller
+    /// then reads the text the slow way.
     private mutating func exactDouble() -> Double? {
         bytes.withUnsafeBufferPointer { bytes -> Double? in
             var index = at

@@ -324,8 +324,9 @@ extension Sample: JSONReadable {
     }
 }
 
-/// Where the members of one kind of sample stand in the text, each checked when it was passed:
-/// a quantity sample's and a category sample's, each at most once.
+/// Where the members of one kind of sample stand in the text: a quantity sample's and a category
+/// sample's, each at most once, each passed by its structure (to the depth allowed where it
+/// stands) and checked in full when it is read, or after the sample when it is not.
 struct KindMembers {
     enum Member: Int {
         case quantity, count, minimumQuantity, maximumQuantity, mostRecentQuantity
