@@ -10,11 +10,13 @@ public protocol JSONReadable: Decodable {
 /// A strict JSON reader (RFC 8259) over UTF-8 bytes, pulled value by value. Anything malformed
 /// throws a ``HealthError`` with code `invalidArgument`, as ``HealthJSON/decode(_:from:)`` does,
 /// naming the byte offset; members it does not know are skipped (and checked). Stricter than
-/// Foundation's decoder in two ways a peer writing JSON never meets: a trailing comma is refused,
-/// and a number too small for a double is refused rather than read as zero. Of a member given
-/// twice, the statistics' readers keep the last; the samples' readers refuse it. The daemon and
-/// HealthVaultKit use it as a fast path only (`RPCParams.readFast`, `RPCResult.readFast`): what it
-/// refuses is decoded again by ``HealthJSON/decode(_:from:)``, whose value or error counts.
+/// Foundation's decoder in ways a peer writing JSON never meets: a trailing comma is refused, a
+/// number too small for a double is refused rather than read as zero, and a malformed number in a
+/// member nothing reads (`01`, `-`, which Foundation's scanner passes there) is refused. Of a
+/// member given twice, the statistics' readers keep the last; the samples' readers refuse it. The
+/// daemon and HealthVaultKit use it as a fast path only (`RPCParams.readFast`,
+/// `RPCResult.readFast`): what it refuses is decoded again by ``HealthJSON/decode(_:from:)``,
+/// whose value or error counts.
 public struct JSONReader {
     private let bytes: [UInt8]
     private var at = 0
