@@ -28,16 +28,16 @@ extension SampleStore {
             limit: wanted + 1
         )
         // One past the batch, to know whether the answer goes on.
-        var ids = try sampleIDs(matching: page, scope: scope, offset: offset, db)
-        let more = ids.count > wanted
-        ids = Array(ids.prefix(wanted))
+        var rows = try sampleRows(matching: page, scope: scope, offset: offset, db)
+        let more = rows.count > wanted
+        rows = Array(rows.prefix(wanted))
         var documents: [CDADocumentSample] = []
         var bytes = 0
-        for (id, sample) in zip(ids, try load(ids: ids, scope: scope, db)) {
+        for (row, sample) in zip(rows, try build(rows, scope: scope, db)) {
             guard case .cdaDocument(let bare) = sample else {
                 throw StoreError.damagedDatabase("a document query found a sample of another type")
             }
-            let document = try document(ofRow: id, withData: query.includeDocumentData, db)
+            let document = try document(ofRow: row.id, withData: query.includeDocumentData, db)
             let size = document.documentData?.count ?? 0
             if !documents.isEmpty, bytes + size > DocumentQueryBatch.maximumBytes { break }
             bytes += size
@@ -54,7 +54,7 @@ extension SampleStore {
             )
         }
         let next = offset + documents.count
-        let goesOn = documents.count < ids.count || more
+        let goesOn = documents.count < rows.count || more
         return DocumentQueryBatch(documents: documents, next: goesOn && next < limit ? next : nil)
     }
 }

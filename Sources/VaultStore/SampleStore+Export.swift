@@ -105,7 +105,7 @@ extension SampleStore {
             idByUUID[uuid] = rowID
         }
         var workouts: [Int64: [UUID]] = [:]
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let list = Self.idList(ids)
         for row in try db.rows(
             "SELECT sample_id, workout FROM workout_samples WHERE sample_id IN (SELECT value FROM json_each(?)) ORDER BY sample_id, workout",
             [list]

@@ -272,30 +272,6 @@ extension SampleStore {
         }
     }
 
-    /// A quantity sample's count and summary from the columns of its `quantity_series` row
-    /// (`quantity_count`, `minimum`, `maximum`, `most_recent`, `most_recent_start`,
-    /// `most_recent_end`, from column `first`), null when it is no series: a count of 1, no summary.
-    static func seriesColumns(
-        _ row: Statement,
-        from first: Int,
-        unit: HealthUnit
-    ) -> (Int, QuantitySample.DiscreteSummary?) {
-        guard !row.isNull(at: first) else { return (1, nil) }
-        let count = Int(row.int64(at: first))
-        guard (first + 1...first + 5).allSatisfy({ !row.isNull(at: $0) }) else { return (count, nil) }
-        let start = row.double(at: first + 4)
-        let summary = QuantitySample.DiscreteSummary(
-            minimum: Quantity(row.double(at: first + 1), unit),
-            maximum: Quantity(row.double(at: first + 2), unit),
-            mostRecent: Quantity(row.double(at: first + 3), unit),
-            mostRecentDateInterval: DateInterval(
-                start: Date(timeIntervalSinceReferenceDate: start),
-                end: Date(timeIntervalSinceReferenceDate: max(start, row.double(at: first + 5)))
-            )
-        )
-        return (count, summary)
-    }
-
     /// Reads the points stored in a chunk's bytes.
     static func points(of bytes: [UInt8]) -> [(Double, Double)] {
         stride(from: 0, to: bytes.count - bytes.count % 16, by: 16).map { offset in
@@ -330,7 +306,7 @@ extension SampleStore {
         into samples: inout LoadedSamples,
         _ db: Connection
     ) throws {
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        let list = Self.idList(ids)
         let byID = "WHERE sample_id IN (SELECT value FROM json_each(?))"
         for row in try db.rows(
             "SELECT sample_id, kind, valence, labels, associations FROM states_of_mind \(byID)",
@@ -338,7 +314,7 @@ extension SampleStore {
         ) {
             let id = row[0].int64!
             guard let (_, uuid, start, _, _, source, device) = pending[id] else { continue }
-            samples[id] = .stateOfMind(
+            samples[id: id] = .stateOfMind(
                 try StateOfMind(
                     uuid: uuid,
                     date: start,
@@ -358,7 +334,7 @@ extension SampleStore {
             let answers = try Self.list(row[1].string)
             switch type {
             case .scoredAssessment(.gad7):
-                samples[id] = .gad7Assessment(
+                samples[id: id] = .gad7Assessment(
                     try GAD7Assessment(
                         uuid: uuid,
                         date: start,
@@ -369,7 +345,7 @@ extension SampleStore {
                     )
                 )
             case .scoredAssessment(.phq9):
-                samples[id] = .phq9Assessment(
+                samples[id: id] = .phq9Assessment(
                     try PHQ9Assessment(
                         uuid: uuid,
                         date: start,
@@ -395,7 +371,7 @@ extension SampleStore {
         ) {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
-            samples[id] = .electrocardiogram(
+            samples[id: id] = .electrocardiogram(
                 try Electrocardiogram(
                     uuid: uuid,
                     start: start,
@@ -415,7 +391,7 @@ extension SampleStore {
         for row in try db.rows("SELECT sample_id, sensitivity_points FROM audiograms \(byID)", [list]) {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
-            samples[id] = .audiogram(
+            samples[id: id] = .audiogram(
                 try AudiogramSample(
                     uuid: uuid,
                     sensitivityPoints: try HealthJSON.decode(
@@ -437,7 +413,7 @@ extension SampleStore {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
             let type = try VisionPrescriptionType(validating: Int(row[1].int64 ?? 0))
-            samples[id] = .visionPrescription(
+            samples[id: id] = .visionPrescription(
                 try VisionPrescription(
                     uuid: uuid,
                     type: type,
@@ -453,7 +429,7 @@ extension SampleStore {
         for row in try db.rows("SELECT sample_id, beat_count FROM heartbeat_series \(byID)", [list]) {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
-            samples[id] = .heartbeatSeries(
+            samples[id: id] = .heartbeatSeries(
                 try HeartbeatSeriesSample(
                     uuid: uuid,
                     start: start,

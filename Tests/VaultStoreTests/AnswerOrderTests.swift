@@ -1,0 +1,215 @@
+import Foundation
+import HealthModel
+import HealthModelTestSupport
+import PropertyBased
+import Testing
+
+@testable import VaultStore
+
+/// A sample query's whole answer is sorted in Swift, an answer cut by a limit or an offset by
+/// SQL's `ORDER BY` (docs/PERFORMANCE.md, "One pass through the rows"): the two orders must be
+/// one, ties on every sort key included, and a cut answer's rows must come out of the join with
+/// their quantity series in the order SQL sorted them.
+@Suite(.serialized)
+struct AnswerOrderTests {
+    let test: TestVault
+    let store: SampleStore
+
+    init() throws {
+        test = try TestVault()
+        store = try test.store
+    }
+
+    /// Samples of five types with few distinct dates and values, so most of them tie on every
+    /// sort key and only their UUIDs order them: steps (some of them series, some -0), heart
+    /// rates (series), body mass in grams and kilograms (values compared in base units), sleep
+    /// analysis (category values) and workouts (no value).
+    static func tiedSamples(_ rng: inout any SeededRandomNumberGenerator) throws -> [Sample] {
+        let starts = (0..<3).map { Fixtures.start.addingTimeInterval(Double($0) * 60) }
+        var samples: [Sample] = []
+        for index in 0..<300 {
+            let start = starts.randomElement(using: &rng)!
+            let end = start.addingTimeInterval([0, 60, 120].randomElement(using: &rng)!)
+            let source = SourceRevision(
+                source: Source(bundleIdentifier: "org.example.app\(index % 3)", name: "App \(index % 3)")
+            )
+            let uuid = UUID(using: &rng)
+            switch index % 5 {
+            case 0:
+                let value = [0.0, -0.0, 5, 10].randomElement(using: &rng)!
+                samples.append(
+                    .quantity(
+                        try QuantitySample(
+                            uuid: uuid,
+                            type: .stepCount,
+                            quantity: Quantity(value, .count),
+                            start: start,
+                            end: end,
+                            sourceRevision: source
+                        )
+                    )
+                )
+            case 1:
+                // Series of steps (a sum: no summary) and of heart rates (an average with its
+                // minimum, maximum and most recent).
+                let values = [[2.0, 3], [5, 0], [1, 4], [4, 1]].randomElement(using: &rng)!
+                let (type, unit): (QuantityTypeIdentifier, HealthUnit) =
+                    index % 10 == 1 ? (.stepCount, .count) : (.heartRate, .countPerMinute)
+                samples.append(
+                    .quantity(
+                        try QuantitySample(
+                            uuid: uuid,
+                            type: type,
+                            series: values.enumerated().map { offset, value in
+                                QuantitySample.SeriesQuantity(
+                                    quantity: Quantity(type == .heartRate ? value + 60 : value, unit),
+                                    dateInterval: DateInterval(
+                                        start: start.addingTimeInterval(Double(offset)),
+                                        duration: 0
+                                    )
+                                )
+                            },
+                            unit: unit,
+                            start: start,
+                            end: start.addingTimeInterval(60),
+                            sourceRevision: source
+                        )
+                    )
+                )
+            case 2:
+                let (value, unit): (Double, HealthUnit) =
+                    [(5, .gram), (2, .kilogram), (70, .kilogram)].randomElement(using: &rng)!
+                samples.append(
+                    .quantity(
+                        try QuantitySample(
+                            uuid: uuid,
+                            type: .bodyMass,
+                            quantity: Quantity(value, unit),
+                            start: start,
+                            end: end,
+                            sourceRevision: source
+                        )
+                    )
+                )
+            case 3:
+                samples.append(
+                    .category(
+                        try CategorySample(
+                            uuid: uuid,
+                            type: .sleepAnalysis,
+                            value: Int.random(in: 0...2, using: &rng),
+                            start: start,
+                            end: end,
+                            sourceRevision: source
+                        )
+                    )
+                )
+            default:
+                samples.append(
+                    .workout(
+                        try Workout(uuid: uuid, activityType: .running, start: start, end: end, sourceRevision: source)
+                    )
+                )
+            }
+        }
+        return samples
+    }
+
+    @Test func aWholeAnswerIsInTheOrderOfOneSortedBySQL() throws {
+        var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (5, 3, 5, 8))
+        let samples = try Self.tiedSamples(&rng)
+        try store.save(samples)
+        let types: [SampleType] = [
+            .quantity(.stepCount), .quantity(.heartRate), .quantity(.bodyMass), .category(.sleepAnalysis), .workout,
+        ]
+        var compared = 0
+        for _ in 0..<150 {
+            let keys = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                SampleSortDescriptor(
+                    SampleSortDescriptor.Key.allCases.randomElement(using: &rng)!,
+                    order: Bool.random(using: &rng) ? .ascending : .descending
+                )
+            }
+            // A sort by value takes types of one kind of value (a workout has none).
+            let predicates =
+                keys.contains { $0.key == .value }
+                ? [SampleTypePredicate(types.dropLast().randomElement(using: &rng)!)]
+                : types.filter { _ in Bool.random(using: &rng) }.map { SampleTypePredicate($0) }
+            guard !predicates.isEmpty else { continue }
+            let whole = try store.samples(
+                matching: SampleQueryDescriptor(predicates: predicates, sortDescriptors: keys),
+                scope: .owner
+            )
+            // Cut by a limit past the end: every row, sorted by SQL.
+            let sortedBySQL = try store.samples(
+                matching: SampleQueryDescriptor(predicates: predicates, sortDescriptors: keys, limit: 10_000),
+                scope: .owner
+            )
+            #expect(whole.map(\.uuid) == sortedBySQL.map(\.uuid), "\(keys)")
+            #expect(whole == sortedBySQL, "\(keys)")
+            // And as HealthKit's sort descriptors order them, the UUID's bytes last.
+            let reference = whole.sorted { a, b in
+                for key in keys {
+                    if key.orders(a, before: b) { return true }
+                    if key.orders(b, before: a) { return false }
+                }
+                return a.uuid.bytes.lexicographicallyPrecedes(b.uuid.bytes)
+            }
+            #expect(whole.map(\.uuid) == reference.map(\.uuid), "\(keys)")
+            let expectedCount = samples.filter { sample in predicates.contains { $0.sampleType == sample.sampleType } }
+                .count
+            #expect(whole.count == expectedCount)
+            // A page cut from the middle by a limit and an offset (the document query's way).
+            let offset = Int.random(in: 0...max(0, whole.count - 1), using: &rng)
+            let page: [Sample] = try store.database.read { db in
+                try store.build(
+                    try store.sampleRows(
+                        matching: SampleQueryDescriptor(predicates: predicates, sortDescriptors: keys, limit: 17),
+                        scope: .owner,
+                        offset: offset,
+                        db
+                    ),
+                    scope: .owner,
+                    db
+                )
+            }
+            #expect(page.map(\.uuid) == whole.dropFirst(offset).prefix(17).map(\.uuid))
+            compared += whole.count
+        }
+        #expect(compared > 10_000, "the queries compare enough rows")
+    }
+
+    @Test func aSeriesKeepsItsCountAndSummaryWhateverTheOrder() throws {
+        var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (8, 5, 3, 5))
+        let samples = try Self.tiedSamples(&rng)
+        try store.save(samples)
+        let series = samples.compactMap { sample -> QuantitySample? in
+            if case .quantity(let quantity) = sample, quantity.count > 1 { return quantity }
+            return nil
+        }
+        #expect(series.count == 60)
+        #expect(series.filter { $0.discreteSummary != nil }.count == 30)
+        for limit in [0, 10_000] {
+            for (type, order) in [QuantityTypeIdentifier.stepCount, .heartRate].flatMap({ type in
+                [SampleSortDescriptor.Order.ascending, .descending].map { (type, $0) }
+            }) {
+                let answer = try store.samples(
+                    matching: SampleQueryDescriptor(
+                        predicates: [SampleTypePredicate(.quantity(type))],
+                        sortDescriptors: [SampleSortDescriptor(.value, order: order)],
+                        limit: limit
+                    ),
+                    scope: .owner
+                )
+                let byUUID = Dictionary(uniqueKeysWithValues: answer.map { ($0.uuid, $0) })
+                for sample in series where sample.quantityType == type {
+                    guard case .quantity(let read) = byUUID[sample.uuid] else {
+                        Issue.record("a series was not answered")
+                        continue
+                    }
+                    #expect(read.count == sample.count && read.discreteSummary == sample.discreteSummary)
+                }
+            }
+        }
+    }
+}
