@@ -69,18 +69,20 @@ extension SampleStore {
             arguments.append(.integer(Int64(Self.sqlLimit(query.limit))))
             arguments.append(.integer(Int64(max(offset, 0))))
         }
-        // The rows are the left side of a LEFT JOIN, which SQLite always runs as the outer loop: a
-        // cut answer comes out in its subquery's order (a test holds it to that), and each row's
-        // quantity series is probed only for the rows kept.
+        // The rows are the left side of LEFT JOINs, which SQLite always runs as the outer loop: a
+        // cut answer comes out in its subquery's order (a test holds it to that), each row's
+        // quantity series and metadata are probed only for the rows kept, and a row's metadata
+        // entries come one after another.
         let statement = try db.statement(
             "SELECT " + StoredSampleRow.sampleColumns("o") + ", o.sort_value, " + StoredSampleRow.seriesColumns("q")
-                + " FROM \(rows.sql) o LEFT JOIN quantity_series q ON q.sample_id = o.id"
+                + ", " + StoredSampleRow.metadataColumns("m") + " FROM \(rows.sql) o"
+                + " LEFT JOIN quantity_series q ON q.sample_id = o.id LEFT JOIN sample_metadata m ON m.sample_id = o.id"
         )
         try statement.bind(values: arguments)
         defer { statement.reset() }
         var answer: [StoredSampleRow] = []
         while try statement.step() {
-            answer.append(try StoredSampleRow(statement))
+            try StoredSampleRow.read(statement, into: &answer)
             // One past what an answer holds is enough to refuse it.
             if !cut, answer.count > Self.maximumAnswerObjects { break }
         }
@@ -465,7 +467,9 @@ extension SampleStore {
         guard !ids.isEmpty else { return [] }
         let statement = try db.statement(
             "SELECT " + StoredSampleRow.sampleColumns("s") + ", NULL, " + StoredSampleRow.seriesColumns("q")
+                + ", " + StoredSampleRow.metadataColumns("m")
                 + " FROM samples s LEFT JOIN quantity_series q ON q.sample_id = s.id"
+                + " LEFT JOIN sample_metadata m ON m.sample_id = s.id"
                 + " WHERE s.id IN (SELECT value FROM json_each(?))"
         )
         try statement.bind([Self.idList(ids)])
@@ -473,10 +477,11 @@ extension SampleStore {
         do {
             // Reset once read: a correlation's objects load through the same statement again.
             defer { statement.reset() }
+            var read: [StoredSampleRow] = []
             while try statement.step() {
-                let row = try StoredSampleRow(statement)
-                byID[row.id] = row
+                try StoredSampleRow.read(statement, into: &read)
             }
+            for row in read { byID[row.id] = row }
         }
         var rows: [StoredSampleRow] = []
         rows.reserveCapacity(ids.count)
@@ -502,23 +507,8 @@ extension SampleStore {
     /// is left out whole.
     func build(_ rows: [StoredSampleRow], scope: ReadScope, _ db: Connection) throws -> [Sample] {
         guard !rows.isEmpty else { return [] }
+        // The metadata of the samples built after the rows, from other tables.
         var metadata: [Int64: Metadata] = [:]
-        for row in try db.rows(
-            "SELECT sample_id, key, kind, text_value, number_value FROM sample_metadata WHERE sample_id IN (SELECT value FROM json_each(?))",
-            [Self.idList(rows.map(\.id))]
-        ) {
-            let value: MetadataValue? =
-                switch row[2].int64 {
-                case 0: row[3].string.map(MetadataValue.string)
-                case 1: row[4].double.map(MetadataValue.number)
-                case 2: row[4].double.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
-                case 3: try row[4].double.map { .quantity(Quantity($0, try HealthUnit(from: row[3].string ?? ""))) }
-                default: nil
-                }
-            if let value, let key = row[1].string {
-                metadata[row[0].int64!, default: [:]][MetadataKey(rawValue: key)] = value
-            }
-        }
         var samples = LoadedSamples(count: rows.count)
         var workoutIDs: [Int64] = []
         var correlationIDs: [Int64] = []
@@ -543,7 +533,7 @@ extension SampleStore {
             let value = row.value
             let source = try names.sourceRevision(source: row.source, revision: row.revision, db)
             let device = try row.device.map { try names.device($0, db) }
-            let meta = metadata[id] ?? [:]
+            let meta = row.metadata
             switch type {
             case .quantity(let quantityType):
                 let quantityUnit = try names.unit(row.unit, db, parse: unit)
@@ -578,6 +568,7 @@ extension SampleStore {
             case .workout:
                 workoutIDs.append(id)
                 samples.awaits(id, at: position)
+                metadata[id] = meta
                 pending[id] = (type, uuid, start, end, value, source, device)
             case .workoutRoute:
                 samples[position] = .workoutRoute(
@@ -594,10 +585,12 @@ extension SampleStore {
             case .correlation:
                 correlationIDs.append(id)
                 samples.awaits(id, at: position)
+                metadata[id] = meta
                 pending[id] = (type, uuid, start, end, nil, source, device)
             case .stateOfMind, .scoredAssessment, .electrocardiogram, .audiogram, .heartbeatSeries, .visionPrescription:
                 kindIDs.append(id)
                 samples.awaits(id, at: position)
+                metadata[id] = meta
                 pending[id] = (type, uuid, start, end, nil, source, device)
             case .document:
                 // As HealthKit's sample and anchored queries answer it: without the document
@@ -824,6 +817,8 @@ struct StoredSampleRow {
     /// The series' `minimum`, `maximum`, `most_recent`, `most_recent_start` and
     /// `most_recent_end`; nil unless all five are stored.
     let summary: (minimum: Double, maximum: Double, mostRecent: Double, start: Double, end: Double)?
+    /// The sample's metadata, from its `sample_metadata` rows.
+    private(set) var metadata: Metadata = [:]
 
     /// The `samples` columns (table alias `alias`) ``init(_:)`` reads first, in its order.
     static func sampleColumns(_ alias: String) -> String {
@@ -842,9 +837,44 @@ struct StoredSampleRow {
             .map { alias + "." + $0 }.joined(separator: ", ")
     }
 
-    /// The row `statement` stands on, its columns ``sampleColumns(_:)``, the sort value (or NULL),
-    /// then ``seriesColumns(_:)``.
-    init(_ statement: Statement) throws {
+    /// The `sample_metadata` columns (table alias `alias`, LEFT JOINed: one row of the statement
+    /// for each entry, NULL when the sample has none) that come last.
+    static func metadataColumns(_ alias: String) -> String {
+        ["key", "kind", "text_value", "number_value"].map { alias + "." + $0 }.joined(separator: ", ")
+    }
+
+    /// Reads the row `statement` stands on into `rows`: a new sample, or another metadata entry of
+    /// the last one (a sample's entries come one after another, the metadata being the innermost
+    /// loop of the statement's LEFT JOINs). The columns are ``sampleColumns(_:)``, the sort value
+    /// (or NULL), ``seriesColumns(_:)`` and ``metadataColumns(_:)``.
+    static func read(_ statement: Statement, into rows: inout [StoredSampleRow]) throws {
+        if let last = rows.indices.last, rows[last].id == statement.int64(at: 0) {
+            try rows[last].addMetadata(statement)
+            return
+        }
+        var row = try StoredSampleRow(statement)
+        try row.addMetadata(statement)
+        rows.append(row)
+    }
+
+    /// Adds the metadata entry in the row `statement` stands on, if there is one.
+    private mutating func addMetadata(_ statement: Statement) throws {
+        guard !statement.isNull(at: 18), let key = statement.value(at: 18).string else { return }
+        let text = statement.isNull(at: 20) ? nil : statement.value(at: 20).string
+        let number = statement.isNull(at: 21) ? nil : statement.double(at: 21)
+        let value: MetadataValue? =
+            switch statement.int64(at: 19) {
+            case 0: text.map(MetadataValue.string)
+            case 1: number.map(MetadataValue.number)
+            case 2: number.map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+            case 3: try number.map { .quantity(Quantity($0, try HealthUnit(from: text ?? ""))) }
+            default: nil
+            }
+        if let value { metadata[MetadataKey(rawValue: key)] = value }
+    }
+
+    /// The sample's columns in the row `statement` stands on.
+    private init(_ statement: Statement) throws {
         guard let uuid = statement.uuid(at: 1) else {
             throw StoreError.damagedDatabase("a stored sample has a malformed UUID")
         }

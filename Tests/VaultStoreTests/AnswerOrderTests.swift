@@ -34,6 +34,14 @@ struct AnswerOrderTests {
                 source: Source(bundleIdentifier: "org.example.app\(index % 3)", name: "App \(index % 3)")
             )
             let uuid = UUID(using: &rng)
+            // Some with metadata: a sample's entries are rows of their own in the statement.
+            let metadata: Metadata =
+                index % 7 == 0
+                ? [
+                    "org.example.note": .string("n\(index % 4)"), "org.example.count": .number(Double(index)),
+                    "org.example.at": .date(start), MetadataKey.wasUserEntered: .number(1),
+                    "org.example.length": .quantity(Quantity(Double(index % 5), .meter)),
+                ] : [:]
             switch index % 5 {
             case 0:
                 let value = [0.0, -0.0, 5, 10].randomElement(using: &rng)!
@@ -45,7 +53,8 @@ struct AnswerOrderTests {
                             quantity: Quantity(value, .count),
                             start: start,
                             end: end,
-                            sourceRevision: source
+                            sourceRevision: source,
+                            metadata: metadata
                         )
                     )
                 )
@@ -72,7 +81,8 @@ struct AnswerOrderTests {
                             unit: unit,
                             start: start,
                             end: start.addingTimeInterval(60),
-                            sourceRevision: source
+                            sourceRevision: source,
+                            metadata: metadata
                         )
                     )
                 )
@@ -87,7 +97,8 @@ struct AnswerOrderTests {
                             quantity: Quantity(value, unit),
                             start: start,
                             end: end,
-                            sourceRevision: source
+                            sourceRevision: source,
+                            metadata: metadata
                         )
                     )
                 )
@@ -100,14 +111,22 @@ struct AnswerOrderTests {
                             value: Int.random(in: 0...2, using: &rng),
                             start: start,
                             end: end,
-                            sourceRevision: source
+                            sourceRevision: source,
+                            metadata: metadata
                         )
                     )
                 )
             default:
                 samples.append(
                     .workout(
-                        try Workout(uuid: uuid, activityType: .running, start: start, end: end, sourceRevision: source)
+                        try Workout(
+                            uuid: uuid,
+                            activityType: .running,
+                            start: start,
+                            end: end,
+                            sourceRevision: source,
+                            metadata: metadata
+                        )
                     )
                 )
             }
@@ -119,6 +138,8 @@ struct AnswerOrderTests {
         var rng: any SeededRandomNumberGenerator = Xoshiro(seed: (5, 3, 5, 8))
         let samples = try Self.tiedSamples(&rng)
         try store.save(samples)
+        let saved = Dictionary(uniqueKeysWithValues: samples.map { ($0.uuid, $0) })
+        #expect(samples.filter { !$0.metadata.isEmpty }.count > 40)
         let types: [SampleType] = [
             .quantity(.stepCount), .quantity(.heartRate), .quantity(.bodyMass), .category(.sleepAnalysis), .workout,
         ]
@@ -159,6 +180,17 @@ struct AnswerOrderTests {
             let expectedCount = samples.filter { sample in predicates.contains { $0.sampleType == sample.sampleType } }
                 .count
             #expect(whole.count == expectedCount)
+            // Each as saved, its metadata too (a series without its quantities, which only the
+            // series query reads).
+            #expect(
+                whole.allSatisfy { sample in
+                    guard let original = saved[sample.uuid] else { return false }
+                    if case .quantity(let quantity) = original, quantity.count > 1 {
+                        return sample.metadata == original.metadata && sample.startDate == original.startDate
+                    }
+                    return sample == original
+                }
+            )
             // A page cut from the middle by a limit and an offset (the document query's way).
             let offset = Int.random(in: 0...max(0, whole.count - 1), using: &rng)
             let page: [Sample] = try store.database.read { db in
