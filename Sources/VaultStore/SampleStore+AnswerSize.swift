@@ -2,9 +2,9 @@ public import HealthModel
 
 extension SampleStore {
     /// The most objects one query answer holds. A query that matches more (without a limit, or
-    /// with a larger one) is refused before any of them is loaded, so no request builds an answer
-    /// it could never send: 100,000 samples are more than a frame of the default 16 MiB carries.
-    /// Only rows the caller may see are counted.
+    /// with a larger one) is refused once one row past it is read, before any sample is built, so
+    /// no request builds an answer it could never send: 100,000 samples are more than a frame of
+    /// the default 16 MiB carries. Only rows the caller may see are counted.
     public static let maximumAnswerObjects = 100_000
 
     /// The SQL `LIMIT` for a query's `limit` (0: none): never more than one past the cap, so an

@@ -314,18 +314,21 @@ extension SampleStore {
         ) {
             let id = row[0].int64!
             guard let (_, uuid, start, _, _, source, device) = pending[id] else { continue }
-            samples[id: id] = .stateOfMind(
-                try StateOfMind(
-                    uuid: uuid,
-                    date: start,
-                    kind: try StateOfMind.Kind(validating: Int(row[1].int64 ?? 0)),
-                    valence: row[2].double ?? .nan,
-                    labels: try Self.list(row[3].string).map { try StateOfMind.Label(validating: $0) },
-                    associations: try Self.list(row[4].string).map { try StateOfMind.Association(validating: $0) },
-                    sourceRevision: source,
-                    device: device,
-                    metadata: metadata[id] ?? [:]
-                )
+            samples.put(
+                .stateOfMind(
+                    try StateOfMind(
+                        uuid: uuid,
+                        date: start,
+                        kind: try StateOfMind.Kind(validating: Int(row[1].int64 ?? 0)),
+                        valence: row[2].double ?? .nan,
+                        labels: try Self.list(row[3].string).map { try StateOfMind.Label(validating: $0) },
+                        associations: try Self.list(row[4].string).map { try StateOfMind.Association(validating: $0) },
+                        sourceRevision: source,
+                        device: device,
+                        metadata: metadata[id] ?? [:]
+                    )
+                ),
+                for: id
             )
         }
         for row in try db.rows("SELECT sample_id, answers FROM scored_assessments \(byID)", [list]) {
@@ -334,26 +337,32 @@ extension SampleStore {
             let answers = try Self.list(row[1].string)
             switch type {
             case .scoredAssessment(.gad7):
-                samples[id: id] = .gad7Assessment(
-                    try GAD7Assessment(
-                        uuid: uuid,
-                        date: start,
-                        answers: try answers.map { try GAD7Assessment.Answer(validating: $0) },
-                        sourceRevision: source,
-                        device: device,
-                        metadata: metadata[id] ?? [:]
-                    )
+                samples.put(
+                    .gad7Assessment(
+                        try GAD7Assessment(
+                            uuid: uuid,
+                            date: start,
+                            answers: try answers.map { try GAD7Assessment.Answer(validating: $0) },
+                            sourceRevision: source,
+                            device: device,
+                            metadata: metadata[id] ?? [:]
+                        )
+                    ),
+                    for: id
                 )
             case .scoredAssessment(.phq9):
-                samples[id: id] = .phq9Assessment(
-                    try PHQ9Assessment(
-                        uuid: uuid,
-                        date: start,
-                        answers: try answers.map { try PHQ9Assessment.Answer(validating: $0) },
-                        sourceRevision: source,
-                        device: device,
-                        metadata: metadata[id] ?? [:]
-                    )
+                samples.put(
+                    .phq9Assessment(
+                        try PHQ9Assessment(
+                            uuid: uuid,
+                            date: start,
+                            answers: try answers.map { try PHQ9Assessment.Answer(validating: $0) },
+                            sourceRevision: source,
+                            device: device,
+                            metadata: metadata[id] ?? [:]
+                        )
+                    ),
+                    for: id
                 )
             default:
                 throw StoreError.damagedDatabase("a scored assessment's row has another type")
@@ -371,39 +380,45 @@ extension SampleStore {
         ) {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
-            samples[id: id] = .electrocardiogram(
-                try Electrocardiogram(
-                    uuid: uuid,
-                    start: start,
-                    end: end,
-                    classification: try Electrocardiogram.Classification(validating: Int(row[1].int64 ?? -1)),
-                    symptomsStatus: try Electrocardiogram.SymptomsStatus(validating: Int(row[2].int64 ?? -1)),
-                    averageHeartRate: try row[3].double.map { Quantity($0, try unit(row[4].string ?? "")) },
-                    samplingFrequency: try row[5].double.map { Quantity($0, try unit(row[6].string ?? "")) },
-                    voltageMeasurements: nil,
-                    numberOfVoltageMeasurements: Int(row[7].int64 ?? -1),
-                    sourceRevision: source,
-                    device: device,
-                    metadata: metadata[id] ?? [:]
-                )
+            samples.put(
+                .electrocardiogram(
+                    try Electrocardiogram(
+                        uuid: uuid,
+                        start: start,
+                        end: end,
+                        classification: try Electrocardiogram.Classification(validating: Int(row[1].int64 ?? -1)),
+                        symptomsStatus: try Electrocardiogram.SymptomsStatus(validating: Int(row[2].int64 ?? -1)),
+                        averageHeartRate: try row[3].double.map { Quantity($0, try unit(row[4].string ?? "")) },
+                        samplingFrequency: try row[5].double.map { Quantity($0, try unit(row[6].string ?? "")) },
+                        voltageMeasurements: nil,
+                        numberOfVoltageMeasurements: Int(row[7].int64 ?? -1),
+                        sourceRevision: source,
+                        device: device,
+                        metadata: metadata[id] ?? [:]
+                    )
+                ),
+                for: id
             )
         }
         for row in try db.rows("SELECT sample_id, sensitivity_points FROM audiograms \(byID)", [list]) {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
-            samples[id: id] = .audiogram(
-                try AudiogramSample(
-                    uuid: uuid,
-                    sensitivityPoints: try HealthJSON.decode(
-                        [AudiogramSample.SensitivityPoint].self,
-                        from: Data((row[1].string ?? "").utf8)
-                    ),
-                    start: start,
-                    end: end,
-                    sourceRevision: source,
-                    device: device,
-                    metadata: metadata[id] ?? [:]
-                )
+            samples.put(
+                .audiogram(
+                    try AudiogramSample(
+                        uuid: uuid,
+                        sensitivityPoints: try HealthJSON.decode(
+                            [AudiogramSample.SensitivityPoint].self,
+                            from: Data((row[1].string ?? "").utf8)
+                        ),
+                        start: start,
+                        end: end,
+                        sourceRevision: source,
+                        device: device,
+                        metadata: metadata[id] ?? [:]
+                    )
+                ),
+                for: id
             )
         }
         for row in try db.rows(
@@ -413,33 +428,39 @@ extension SampleStore {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
             let type = try VisionPrescriptionType(validating: Int(row[1].int64 ?? 0))
-            samples[id: id] = .visionPrescription(
-                try VisionPrescription(
-                    uuid: uuid,
-                    type: type,
-                    lenses: try Self.lenses(row[2].string, type: type),
-                    dateIssued: start,
-                    expirationDate: end >= VisionPrescription.noExpiration ? nil : end,
-                    sourceRevision: source,
-                    device: device,
-                    metadata: metadata[id] ?? [:]
-                )
+            samples.put(
+                .visionPrescription(
+                    try VisionPrescription(
+                        uuid: uuid,
+                        type: type,
+                        lenses: try Self.lenses(row[2].string, type: type),
+                        dateIssued: start,
+                        expirationDate: end >= VisionPrescription.noExpiration ? nil : end,
+                        sourceRevision: source,
+                        device: device,
+                        metadata: metadata[id] ?? [:]
+                    )
+                ),
+                for: id
             )
         }
         for row in try db.rows("SELECT sample_id, beat_count FROM heartbeat_series \(byID)", [list]) {
             let id = row[0].int64!
             guard let (_, uuid, start, end, _, source, device) = pending[id] else { continue }
-            samples[id: id] = .heartbeatSeries(
-                try HeartbeatSeriesSample(
-                    uuid: uuid,
-                    start: start,
-                    end: end,
-                    heartbeats: nil,
-                    count: Int(row[1].int64 ?? -1),
-                    sourceRevision: source,
-                    device: device,
-                    metadata: metadata[id] ?? [:]
-                )
+            samples.put(
+                .heartbeatSeries(
+                    try HeartbeatSeriesSample(
+                        uuid: uuid,
+                        start: start,
+                        end: end,
+                        heartbeats: nil,
+                        count: Int(row[1].int64 ?? -1),
+                        sourceRevision: source,
+                        device: device,
+                        metadata: metadata[id] ?? [:]
+                    )
+                ),
+                for: id
             )
         }
     }

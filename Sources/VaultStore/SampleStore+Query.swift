@@ -2,9 +2,10 @@ public import Foundation
 public import HealthModel
 
 extension SampleStore {
-    /// Runs a sample query under a scope: the predicates compiled to SQL, sorted and limited in
-    /// SQL, hidden rows never read (each restricted type goes through the (type, source, start)
-    /// index, so its cost does not grow with other apps' data).
+    /// Runs a sample query under a scope: the predicates compiled to SQL, hidden rows never read
+    /// (each restricted type goes through the (type, source, start) index, so its cost does not
+    /// grow with other apps' data), the answer sorted and cut as ``sampleRows(matching:scope:offset:_:)``
+    /// says.
     public func samples(matching query: SampleQueryDescriptor, scope: ReadScope) throws -> [Sample] {
         try database.read { try samples(matching: query, scope: scope, in: $0) }
     }
@@ -18,9 +19,10 @@ extension SampleStore {
     }
 
     /// The rows of ``samples(matching:scope:in:)``'s answer, in its order, from position
-    /// `offset` of it, each with every column a load reads: the rows are read once, sorted and
-    /// limited in SQL, and their quantity series joined after the limit (so only the rows
-    /// answered are probed there).
+    /// `offset` of it, each with every column a load reads, its quantity series and its metadata:
+    /// the rows are read once, a whole answer sorted here, one cut by a limit or an offset sorted
+    /// and cut in SQL, the series and metadata joined after the cut (so only the rows answered
+    /// are probed there). Reading stops one row past what an answer holds.
     func sampleRows(
         matching query: SampleQueryDescriptor,
         scope: ReadScope,
@@ -69,10 +71,12 @@ extension SampleStore {
             arguments.append(.integer(Int64(Self.sqlLimit(query.limit))))
             arguments.append(.integer(Int64(max(offset, 0))))
         }
-        // The rows are the left side of LEFT JOINs, which SQLite always runs as the outer loop: a
-        // cut answer comes out in its subquery's order (a test holds it to that), each row's
-        // quantity series and metadata are probed only for the rows kept, and a row's metadata
-        // entries come one after another.
+        // The rows are the left side of LEFT JOINs, which SQLite never reorders: they are the
+        // outer loop, so each row's quantity series and metadata are probed only for the rows
+        // kept, and a row's metadata entries come one after another. A cut answer comes out in
+        // its subquery's order, as SQLite (3.46) reads the subquery straight through; SQL does
+        // not promise it without an ORDER BY outside, which would sort the rows again, so
+        // AnswerOrderTests holds it to that order.
         let statement = try db.statement(
             "SELECT " + StoredSampleRow.sampleColumns("o") + ", o.sort_value, " + StoredSampleRow.seriesColumns("q")
                 + ", " + StoredSampleRow.metadataColumns("m") + " FROM \(rows.sql) o"
@@ -86,7 +90,8 @@ extension SampleStore {
             // One past what an answer holds is enough to refuse it.
             if !cut, answer.count > Self.maximumAnswerObjects { break }
         }
-        if !cut {
+        // An answer too large is refused, not sorted.
+        if !cut, answer.count <= Self.maximumAnswerObjects {
             answer.sort(by: StoredSampleRow.precedes(query.sortDescriptors))
         }
         return answer
@@ -538,32 +543,38 @@ extension SampleStore {
             case .quantity(let quantityType):
                 let quantityUnit = try names.unit(row.unit, db, parse: unit)
                 let (count, summary) = row.series(in: quantityUnit)
-                samples[position] = .quantity(
-                    try QuantitySample(
-                        uuid: uuid,
-                        type: quantityType,
-                        quantity: Quantity(row.givenValue ?? 0, quantityUnit),
-                        start: start,
-                        end: end,
-                        count: count,
-                        discreteSummary: summary,
-                        sourceRevision: source,
-                        device: device,
-                        metadata: meta
-                    )
+                samples.put(
+                    .quantity(
+                        try QuantitySample(
+                            uuid: uuid,
+                            type: quantityType,
+                            quantity: Quantity(row.givenValue ?? 0, quantityUnit),
+                            start: start,
+                            end: end,
+                            count: count,
+                            discreteSummary: summary,
+                            sourceRevision: source,
+                            device: device,
+                            metadata: meta
+                        )
+                    ),
+                    at: position
                 )
             case .category(let categoryType):
-                samples[position] = .category(
-                    try CategorySample(
-                        uuid: uuid,
-                        type: categoryType,
-                        value: Int(value ?? -1),
-                        start: start,
-                        end: end,
-                        sourceRevision: source,
-                        device: device,
-                        metadata: meta
-                    )
+                samples.put(
+                    .category(
+                        try CategorySample(
+                            uuid: uuid,
+                            type: categoryType,
+                            value: Int(value ?? -1),
+                            start: start,
+                            end: end,
+                            sourceRevision: source,
+                            device: device,
+                            metadata: meta
+                        )
+                    ),
+                    at: position
                 )
             case .workout:
                 workoutIDs.append(id)
@@ -571,16 +582,19 @@ extension SampleStore {
                 metadata[id] = meta
                 pending[id] = (type, uuid, start, end, value, source, device)
             case .workoutRoute:
-                samples[position] = .workoutRoute(
-                    try WorkoutRoute(
-                        uuid: uuid,
-                        start: start,
-                        end: end,
-                        count: Int(value ?? 0),
-                        sourceRevision: source,
-                        device: device,
-                        metadata: meta
-                    )
+                samples.put(
+                    .workoutRoute(
+                        try WorkoutRoute(
+                            uuid: uuid,
+                            start: start,
+                            end: end,
+                            count: Int(value ?? 0),
+                            sourceRevision: source,
+                            device: device,
+                            metadata: meta
+                        )
+                    ),
+                    at: position
                 )
             case .correlation:
                 correlationIDs.append(id)
@@ -595,16 +609,19 @@ extension SampleStore {
             case .document:
                 // As HealthKit's sample and anchored queries answer it: without the document
                 // (a document query reads it).
-                samples[position] = .cdaDocument(
-                    try CDADocumentSample(
-                        uuid: uuid,
-                        document: nil,
-                        start: start,
-                        end: end,
-                        sourceRevision: source,
-                        device: device,
-                        metadata: meta
-                    )
+                samples.put(
+                    .cdaDocument(
+                        try CDADocumentSample(
+                            uuid: uuid,
+                            document: nil,
+                            start: start,
+                            end: end,
+                            sourceRevision: source,
+                            device: device,
+                            metadata: meta
+                        )
+                    ),
+                    at: position
                 )
             }
         }
@@ -653,17 +670,20 @@ extension SampleStore {
                 guard let (type, uuid, start, end, _, source, device) = pending[id],
                     case .correlation(let correlationType) = type, let objects = byParent[id]
                 else { continue }
-                samples[id: id] = .correlation(
-                    try Correlation(
-                        uuid: uuid,
-                        type: correlationType,
-                        start: start,
-                        end: end,
-                        objects: objects,
-                        sourceRevision: source,
-                        device: device,
-                        metadata: metadata[id] ?? [:]
-                    )
+                samples.put(
+                    .correlation(
+                        try Correlation(
+                            uuid: uuid,
+                            type: correlationType,
+                            start: start,
+                            end: end,
+                            objects: objects,
+                            sourceRevision: source,
+                            device: device,
+                            metadata: metadata[id] ?? [:]
+                        )
+                    ),
+                    for: id
                 )
             }
         }
@@ -770,30 +790,34 @@ extension SampleStore {
                     details[id] = (activities, statistics)
                 }
             }
-            samples[id: id] = .workout(
-                try Workout(
-                    uuid: uuid,
-                    activityType: activityType,
-                    start: start,
-                    end: end,
-                    duration: row[2].double,
-                    totalEnergyBurned: energy,
-                    totalDistance: distance,
-                    events: events[id] ?? [],
-                    activities: details[id]?.0 ?? [],
-                    statistics: details[id]?.1 ?? [],
-                    sourceRevision: source,
-                    device: device,
-                    metadata: metadata[id] ?? [:]
-                )
+            samples.put(
+                .workout(
+                    try Workout(
+                        uuid: uuid,
+                        activityType: activityType,
+                        start: start,
+                        end: end,
+                        duration: row[2].double,
+                        totalEnergyBurned: energy,
+                        totalDistance: distance,
+                        events: events[id] ?? [],
+                        activities: details[id]?.0 ?? [],
+                        statistics: details[id]?.1 ?? [],
+                        sourceRevision: source,
+                        device: device,
+                        metadata: metadata[id] ?? [:]
+                    )
+                ),
+                for: id
             )
         }
     }
 }
 
 /// A row of `samples` as a load reads it, with its quantity series' count and summary (from its
-/// `quantity_series` row; none when it is no series): plain values, read from the statement
-/// before any sample is built, so the rows' metadata can be read for them all at once.
+/// `quantity_series` row; none when it is no series) and its metadata: plain values, read from
+/// the statement before any sample is built (a whole answer is sorted as rows, and an answer too
+/// large refused before building).
 struct StoredSampleRow {
     let id: Int64
     let uuid: UUID
@@ -964,9 +988,9 @@ struct LoadedSamples {
         slots = Array(repeating: nil, count: count)
     }
 
-    subscript(position: Int) -> Sample? {
-        get { slots[position] }
-        set { slots[position] = newValue }
+    /// Puts the sample of the row at `position` in its slot.
+    mutating func put(_ sample: Sample, at position: Int) {
+        slots[position] = sample
     }
 
     /// Marks the slot at `position` as the one the sample with row id `id` fills later.
@@ -974,13 +998,10 @@ struct LoadedSamples {
         positions[id] = position
     }
 
-    /// The slot of a sample built after the rows are read, by its row id (one not awaited is
-    /// ignored).
-    subscript(id id: Int64) -> Sample? {
-        get { positions[id].flatMap { slots[$0] } }
-        set {
-            if let index = positions[id] { slots[index] = newValue }
-        }
+    /// Puts a sample built after the rows are read in the slot its row id awaits (one not awaited
+    /// is ignored).
+    mutating func put(_ sample: Sample, for id: Int64) {
+        if let index = positions[id] { slots[index] = sample }
     }
 
     /// The samples built, in their rows' order, a slot left empty (a correlation left out)
