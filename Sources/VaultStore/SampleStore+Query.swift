@@ -539,6 +539,13 @@ extension SampleStore {
             let source = try names.sourceRevision(source: row.source, revision: row.revision, db)
             let device = try row.device.map { try names.device($0, db) }
             let meta = row.metadata
+            // A sample built after the rows, from other tables: its slot, metadata and columns
+            // kept till then.
+            func later(_ value: Double?) {
+                samples.awaits(id, at: position)
+                metadata[id] = meta
+                pending[id] = (type, uuid, start, end, value, source, device)
+            }
             switch type {
             case .quantity(let quantityType):
                 let quantityUnit = try names.unit(row.unit, db, parse: unit)
@@ -578,9 +585,7 @@ extension SampleStore {
                 )
             case .workout:
                 workoutIDs.append(id)
-                samples.awaits(id, at: position)
-                metadata[id] = meta
-                pending[id] = (type, uuid, start, end, value, source, device)
+                later(value)
             case .workoutRoute:
                 samples.put(
                     .workoutRoute(
@@ -598,14 +603,10 @@ extension SampleStore {
                 )
             case .correlation:
                 correlationIDs.append(id)
-                samples.awaits(id, at: position)
-                metadata[id] = meta
-                pending[id] = (type, uuid, start, end, nil, source, device)
+                later(nil)
             case .stateOfMind, .scoredAssessment, .electrocardiogram, .audiogram, .heartbeatSeries, .visionPrescription:
                 kindIDs.append(id)
-                samples.awaits(id, at: position)
-                metadata[id] = meta
-                pending[id] = (type, uuid, start, end, nil, source, device)
+                later(nil)
             case .document:
                 // As HealthKit's sample and anchored queries answer it: without the document
                 // (a document query reads it).
