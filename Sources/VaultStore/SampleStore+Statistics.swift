@@ -645,7 +645,10 @@ struct StatisticsPlan {
     /// ``segmentsSQL()`` per interval: each sample with a duration, cut at the edges of every
     /// interval it reaches, starts and ends its coverage within each; the running sums start
     /// again in each interval (a window partitioned by interval), so no event of another interval
-    /// enters an interval's sums.
+    /// enters an interval's sums. An interval's latest end is the uncut end of the samples
+    /// reaching into it (`z`, carried by their start events, each of which opens a covered
+    /// segment), so that a caller learns of a sample reaching past the last boundary, as the
+    /// pieces tell it.
     private func partitionedSegmentsSQL() -> String {
         let (covered, chosen, won, perRank, running, bySource) = segmentColumns
         return """
@@ -653,14 +656,14 @@ struct StatisticsPlan {
             sp(a, b, k, r, i, i1) AS (
                 SELECT a, b, \(rankSQL), \(rate), hv_interval(?, a, 0), hv_interval(?, b, 1) FROM v WHERE b > a
                 UNION ALL SELECT a, b, k, r, i + 1, i1 FROM sp WHERE i < i1),
-            e(i, t, k, dr, dc) AS (
-                SELECT i, max(a, hv_boundary(?, i)), k, r, 1 FROM sp WHERE i >= 0 AND i < ?
-                UNION ALL SELECT i, min(b, hv_boundary(?, i + 1)), k, -r, -1 FROM sp WHERE i >= 0 AND i < ?),
-            g AS (SELECT i, t\(perRank.joined()) FROM e GROUP BY i, t),
+            e(i, t, k, dr, dc, z) AS (
+                SELECT i, max(a, hv_boundary(?, i)), k, r, 1, b FROM sp WHERE i >= 0 AND i < ?
+                UNION ALL SELECT i, min(b, hv_boundary(?, i + 1)), k, -r, -1, NULL FROM sp WHERE i >= 0 AND i < ?),
+            g AS (SELECT i, t, max(z) AS z\(perRank.joined()) FROM e GROUP BY i, t),
             st AS (
-                SELECT i, t, lead(t) OVER o AS t2\(running.joined())
+                SELECT i, t, z, lead(t) OVER o AS t2\(running.joined())
                 FROM g WINDOW o AS (PARTITION BY i ORDER BY t ROWS UNBOUNDED PRECEDING))
-            SELECT i, max(t2), sum((t2 - t) * \(chosen)),
+            SELECT i, max(z), sum((t2 - t) * \(chosen)),
                 \(options.contains(.duration) ? "sum(t2 - t)" : "0")\(bySource.joined()), \(won.joined(separator: ", "))
             FROM st WHERE \(covered) GROUP BY i
             """

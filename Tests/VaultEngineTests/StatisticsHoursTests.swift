@@ -9,22 +9,27 @@ import VaultStore
 
 /// The statistics kept by the hour (docs/STATISTICS.md, "Hours kept") give the answers computed
 /// without them: every query through the engine (which keeps and reuses hours) against the same
-/// query computed by the store from the rows alone, in the same snapshot, for readers of every
-/// source and of their own, after saves, deletions and a change of priority between queries.
+/// query computed by the store from the rows alone, in the same snapshot, and as the owner's
+/// report computes it (the hours kept read, the others computed for the query alone and not
+/// kept), for readers of every source and of their own, after saves, deletions and a change of
+/// priority between queries.
 @Suite struct StatisticsHoursTests {
     typealias Raw = StatisticsTests.Raw
 
-    /// The same query without hours, from the rows.
+    /// The same query through the store: from the rows alone with a keeper that is `.off`;
+    /// without a keeper, as the report asks, reading the hours kept and keeping none it computes.
     static func direct(
         _ test: TestEngine,
         _ caller: Caller,
-        collection query: StatisticsCollectionQueryDescriptor
+        collection query: StatisticsCollectionQueryDescriptor,
+        keeping keeper: StatisticsHoursKeeper? = StatisticsHoursKeeper(.off)
     ) throws -> StatisticsCollection {
         try test.engine.database.read { db in
             try test.engine.store.statisticsCollection(
                 matching: query,
                 scope: try test.engine.scope(for: caller, db),
                 timeZone: "UTC",
+                keeping: keeper,
                 in: db
             )
         }
@@ -33,12 +38,18 @@ import VaultStore
     static func direct(
         _ test: TestEngine,
         _ caller: Caller,
-        statistics query: StatisticsQueryDescriptor
+        statistics query: StatisticsQueryDescriptor,
+        keeping keeper: StatisticsHoursKeeper? = StatisticsHoursKeeper(.off)
     ) throws
         -> Statistics?
     {
         try test.engine.database.read { db in
-            try test.engine.store.statistics(matching: query, scope: try test.engine.scope(for: caller, db), in: db)
+            try test.engine.store.statistics(
+                matching: query,
+                scope: try test.engine.scope(for: caller, db),
+                keeping: keeper,
+                in: db
+            )
         }
     }
 
@@ -169,19 +180,26 @@ import VaultStore
                         )
                     })
                 {
-                    // Twice: computing the hours, then from the hours kept.
+                    // Twice: computing the hours, then from the hours kept. The report's way first,
+                    // so that it computes what was not kept before the engine keeps it.
                     for time in 0..<2 {
+                        let label = "round \(round), \(caller), \(name), time \(time)"
+                        let report = try Self.direct(test, caller, collection: query, keeping: nil)
                         let kept = try await test.engine.statisticsCollection(matching: query, as: caller)
-                        let direct = try Self.direct(test, caller, collection: query)
-                        Self.same(kept, direct, "round \(round), \(caller), \(name), time \(time)")
+                        let rows = try Self.direct(test, caller, collection: query)
+                        Self.same(kept, rows, label)
+                        Self.same(report, kept, "\(label), as the report computes it")
                     }
                 }
                 for (label, predicate) in predicates {
                     let single = StatisticsQueryDescriptor(quantityType: type, predicate: predicate, options: options)
                     for time in 0..<2 {
+                        let label = "round \(round), \(caller), one statistics, \(label), time \(time)"
+                        let report = try Self.direct(test, caller, statistics: single, keeping: nil)
                         let kept = try await test.engine.statistics(matching: single, as: caller)
-                        let direct = try Self.direct(test, caller, statistics: single)
-                        Self.same(kept, direct, "round \(round), \(caller), one statistics, \(label), time \(time)")
+                        let rows = try Self.direct(test, caller, statistics: single)
+                        Self.same(kept, rows, label)
+                        Self.same(report, kept, "\(label), as the report computes it")
                     }
                 }
             }
