@@ -277,24 +277,29 @@ struct StatisticsPlan {
                 after = id
             }
         }
-        // With a predicate, one pass over its matches keeps only the sources it leaves, and
-        // narrows the span to their start dates.
+        // With a predicate or a restriction, only the sources with a match are kept, and the
+        // span narrowed to their matches' start dates.
         var matched: (start: Double, end: Double)?
-        if case .date = predicate, restriction == nil, windowed == nil {
-            // Dates alone, each source's first and last match through the (type, source, start)
-            // index, two probes a source instead of the pass: the cost of a year's predicate is
-            // that of a day's.
+        let datesAlone: Bool
+        if case .date = predicate { datesAlone = true } else { datesAlone = predicate == nil }
+        if datesAlone, predicate != nil || restriction != nil, windowed == nil {
+            // Dates alone (a predicate's, a run of hours' restriction, or both), each source's
+            // first and last match through the (type, source, start) index, two probes a source
+            // instead of the pass: the cost of a year's predicate is that of a day's.
             var first: Double?
             var last: Double?
             var kept: [Int64] = []
             for id in ids {
+                let source = SQLFragment("s.source_id = ?", [.integer(id)])
                 guard
                     let probe = try store.branch(
                         for: SampleTypePredicate(.quantity(type), predicate: predicate),
                         scope: scope,
                         columns: SQLFragment("s.start_date AS a"),
                         path: path,
-                        condition: SQLFragment("s.source_id = ?", [.integer(id)]),
+                        condition: restriction.map {
+                            SQLFragment("(\($0.sql)) AND \(source.sql)", $0.arguments + source.arguments)
+                        } ?? source,
                         db
                     ),
                     let earliest = try db.rows("SELECT a FROM (\(probe.sql)) ORDER BY a LIMIT 1", probe.arguments)

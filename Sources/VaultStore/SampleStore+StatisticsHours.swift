@@ -323,17 +323,20 @@ extension StatisticsPlan {
                 }
             }
             // The runs of hours not kept, each computed in one pass over the rows reaching into
-            // it: inside the predicate's dates from every row, and kept; elsewhere from the rows
-            // the predicate matches, for this query only.
+            // it: inside the predicate's dates from every row, with every figure, to be kept; elsewhere,
+            // and everywhere for a query whose hours nobody will keep (the owner's report, which
+            // passes no keeper), only what the query asks, from the rows the predicate matches.
+            let keeps = keeper?.mode == .keep
+            func keepable(_ hour: Int64) -> Bool { keeps && inside?.contains(hour) == true }
             var hour = from
             while hour < lastHour {
                 guard hours[hour] == nil else {
                     hour += 1
                     continue
                 }
-                let kept = inside?.contains(hour) == true
+                let kept = keepable(hour)
                 var runEnd = hour + 1
-                while runEnd < lastHour, hours[runEnd] == nil, (inside?.contains(runEnd) == true) == kept {
+                while runEnd < lastHour, hours[runEnd] == nil, keepable(runEnd) == kept {
                     runEnd += 1
                 }
                 keeper?.counted(runEnd - hour)
