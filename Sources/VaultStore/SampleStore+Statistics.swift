@@ -195,6 +195,9 @@ struct StatisticsPlan {
     /// intervals computed with it, not even in a floating-point sum's last bit (the hours kept).
     var partitionedSegments = false
 
+    /// The plan of a query over the rows `scope` sees that match `predicate`, and `restriction`
+    /// when given; `restrictionOfDates` says the restriction bounds the start date alone (a run of
+    /// hours'), so that its sources are found by index probes, as a date predicate's are.
     init?(
         type: QuantityTypeIdentifier,
         predicate: SamplePredicate?,
@@ -202,6 +205,7 @@ struct StatisticsPlan {
         scope: ReadScope,
         store: SampleStore,
         restrictedTo restriction: SQLFragment? = nil,
+        restrictionOfDates: Bool = false,
         path: SampleStore.RowPath = .byStart,
         mergingAlways: Bool = false,
         _ db: Connection
@@ -282,10 +286,13 @@ struct StatisticsPlan {
         var matched: (start: Double, end: Double)?
         let datesAlone: Bool
         if case .date = predicate { datesAlone = true } else { datesAlone = predicate == nil }
-        if datesAlone, predicate != nil || restriction != nil, windowed == nil {
-            // Dates alone (a predicate's, a run of hours' restriction, or both), each source's
-            // first and last match through the (type, source, start) index, two probes a source
-            // instead of the pass: the cost of a year's predicate is that of a day's.
+        if datesAlone, predicate != nil || restriction != nil, restriction == nil || restrictionOfDates,
+            windowed == nil
+        {
+            // Dates alone (a predicate's, a run of hours' bounds on the start, or both), each
+            // source's first and last match through the (type, source, start) index, two probes a
+            // source instead of the pass: the cost of a year's predicate is that of a day's. Any
+            // other restriction (a live workout's rows) is read in one pass.
             var first: Double?
             var last: Double?
             var kept: [Int64] = []

@@ -422,6 +422,7 @@ extension StatisticsPlan {
                 scope: scope,
                 store: store,
                 restrictedTo: restriction,
+                restrictionOfDates: true,
                 db
             )
         {
@@ -439,6 +440,7 @@ extension StatisticsPlan {
                 scope: scope,
                 store: store,
                 restrictedTo: restriction,
+                restrictionOfDates: true,
                 mergingAlways: true,
                 db
             )
