@@ -12,7 +12,10 @@ import VaultStore
 /// query computed by the store from the rows alone, in the same snapshot, and as the owner's
 /// report computes it (the hours kept read, the others computed for the query alone and not
 /// kept), for readers of every source and of their own, after saves, deletions and a change of
-/// priority between queries.
+/// priority between queries; and the three collections without a predicate, every interval,
+/// against the reference computed from the samples themselves (``StatisticsTests/expected``), so
+/// that a query the hours cannot serve (intervals of 3 hours in Kolkata, half an hour off UTC's)
+/// is not only compared with itself.
 @Suite struct StatisticsHoursTests {
     typealias Raw = StatisticsTests.Raw
 
@@ -94,6 +97,73 @@ import VaultStore
         }
     }
 
+    /// Checks every interval of `collection` against the reference, from `raw` (what its reader
+    /// sees) merged in `priority`, and that it holds no interval beyond those with data.
+    /// `intervals` covers the samples' span.
+    static func checkAgainstReference(
+        _ collection: StatisticsCollection,
+        _ type: QuantityTypeIdentifier,
+        _ options: StatisticsOptions,
+        _ raw: [Raw],
+        priority: [String],
+        intervals: [(Double, Double)],
+        _ label: String
+    ) throws {
+        var checked = 0
+        for interval in intervals {
+            let statistics = collection.statistics.first { $0.startDate.timeIntervalSinceReferenceDate == interval.0 }
+            if let statistics {
+                #expect(statistics.endDate.timeIntervalSinceReferenceDate == interval.1, "end at \(label)")
+            }
+            var expected = StatisticsTests.expected(type, raw, interval: interval, priority: priority)
+            // Without duration, an interval an arithmetic sample only reaches into is absent.
+            if type.aggregationStyle == .discreteArithmetic, !options.contains(.duration), expected?.average == nil {
+                expected = nil
+            }
+            // The reference has every figure; the query only those its options ask.
+            if !options.contains(.discreteAverage) { expected?.average = nil }
+            if !options.contains(.discreteMin) { expected?.minimum = nil }
+            if !options.contains(.discreteMax) { expected?.maximum = nil }
+            let at = "\(label) \(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: interval.0)))"
+            try StatisticsTests.check(statistics, against: expected, type, at: at, options: options)
+            if expected != nil { checked += 1 }
+        }
+        #expect(checked > 0, "data at \(label)")
+        #expect(collection.statistics.count == checked, "no intervals beyond the data at \(label)")
+    }
+
+    /// Intervals of `seconds` from `anchor`, from two days before the DST week to ten after it.
+    static func fixedIntervals(from anchor: String, every seconds: Double) -> [(Double, Double)] {
+        let anchor = RFC3339.date(from: anchor)!.timeIntervalSinceReferenceDate
+        let first = StatisticsTests.dstWeek.timeIntervalSinceReferenceDate - 2 * 86400
+        let last = StatisticsTests.dstWeek.timeIntervalSinceReferenceDate + 10 * 86400
+        var start = anchor + ((first - anchor) / seconds).rounded(.down) * seconds
+        var intervals: [(Double, Double)] = []
+        while start < last {
+            intervals.append((start, start + seconds))
+            start += seconds
+        }
+        return intervals
+    }
+
+    /// The samples as a reader sees them after `deleted` went: `raw` less one sample of the same
+    /// source, dates and value for each.
+    static func removing(_ deleted: [Sample], from raw: [Raw], _ type: QuantityTypeIdentifier) throws -> [Raw] {
+        var raw = raw
+        for sample in deleted {
+            guard case .quantity(let sample) = sample else { continue }
+            let start = sample.startDate.timeIntervalSinceReferenceDate
+            let end = sample.endDate.timeIntervalSinceReferenceDate
+            let value = try sample.quantity.doubleValue(for: type.canonicalUnit)
+            let index = raw.firstIndex {
+                $0.source == "org.example.watch" && $0.start == start && $0.end == end && $0.value == value
+            }
+            #expect(index != nil, "a deleted sample the reference holds")
+            if let index { raw.remove(at: index) }
+        }
+        return raw
+    }
+
     static let kinds: [(QuantityTypeIdentifier, ClosedRange<Double>, StatisticsOptions)] = [
         (.stepCount, 0...500, [.cumulativeSum, .duration, .separateBySource]),
         (.stepCount, 0...500, [.cumulativeSum]),
@@ -107,8 +177,10 @@ import VaultStore
     @Test(arguments: 0..<7, [UInt64(1), 2])
     func everyQueryGivesWhatTheRowsGive(kind: Int, seed: UInt64) async throws {
         let (type, values, options) = Self.kinds[kind]
-        let raw = StatisticsTests.random(count: 200, values: values, seed: seed)
+        var raw = StatisticsTests.random(count: 200, values: values, seed: seed)
         let test = try await StatisticsTests.vault(type, raw)
+        // The default: the order in which the apps first saved (docs/STATISTICS.md, "Priority").
+        var priority = StatisticsTests.apps
         let queries: [(String, StatisticsCollectionQueryDescriptor)] = [
             (
                 "daily in Paris",
@@ -140,6 +212,12 @@ import VaultStore
                     timeZone: "Asia/Kolkata"
                 )
             ),
+        ]
+        // Each of those queries' intervals over the samples' span, for the reference.
+        let intervals = [
+            StatisticsTests.parisDays(),
+            Self.fixedIntervals(from: "2026-01-01T00:00:00.000Z", every: 3600),
+            Self.fixedIntervals(from: "2026-01-01T00:00:00.000+05:30", every: 3 * 3600),
         ]
         // Date predicates of every form, on whole hours and not: inside them the hours kept
         // serve, at their edges the rows matched are counted.
@@ -203,6 +281,23 @@ import VaultStore
                     }
                 }
             }
+            // The collections without a predicate against the reference: the owner sees every
+            // source, merged in the order of the moment; the watch reads its own samples alone.
+            for caller in callers {
+                let visible = caller == .owner ? raw : raw.filter { $0.source == "org.example.watch" }
+                for ((name, query), intervals) in zip(queries, intervals) {
+                    let collection = try await test.engine.statisticsCollection(matching: query, as: caller)
+                    try Self.checkAgainstReference(
+                        collection,
+                        type,
+                        options,
+                        visible,
+                        priority: priority,
+                        intervals: intervals,
+                        "round \(round), \(caller), \(name), against the reference"
+                    )
+                }
+            }
             let hours = try test.engine.database.read { try $0.scalarInt("SELECT count(*) FROM statistics_hours") }
             #expect((hours ?? 0) > 0, "hours are kept")
             // Asked again, every whole-hour query without a predicate reads its hours: none is
@@ -232,15 +327,18 @@ import VaultStore
                     maximumDuration: 30 * 3600
                 )
                 try await StatisticsTests.save(type, more, to: test.engine)
+                raw += more
             case 1:
                 let watch = try await test.engine.samples(
                     matching: SampleQueryDescriptor(predicates: [.quantitySample(type: type)]),
                     as: .app("org.example.watch")
                 )
-                let doomed = watch.shuffled(using: &rng).prefix(15).map(\.uuid)
-                _ = try await test.engine.delete(Array(doomed), as: .app("org.example.watch"))
+                let doomed = Array(watch.shuffled(using: &rng).prefix(15))
+                _ = try await test.engine.delete(doomed.map(\.uuid), as: .app("org.example.watch"))
+                raw = try Self.removing(doomed, from: raw, type)
             case 2:
                 try await test.engine.setSourcePriority(["org.example.scale", "org.example.watch"], for: type)
+                priority = ["org.example.scale", "org.example.watch", "org.example.phone"]
             default:
                 break
             }
