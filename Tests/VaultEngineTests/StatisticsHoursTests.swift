@@ -11,8 +11,8 @@ import VaultStore
 /// without them: every query through the engine (which keeps and reuses hours) against the same
 /// query computed by the store from the rows alone, in the same snapshot, and as the owner's
 /// report computes it (the hours kept read, the others computed for the query alone and not
-/// kept), for readers of every source and of their own, after saves, deletions and a change of
-/// priority between queries; and the three collections without a predicate, every interval,
+/// kept), for readers of every source, of their own, and of the others' through a window, after
+/// saves, deletions and a change of priority between queries; and the three collections without a predicate, every interval,
 /// against the reference computed from the samples themselves (``StatisticsTests/expected``), so
 /// that a query the hours cannot serve (intervals of 3 hours in Kolkata, half an hour off UTC's)
 /// is not only compared with itself.
@@ -239,10 +239,37 @@ import VaultStore
             ),
             ("strict end until a day", .samples(withStart: nil, end: day, options: .strictEndDate)),
         ]
+        // The phone reads the others' samples through a window that is not on whole hours: its
+        // hours are computed for each query and never kept.
+        let window = (
+            StatisticsTests.dstWeek.addingTimeInterval(86400 + 1234.5),
+            StatisticsTests.dstWeek.addingTimeInterval(5 * 86400 + 77)
+        )
+        try await test.engine.decide(
+            .grant,
+            .read,
+            of: [.quantity(type)],
+            for: "org.example.phone",
+            terms: GrantTerms(window: .fixed(start: window.0, end: window.1))
+        )
         let callers: [Caller] = [.owner, .app("org.example.watch")]
+        let readers = callers + [.app("org.example.phone")]
+        /// What `caller` sees of `raw`.
+        func visible(_ raw: [Raw], to caller: Caller) -> [Raw] {
+            switch caller {
+            case .owner: raw
+            case .app("org.example.phone"):
+                raw.filter {
+                    $0.source == "org.example.phone"
+                        || ($0.start >= window.0.timeIntervalSinceReferenceDate
+                            && $0.end <= window.1.timeIntervalSinceReferenceDate)
+                }
+            default: raw.filter { $0.source == "org.example.watch" }
+            }
+        }
         var rng = SplitMix64(seed: seed * 7919)
         for round in 0..<4 {
-            for caller in callers {
+            for caller in readers {
                 for (name, query) in queries
                     + predicates.dropFirst().map({ (label, predicate) in
                         (
@@ -282,9 +309,10 @@ import VaultStore
                 }
             }
             // The collections without a predicate against the reference: the owner sees every
-            // source, merged in the order of the moment; the watch reads its own samples alone.
-            for caller in callers {
-                let visible = caller == .owner ? raw : raw.filter { $0.source == "org.example.watch" }
+            // source, merged in the order of the moment; the watch reads its own samples alone,
+            // the phone its own and the others' inside its window.
+            for caller in readers {
+                let visible = visible(raw, to: caller)
                 for ((name, query), intervals) in zip(queries, intervals) {
                     let collection = try await test.engine.statisticsCollection(matching: query, as: caller)
                     try Self.checkAgainstReference(
