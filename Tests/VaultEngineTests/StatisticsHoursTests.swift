@@ -12,10 +12,11 @@ import VaultStore
 /// query computed by the store from the rows alone, in the same snapshot, and as the owner's
 /// report computes it (the hours kept read, the others computed for the query alone and not
 /// kept), for readers of every source, of their own, and of the others' through a window, after
-/// saves, deletions and a change of priority between queries; and the three collections without a predicate, every interval,
-/// against the reference computed from the samples themselves (``StatisticsTests/expected``), so
-/// that a query the hours cannot serve (intervals of 3 hours in Kolkata, half an hour off UTC's)
-/// is not only compared with itself.
+/// saves, deletions and a change of priority between queries; and the three collections without
+/// a predicate, every interval and each source's figures apart, against the reference computed
+/// from the samples themselves (``StatisticsTests/expected``), so that a query the hours cannot
+/// serve (intervals of 3 hours in Kolkata, half an hour off UTC's) is not only compared with
+/// itself.
 @Suite struct StatisticsHoursTests {
     typealias Raw = StatisticsTests.Raw
 
@@ -127,9 +128,70 @@ import VaultStore
             let at = "\(label) \(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: interval.0)))"
             try StatisticsTests.check(statistics, against: expected, type, at: at, options: options)
             if expected != nil { checked += 1 }
+            if options.contains(.separateBySource), let statistics {
+                try checkEachSource(statistics, type, options, raw, interval: interval, at)
+            }
         }
         #expect(checked > 0, "data at \(label)")
         #expect(collection.statistics.count == checked, "no intervals beyond the data at \(label)")
+    }
+
+    /// Each source's entry of `statistics` (`valuesBySource`) against the reference of that
+    /// source's samples alone, not merged: an entry for each source with a sample that counts in
+    /// the interval, and no other.
+    static func checkEachSource(
+        _ statistics: Statistics,
+        _ type: QuantityTypeIdentifier,
+        _ options: StatisticsOptions,
+        _ raw: [Raw],
+        interval: (Double, Double),
+        _ at: String
+    ) throws {
+        let unit = type.canonicalUnit
+        var listed: [String] = []
+        for source in Set(raw.map(\.source)).sorted() {
+            let own = raw.filter { $0.source == source }
+            guard var expected = StatisticsTests.expected(type, own, interval: interval, priority: [source]) else {
+                continue
+            }
+            // Without duration, a source whose arithmetic samples only reach into the interval
+            // has none that counts there.
+            if type.aggregationStyle == .discreteArithmetic, !options.contains(.duration), expected.average == nil {
+                continue
+            }
+            listed.append(source)
+            guard let entry = statistics.valuesBySource.first(where: { $0.source.bundleIdentifier == source }) else {
+                Issue.record("no entry for \(source) at \(at)")
+                continue
+            }
+            let values = entry.values
+            let what = "of \(source) alone"
+            if !options.contains(.cumulativeSum) { expected.sum = nil }
+            if !options.contains(.discreteAverage) { expected.average = nil }
+            if !options.contains(.discreteMin) { expected.minimum = nil }
+            if !options.contains(.discreteMax) { expected.maximum = nil }
+            if !options.contains(.mostRecent) { expected.mostRecent = nil }
+            StatisticsTests.close(try values.sum?.doubleValue(for: unit), expected.sum, "sum \(what)", at)
+            StatisticsTests.close(try values.average?.doubleValue(for: unit), expected.average, "average \(what)", at)
+            StatisticsTests.close(try values.minimum?.doubleValue(for: unit), expected.minimum, "minimum \(what)", at)
+            StatisticsTests.close(try values.maximum?.doubleValue(for: unit), expected.maximum, "maximum \(what)", at)
+            StatisticsTests.close(
+                try values.mostRecent?.doubleValue(for: unit),
+                expected.mostRecent,
+                "most recent \(what)",
+                at
+            )
+            StatisticsTests.close(
+                try values.duration?.doubleValue(for: .second),
+                options.contains(.duration) ? expected.duration : nil,
+                "duration \(what)",
+                at
+            )
+        }
+        #expect(
+            statistics.valuesBySource.map(\.source.bundleIdentifier) == listed,
+            "sources separately at \(at): \(statistics.valuesBySource.map(\.source.bundleIdentifier)), expected \(listed)"
+        )
     }
 
     /// Intervals of `seconds` from `anchor`, from two days before the DST week to ten after it.
@@ -311,8 +373,18 @@ import VaultStore
             // The collections without a predicate against the reference: the owner sees every
             // source, merged in the order of the moment; the watch reads its own samples alone,
             // the phone its own and the others' inside its window.
+            func hoursKept() throws -> Int64? {
+                try test.engine.database.read { try $0.scalarInt("SELECT count(*) FROM statistics_hours") }
+            }
             for caller in readers {
                 let visible = visible(raw, to: caller)
+                let before = try hoursKept()
+                defer {
+                    // A reader through a window computes its hours for each query and keeps none.
+                    if caller == .app("org.example.phone") {
+                        #expect((try? hoursKept()) == before, "round \(round): the phone's hours were kept")
+                    }
+                }
                 for ((name, query), intervals) in zip(queries, intervals) {
                     let collection = try await test.engine.statisticsCollection(matching: query, as: caller)
                     try Self.checkAgainstReference(
