@@ -170,7 +170,10 @@ import VaultStore
             if !options.contains(.discreteAverage) { expected.average = nil }
             if !options.contains(.discreteMin) { expected.minimum = nil }
             if !options.contains(.discreteMax) { expected.maximum = nil }
-            if !options.contains(.mostRecent) { expected.mostRecent = nil }
+            if !options.contains(.mostRecent) {
+                expected.mostRecent = nil
+                expected.mostRecentDates = nil
+            }
             StatisticsTests.close(try values.sum?.doubleValue(for: unit), expected.sum, "sum \(what)", at)
             StatisticsTests.close(try values.average?.doubleValue(for: unit), expected.average, "average \(what)", at)
             StatisticsTests.close(try values.minimum?.doubleValue(for: unit), expected.minimum, "minimum \(what)", at)
@@ -180,6 +183,11 @@ import VaultStore
                 expected.mostRecent,
                 "most recent \(what)",
                 at
+            )
+            #expect(
+                values.mostRecentStartDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.start
+                    && values.mostRecentEndDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.end,
+                "most recent dates \(what) at \(at)"
             )
             StatisticsTests.close(
                 try values.duration?.doubleValue(for: .second),

@@ -83,6 +83,8 @@ import VaultStore
         var minimum: Double?
         var maximum: Double?
         var mostRecent: Double?
+        /// The most recent sample's own dates (which may lie outside the interval).
+        var mostRecentDates: (start: Double, end: Double)?
         var duration: Double
         /// Of a cumulative type, the sources that supplied the merged sum.
         var sources: Set<String>
@@ -178,7 +180,9 @@ import VaultStore
         if style.isDiscrete {
             expected.minimum = members.map(\.value).min()
             expected.maximum = members.map(\.value).max()
-            expected.mostRecent = members.max { ($0.end, $0.start) < ($1.end, $1.start) }?.value
+            let latest = members.max { ($0.end, $0.start) < ($1.end, $1.start) }
+            expected.mostRecent = latest?.value
+            expected.mostRecentDates = latest.map { ($0.start, $0.end) }
         }
         return expected
     }
@@ -231,6 +235,16 @@ import VaultStore
             close(try values.maximum?.doubleValue(for: unit), expected.maximum, "maximum", label)
             if options.contains(.mostRecent) {
                 close(try values.mostRecent?.doubleValue(for: unit), expected.mostRecent, "most recent", label)
+                #expect(
+                    values.mostRecentStartDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.start
+                        && values.mostRecentEndDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.end,
+                    "most recent dates at \(label)"
+                )
+            } else {
+                #expect(
+                    values.mostRecent == nil && values.mostRecentStartDate == nil,
+                    "most recent not asked at \(label)"
+                )
             }
         }
         if options.contains(.duration) {
