@@ -116,15 +116,9 @@ import VaultStore
             if let statistics {
                 #expect(statistics.endDate.timeIntervalSinceReferenceDate == interval.1, "end at \(label)")
             }
-            var expected = StatisticsTests.expected(type, raw, interval: interval, priority: priority)
-            // Without duration, an interval an arithmetic sample only reaches into is absent.
-            if type.aggregationStyle == .discreteArithmetic, !options.contains(.duration), expected?.average == nil {
-                expected = nil
-            }
             // The reference has every figure; the query only those its options ask.
-            if !options.contains(.discreteAverage) { expected?.average = nil }
-            if !options.contains(.discreteMin) { expected?.minimum = nil }
-            if !options.contains(.discreteMax) { expected?.maximum = nil }
+            let expected = StatisticsTests.expected(type, raw, interval: interval, priority: priority)?
+                .asked(by: options, type)
             let at = "\(label) \(RFC3339.string(from: Date(timeIntervalSinceReferenceDate: interval.0)))"
             try StatisticsTests.check(statistics, against: expected, type, at: at, options: options)
             if expected != nil { checked += 1 }
@@ -151,14 +145,10 @@ import VaultStore
         var listed: [String] = []
         for source in Set(raw.map(\.source)).sorted() {
             let own = raw.filter { $0.source == source }
-            guard var expected = StatisticsTests.expected(type, own, interval: interval, priority: [source]) else {
-                continue
-            }
-            // Without duration, a source whose arithmetic samples only reach into the interval
-            // has none that counts there.
-            if type.aggregationStyle == .discreteArithmetic, !options.contains(.duration), expected.average == nil {
-                continue
-            }
+            guard
+                let expected = StatisticsTests.expected(type, own, interval: interval, priority: [source])?
+                    .asked(by: options, type)
+            else { continue }
             listed.append(source)
             guard let entry = statistics.valuesBySource.first(where: { $0.source.bundleIdentifier == source }) else {
                 Issue.record("no entry for \(source) at \(at)")
@@ -166,14 +156,6 @@ import VaultStore
             }
             let values = entry.values
             let what = "of \(source) alone"
-            if !options.contains(.cumulativeSum) { expected.sum = nil }
-            if !options.contains(.discreteAverage) { expected.average = nil }
-            if !options.contains(.discreteMin) { expected.minimum = nil }
-            if !options.contains(.discreteMax) { expected.maximum = nil }
-            if !options.contains(.mostRecent) {
-                expected.mostRecent = nil
-                expected.mostRecentDates = nil
-            }
             StatisticsTests.close(try values.sum?.doubleValue(for: unit), expected.sum, "sum \(what)", at)
             StatisticsTests.close(try values.average?.doubleValue(for: unit), expected.average, "average \(what)", at)
             StatisticsTests.close(try values.minimum?.doubleValue(for: unit), expected.minimum, "minimum \(what)", at)
@@ -184,11 +166,7 @@ import VaultStore
                 "most recent \(what)",
                 at
             )
-            #expect(
-                values.mostRecentStartDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.start
-                    && values.mostRecentEndDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.end,
-                "most recent dates \(what) at \(at)"
-            )
+            StatisticsTests.sameMostRecentDates(values, expected, "\(what) at \(at)")
             StatisticsTests.close(
                 try values.duration?.doubleValue(for: .second),
                 options.contains(.duration) ? expected.duration : nil,

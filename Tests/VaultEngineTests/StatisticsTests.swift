@@ -91,6 +91,24 @@ import VaultStore
         var reachingSources: Set<String>
         var memberSources: Set<String>
         var sumBySource: [String: Double]
+
+        /// Only the figures `options` ask for; nil when nothing counts in the interval for them
+        /// (without duration, an interval an arithmetic sample only reaches into is absent).
+        func asked(by options: StatisticsOptions, _ type: QuantityTypeIdentifier) -> Expected? {
+            if type.aggregationStyle == .discreteArithmetic, !options.contains(.duration), average == nil {
+                return nil
+            }
+            var asked = self
+            if !options.contains(.cumulativeSum) { asked.sum = nil }
+            if !options.contains(.discreteAverage) { asked.average = nil }
+            if !options.contains(.discreteMin) { asked.minimum = nil }
+            if !options.contains(.discreteMax) { asked.maximum = nil }
+            if !options.contains(.mostRecent) {
+                asked.mostRecent = nil
+                asked.mostRecentDates = nil
+            }
+            return asked
+        }
     }
 
     static func overlap(_ sample: Raw, _ interval: (Double, Double)) -> Double {
@@ -187,6 +205,16 @@ import VaultStore
         return expected
     }
 
+    /// The most recent sample's own dates in `values` are the reference's (both absent when it has
+    /// none).
+    static func sameMostRecentDates(_ values: StatisticsValues, _ expected: Expected, _ label: String) {
+        #expect(
+            values.mostRecentStartDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.start
+                && values.mostRecentEndDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.end,
+            "most recent dates \(label)"
+        )
+    }
+
     static func close(_ a: Double?, _ b: Double?, _ what: String, _ where_: String) {
         guard let a, let b else {
             #expect(a == nil && b == nil, "\(what) at \(where_): \(String(describing: a)) vs \(String(describing: b))")
@@ -235,11 +263,7 @@ import VaultStore
             close(try values.maximum?.doubleValue(for: unit), expected.maximum, "maximum", label)
             if options.contains(.mostRecent) {
                 close(try values.mostRecent?.doubleValue(for: unit), expected.mostRecent, "most recent", label)
-                #expect(
-                    values.mostRecentStartDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.start
-                        && values.mostRecentEndDate?.timeIntervalSinceReferenceDate == expected.mostRecentDates?.end,
-                    "most recent dates at \(label)"
-                )
+                sameMostRecentDates(values, expected, "at \(label)")
             } else {
                 #expect(
                     values.mostRecent == nil && values.mostRecentStartDate == nil,
@@ -349,9 +373,7 @@ import VaultStore
         let above = raw.filter { $0.value > threshold }
         for day in days {
             let statistics = narrowed.statistics.first { $0.startDate.timeIntervalSinceReferenceDate == day.0 }
-            var expected = Self.expected(type, above, interval: day, priority: priority)
-            // Without duration, an interval an arithmetic sample only reaches into is absent.
-            if type.aggregationStyle == .discreteArithmetic, expected?.average == nil { expected = nil }
+            let expected = Self.expected(type, above, interval: day, priority: priority)?.asked(by: minimal, type)
             try Self.check(
                 statistics,
                 against: expected,
