@@ -35,6 +35,57 @@ struct JSONFormTests {
         )
     }
 
+    /// A device and a source revision hold their properties behind one shared reference; their
+    /// JSON, equality and hashing are their properties', as when they were held inline.
+    @Test func deviceAndSourceRevisionAreTheirProperties() throws {
+        let device = Device(
+            name: "Watch",
+            manufacturer: "Apple Inc.",
+            model: "Watch7,1",
+            hardwareVersion: "7.1",
+            firmwareVersion: "11.2",
+            softwareVersion: "11.2.1",
+            localIdentifier: "local",
+            udiDeviceIdentifier: "00888"
+        )
+        #expect(
+            try json(device)
+                == #"{"firmwareVersion":"11.2","hardwareVersion":"7.1","localIdentifier":"local","#
+                + #""manufacturer":"Apple Inc.","model":"Watch7,1","name":"Watch","softwareVersion":"11.2.1","#
+                + #""udiDeviceIdentifier":"00888"}"#
+        )
+        #expect(try json(Device()) == "{}")
+        #expect(try roundTrip(device) == device)
+        let decoded = try HealthJSON.decode(Device.self, from: Data(#"{"model":"Watch7,1","extra":1}"#.utf8))
+        #expect(decoded == Device(model: "Watch7,1"))
+        #expect(decoded.name == nil && decoded.model == "Watch7,1")
+        #expect(Device(model: "Watch7,1") != Device(model: "Watch7,2"))
+        #expect(Set([device, Device(name: "Watch"), device]).count == 2)
+
+        let revision = SourceRevision(
+            source: Source(bundleIdentifier: "com.apple.health", name: "Health"),
+            version: "17.1",
+            productType: "iPhone15,2",
+            operatingSystemVersion: "17.1.2"
+        )
+        #expect(
+            try json(revision)
+                == #"{"operatingSystemVersion":"17.1.2","productType":"iPhone15,2","#
+                + #""source":{"bundleIdentifier":"com.apple.health","name":"Health"},"version":"17.1"}"#
+        )
+        #expect(try roundTrip(revision) == revision)
+        let bare = SourceRevision(source: revision.source)
+        #expect(try json(bare) == #"{"source":{"bundleIdentifier":"com.apple.health","name":"Health"}}"#)
+        #expect(bare != revision)
+        #expect(bare.version == nil && revision.productType == "iPhone15,2")
+        #expect(
+            Set([revision, bare, SourceRevision(source: revision.source)]).count == 2
+        )
+        #expect(throws: (any Error).self) {
+            try HealthJSON.decode(SourceRevision.self, from: Data(#"{"version":"1"}"#.utf8))
+        }
+    }
+
     @Test func identifiersAndEnumerationsUseHealthKitsSpellings() throws {
         #expect(try json(SampleType.quantity(.heartRate)) == #""HKQuantityTypeIdentifierHeartRate""#)
         #expect(try json(ObjectType.characteristic(.bloodType)) == #""HKCharacteristicTypeIdentifierBloodType""#)

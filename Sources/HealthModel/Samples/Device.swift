@@ -1,15 +1,30 @@
 /// The device that produced a sample, as HealthKit's `HKDevice`; every property is optional.
 public struct Device: Hashable, Sendable, Codable {
-    public let name: String?
-    public let manufacturer: String?
-    public let model: String?
-    public let hardwareVersion: String?
-    public let firmwareVersion: String?
-    public let softwareVersion: String?
+    /// The properties, behind one reference (``Shared``): a device is copied with every sample
+    /// that names it.
+    private struct Properties: Hashable, Sendable, Codable {
+        let name: String?
+        let manufacturer: String?
+        let model: String?
+        let hardwareVersion: String?
+        let firmwareVersion: String?
+        let softwareVersion: String?
+        let localIdentifier: String?
+        let udiDeviceIdentifier: String?
+    }
+
+    private let properties: Shared<Properties>
+
+    public var name: String? { properties.value.name }
+    public var manufacturer: String? { properties.value.manufacturer }
+    public var model: String? { properties.value.model }
+    public var hardwareVersion: String? { properties.value.hardwareVersion }
+    public var firmwareVersion: String? { properties.value.firmwareVersion }
+    public var softwareVersion: String? { properties.value.softwareVersion }
     /// An identifier the producing app uses for the device (a Bluetooth identifier, say).
-    public let localIdentifier: String?
+    public var localIdentifier: String? { properties.value.localIdentifier }
     /// The FDA Unique Device Identifier's device identifier part.
-    public let udiDeviceIdentifier: String?
+    public var udiDeviceIdentifier: String? { properties.value.udiDeviceIdentifier }
 
     public init(
         name: String? = nil,
@@ -21,14 +36,27 @@ public struct Device: Hashable, Sendable, Codable {
         localIdentifier: String? = nil,
         udiDeviceIdentifier: String? = nil
     ) {
-        self.name = name
-        self.manufacturer = manufacturer
-        self.model = model
-        self.hardwareVersion = hardwareVersion
-        self.firmwareVersion = firmwareVersion
-        self.softwareVersion = softwareVersion
-        self.localIdentifier = localIdentifier
-        self.udiDeviceIdentifier = udiDeviceIdentifier
+        properties = Shared(
+            Properties(
+                name: name,
+                manufacturer: manufacturer,
+                model: model,
+                hardwareVersion: hardwareVersion,
+                firmwareVersion: firmwareVersion,
+                softwareVersion: softwareVersion,
+                localIdentifier: localIdentifier,
+                udiDeviceIdentifier: udiDeviceIdentifier
+            )
+        )
+    }
+
+    /// The JSON object of its properties, each absent when nil.
+    public init(from decoder: any Decoder) throws {
+        properties = Shared(try Properties(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try properties.value.encode(to: encoder)
     }
 
     /// The value of one property, by the name predicates use.

@@ -20,7 +20,9 @@ public struct QuantitySample: HealthSample {
     public let count: Int
     /// A discrete series' minimum, maximum and most recent quantity; nil for one quantity and for
     /// a cumulative type.
-    public let discreteSummary: DiscreteSummary?
+    public var discreteSummary: DiscreteSummary? { summary?.value }
+    /// It, behind one reference (``Shared``): 64 bytes inline, in every sample, most with none.
+    private let summary: Shared<DiscreteSummary>?
     /// The series' quantities, when this value carries them: only a series the engine's builder
     /// finishes does, to store them; never in JSON, never in an answer.
     public let seriesQuantities: [SeriesQuantity]?
@@ -88,7 +90,7 @@ public struct QuantitySample: HealthSample {
         self.startDate = start
         self.endDate = end
         self.count = count
-        self.discreteSummary = discreteSummary
+        self.summary = discreteSummary.map(Shared.init)
         self.seriesQuantities = seriesQuantities
         self.sourceRevision = sourceRevision
         self.device = device

@@ -15,10 +15,11 @@ public enum Sample: HealthSample {
     case electrocardiogram(Electrocardiogram)
     case audiogram(AudiogramSample)
     case heartbeatSeries(HeartbeatSeriesSample)
-    // Boxed: the largest kind by far (568 bytes inline), rare, and it would make every sample
-    // as large (576 bytes instead of 360), copied whole wherever samples move.
+    // Boxed: the two largest kinds, rare, that would make every sample as large, copied whole
+    // wherever samples move (a vision prescription was 568 bytes inline when a sample was 360; a
+    // CDA document is 136 bytes, the largest other kind a workout's 128).
     indirect case visionPrescription(VisionPrescription)
-    case cdaDocument(CDADocumentSample)
+    indirect case cdaDocument(CDADocumentSample)
 
     // Each property switches on the case rather than boxing the sample in an existential: the
     // store reads these per row on its hot paths.

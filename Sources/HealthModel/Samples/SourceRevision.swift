@@ -17,13 +17,24 @@ public struct Source: Hashable, Sendable, Codable, CustomStringConvertible {
 ///
 /// The vault stamps it from the authenticated app on save; what an app sends is not trusted.
 public struct SourceRevision: Hashable, Sendable, Codable {
-    public let source: Source
+    /// The properties, behind one reference (``Shared``): a source revision is copied with every
+    /// sample that names it.
+    private struct Properties: Hashable, Sendable, Codable {
+        let source: Source
+        let version: String?
+        let productType: String?
+        let operatingSystemVersion: String?
+    }
+
+    private let properties: Shared<Properties>
+
+    public var source: Source { properties.value.source }
     /// The app's version string, when known.
-    public let version: String?
+    public var version: String? { properties.value.version }
     /// The hardware product type (`iPhone15,2`, `Watch7,1`), when known (imports).
-    public let productType: String?
+    public var productType: String? { properties.value.productType }
     /// The operating system version, when known (imports).
-    public let operatingSystemVersion: String?
+    public var operatingSystemVersion: String? { properties.value.operatingSystemVersion }
 
     public init(
         source: Source,
@@ -31,10 +42,23 @@ public struct SourceRevision: Hashable, Sendable, Codable {
         productType: String? = nil,
         operatingSystemVersion: String? = nil
     ) {
-        self.source = source
-        self.version = version
-        self.productType = productType
-        self.operatingSystemVersion = operatingSystemVersion
+        properties = Shared(
+            Properties(
+                source: source,
+                version: version,
+                productType: productType,
+                operatingSystemVersion: operatingSystemVersion
+            )
+        )
+    }
+
+    /// The JSON object of its source and its other properties, each absent when nil.
+    public init(from decoder: any Decoder) throws {
+        properties = Shared(try Properties(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try properties.value.encode(to: encoder)
     }
 
     func validate() throws(HealthError) {

@@ -198,7 +198,7 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { unitString }
 
     public static func == (lhs: HealthUnit, rhs: HealthUnit) -> Bool {
-        lhs.powers == rhs.powers
+        lhs.storage === rhs.storage || lhs.powers == rhs.powers
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -227,12 +227,14 @@ public struct HealthUnit: Hashable, Sendable, Codable, CustomStringConvertible {
 extension HealthUnit {
     /// Whether values in this unit convert to `other`: the same physical dimension.
     public func isCompatible(with other: HealthUnit) -> Bool {
-        dimension == other.dimension
+        storage === other.storage || dimension == other.dimension
     }
 
     /// Converts a value in this unit to `target`, or throws `invalidArgument` when the units are incompatible
     /// (or when a pressure of zero or less is asked for in dBASPL).
     public func convert(_ value: Double, to target: HealthUnit) throws(HealthError) -> Double {
+        // The same unit (one parse shared, as a reader's repeated unit is): as below, exact.
+        if storage === target.storage { return value }
         guard dimension == target.dimension else {
             throw .invalidArgument("cannot convert \(self) to \(target): incompatible units", field: "unit")
         }
