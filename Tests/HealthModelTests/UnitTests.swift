@@ -524,6 +524,22 @@ struct UnitTests {
         }
     }
 
+    /// Dimensions are compared word by word: a unit is compatible with itself parsed apart (not
+    /// the same shared parse) and with nothing whose power of any one base dimension differs,
+    /// the last lanes (diopter, prism diopter) included; a unit for each base (the volt for the
+    /// current, which has none of its own).
+    @Test func dimensionsDifferingInAnyOneBaseAreIncompatible() throws {
+        let bases = ["g", "m", "s", "K", "V", "lx", "rad", "count", "IU", "dBHL", "appleEffortScore", "D", "pD"]
+        for base in bases {
+            let unit = try HealthUnit(from: base)
+            #expect(unit.isCompatible(with: try HealthUnit(from: base)), "\(base)")
+            #expect(!unit.isCompatible(with: try HealthUnit(from: base + "^2")), "\(base)")
+            for other in bases where other != base {
+                #expect(!unit.isCompatible(with: try HealthUnit(from: other)), "\(base) \(other)")
+            }
+        }
+    }
+
     @Test func incompatibleGroupsDoNotConvert() throws {
         for (index, group) in Self.compatibleGroups.enumerated() {
             for other in Self.compatibleGroups[(index + 1)...] {

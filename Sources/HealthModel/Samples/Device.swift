@@ -1,5 +1,5 @@
 /// The device that produced a sample, as HealthKit's `HKDevice`; every property is optional.
-public struct Device: Hashable, Sendable, Codable {
+public struct Device: Hashable, Sendable, Codable, CustomReflectable {
     /// The properties, behind one reference (``Shared``): a device is copied with every sample
     /// that names it.
     private struct Properties: Hashable, Sendable, Codable {
@@ -57,6 +57,11 @@ public struct Device: Hashable, Sendable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         try properties.value.encode(to: encoder)
+    }
+
+    /// Its properties, as a value holding them inline shows them (`print`, `dump`, test failures).
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: properties.value).children, displayStyle: .struct)
     }
 
     /// The value of one property, by the name predicates use.

@@ -16,8 +16,8 @@ public enum Sample: HealthSample {
     case audiogram(AudiogramSample)
     case heartbeatSeries(HeartbeatSeriesSample)
     // Boxed: the two largest kinds, rare, that would make every sample as large, copied whole
-    // wherever samples move (a vision prescription was 568 bytes inline when a sample was 360; a
-    // CDA document is 136 bytes, the largest other kind a workout's 128).
+    // wherever samples move (a vision prescription is 568 bytes inline, measured when a sample's
+    // stride was 360; a CDA document 136, the largest other kind a workout's 128).
     indirect case visionPrescription(VisionPrescription)
     indirect case cdaDocument(CDADocumentSample)
 

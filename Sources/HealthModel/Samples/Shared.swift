@@ -1,10 +1,11 @@
 /// An immutable value kept behind one reference: copying a value that holds it copies a pointer
 /// and retains it once, where the value inline would copy all its bytes and retain each string.
 ///
-/// A sample holds its source revision, device and discrete summary this way: they are most of a
-/// sample's bytes (a quantity sample was 352 bytes with them inline, 104 without), and a load of
-/// many samples shares one of each among them. Equal and hashed as the value it holds.
-final class Shared<Value: Hashable & Sendable>: Hashable, Sendable {
+/// A sample holds its source revision, device and discrete summary this way: they were most of a
+/// sample's bytes (a quantity sample was 352 bytes with them inline, 104 without), and the store's
+/// loads share one source revision and one device among the samples naming it. Equal, hashed and
+/// described as the value it holds.
+final class Shared<Value: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
     let value: Value
 
     init(_ value: Value) {
@@ -18,4 +19,6 @@ final class Shared<Value: Hashable & Sendable>: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {
         value.hash(into: &hasher)
     }
+
+    var description: String { String(describing: value) }
 }

@@ -16,7 +16,7 @@ public struct Source: Hashable, Sendable, Codable, CustomStringConvertible {
 /// The app and the version of it that wrote a sample, as HealthKit's `HKSourceRevision`.
 ///
 /// The vault stamps it from the authenticated app on save; what an app sends is not trusted.
-public struct SourceRevision: Hashable, Sendable, Codable {
+public struct SourceRevision: Hashable, Sendable, Codable, CustomReflectable {
     /// The properties, behind one reference (``Shared``): a source revision is copied with every
     /// sample that names it.
     private struct Properties: Hashable, Sendable, Codable {
@@ -59,6 +59,11 @@ public struct SourceRevision: Hashable, Sendable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         try properties.value.encode(to: encoder)
+    }
+
+    /// Its properties, as a value holding them inline shows them (`print`, `dump`, test failures).
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: properties.value).children, displayStyle: .struct)
     }
 
     func validate() throws(HealthError) {
