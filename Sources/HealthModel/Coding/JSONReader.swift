@@ -198,6 +198,7 @@ public struct JSONReader {
     var lastQuantityType: (text: Range<Int>, type: QuantityTypeIdentifier)?
     var lastSampleType: (text: Range<Int>, type: SampleType)?
     var lastSourceRevision: (text: Range<Int>, revision: SourceRevision)?
+    var lastDevice: (text: Range<Int>, device: Device)?
 
     /// Whether the next value's text is, byte for byte, the text at `earlier` (a range read before);
     /// if so the reader is moved past it.
@@ -218,6 +219,15 @@ public struct JSONReader {
         let revision = try SourceRevision(reading: &self)
         lastSourceRevision = (start..<at, revision)
         return revision
+    }
+
+    /// A sample's device: a day of one watch's samples names one, spelled alike, read once.
+    mutating func device() throws(HealthError) -> Device {
+        if let last = lastDevice, repeats(last.text) { return last.device }
+        let start = offsetOfNextValue()
+        let device = try Device(reading: &self)
+        lastDevice = (start..<at, device)
+        return device
     }
 
     mutating func unit() throws(HealthError) -> HealthUnit {

@@ -426,7 +426,7 @@ extension JSONReader {
             common.sourceRevision = try sourceRevision()
         case "device":
             try seen.insert(5)
-            common.device = try null() ? nil : try Device(reading: &self)
+            common.device = try null() ? nil : try device()
         case "metadata":
             try seen.insert(6)
             common.metadata = try null() ? [:] : try metadata()
