@@ -216,17 +216,7 @@ import Testing
             revision("Caf\u{E9}", productType: "Watch7,1"), revision("Caf\u{E9}", productType: "Watch7,2"),
             revision("Caf\u{E9}", operatingSystemVersion: "11.0"), composed,
         ]
-        let samples = try revisions.enumerated().map { index, revision in
-            Sample.quantity(
-                try QuantitySample(
-                    type: .stepCount,
-                    quantity: Quantity(Double(index), .count),
-                    start: Fixtures.start,
-                    end: Fixtures.end,
-                    sourceRevision: revision
-                )
-            )
-        }
+        let samples = try Self.steps(revisions.map { ($0, nil) })
         let written = try Self.written(samples)
         #expect(written == (try HealthJSON.encode(samples)))
         let read = try #require(Self.fast(written))
@@ -240,13 +230,33 @@ import Testing
                 + [revision.productType ?? "-", revision.operatingSystemVersion ?? "-"].map { Array($0.utf8) }
         }
         #expect(read.map { spellingWhole($0.sourceRevision) } == revisions.map(spellingWhole))
-        // Another writer's white space inside a revision the reader has just read: not the same
-        // bytes, read in full, to the decoder's value.
-        let compact = String(decoding: try Self.written(Array(samples.prefix(2))), as: UTF8.self)
-        let spaced = try #require(compact.range(of: "\"source\":{", options: .backwards))
-        let reshaped = Data(compact.replacingCharacters(in: spaced, with: "\"source\": {").utf8)
-        #expect(Self.fast(reshaped) == Self.codable(reshaped))
-        #expect(Self.fast(reshaped) == Array(samples.prefix(2)))
+        try Self.expectReadInFull(samples, respacing: "\"source\":{", as: "\"source\": {")
+    }
+
+    /// Steps of one count each, attributed to these source revisions and devices in order.
+    static func steps(_ attributions: [(SourceRevision, Device?)]) throws -> [Sample] {
+        try attributions.enumerated().map { index, attribution in
+            Sample.quantity(
+                try QuantitySample(
+                    type: .stepCount,
+                    quantity: Quantity(Double(index), .count),
+                    start: Fixtures.start,
+                    end: Fixtures.end,
+                    sourceRevision: attribution.0,
+                    device: attribution.1
+                )
+            )
+        }
+    }
+
+    /// Another writer's white space inside a value the reader has just read (the second sample's
+    /// last `text`, spaced as `spaced`): not the same bytes, so read in full, to the decoder's value.
+    static func expectReadInFull(_ samples: [Sample], respacing text: String, as spaced: String) throws {
+        let compact = String(decoding: try written(Array(samples.prefix(2))), as: UTF8.self)
+        let found = try #require(compact.range(of: text, options: .backwards))
+        let reshaped = Data(compact.replacingCharacters(in: found, with: spaced).utf8)
+        #expect(fast(reshaped) == codable(reshaped))
+        #expect(fast(reshaped) == Array(samples.prefix(2)))
     }
 
     /// An answer's samples mostly name one device, which the reader takes again from the same
@@ -262,18 +272,7 @@ import Testing
             Device(name: "Caf\u{E9} Watch", model: "Watch7,2"), composed,
             Device(name: "Caf\u{E9} Watch", model: "Watch7,1", softwareVersion: "11.2"), Device(), composed,
         ]
-        let samples = try devices.enumerated().map { index, device in
-            Sample.quantity(
-                try QuantitySample(
-                    type: .stepCount,
-                    quantity: Quantity(Double(index), .count),
-                    start: Fixtures.start,
-                    end: Fixtures.end,
-                    sourceRevision: Fixtures.app,
-                    device: device
-                )
-            )
-        }
+        let samples = try Self.steps(devices.map { (Fixtures.app, $0) })
         let written = try Self.written(samples)
         #expect(written == (try HealthJSON.encode(samples)))
         let read = try #require(Self.fast(written))
@@ -283,13 +282,7 @@ import Testing
             return [device.name ?? "-", device.model ?? "-", device.softwareVersion ?? "-"].map { Array($0.utf8) }
         }
         #expect(read.map { spelling($0.device) } == devices.map(spelling))
-        // Another writer's white space inside a device the reader has just read: not the same
-        // bytes, read in full, to the decoder's value.
-        let compact = String(decoding: try Self.written(Array(samples.prefix(2))), as: UTF8.self)
-        let spaced = try #require(compact.range(of: "\"device\":{\"model\":", options: .backwards))
-        let reshaped = Data(compact.replacingCharacters(in: spaced, with: "\"device\":{ \"model\":").utf8)
-        #expect(Self.fast(reshaped) == Self.codable(reshaped))
-        #expect(Self.fast(reshaped) == Array(samples.prefix(2)))
+        try Self.expectReadInFull(samples, respacing: "\"device\":{\"model\":", as: "\"device\":{ \"model\":")
     }
 
     /// A sample's type and a quantity's unit are taken again from the last one read when their
