@@ -12,11 +12,12 @@ import VaultStore
 /// query computed by the store from the rows alone, in the same snapshot, and as the owner's
 /// report computes it (the hours kept read, the others computed for the query alone and not
 /// kept), for readers of every source, of their own, and of the others' through a window, after
-/// saves, deletions and a change of priority between queries; and the three collections without
-/// a predicate, every interval and each source's figures apart, against the reference computed
-/// from the samples themselves (``StatisticsTests/expected``), so that a query the hours cannot
+/// saves, deletions and a change of priority between queries; and against the reference computed
+/// from the samples themselves (``StatisticsTests/expected``), every interval and each source's
+/// figures apart: the three collections without a predicate, so that a query the hours cannot
 /// serve (intervals of 3 hours in Kolkata, half an hour off UTC's) is not only compared with
-/// itself.
+/// itself, and the daily collections and the single statistics with each form of date predicate,
+/// whose edges mix hours kept with hours computed from the rows the predicate matches.
 @Suite struct StatisticsHoursTests {
     typealias Raw = StatisticsTests.Raw
 
@@ -212,6 +213,38 @@ import VaultStore
         return raw
     }
 
+    /// A date predicate (`samples(withStart:end:options:)`) and which samples it selects, as
+    /// docs/MODEL_JSON.md states it: without options, `endDate >= start` and `startDate < end`;
+    /// `strictStartDate` replaces the first test with `startDate >= start`, `strictEndDate` the
+    /// second with `endDate <= end`; an absent bound is open.
+    struct DateWindow {
+        let label: String
+        let start: Date?
+        let end: Date?
+        let options: QueryOptions
+
+        init(_ label: String, _ start: Date?, _ end: Date?, _ options: QueryOptions = []) {
+            self.label = label
+            self.start = start
+            self.end = end
+            self.options = options
+        }
+
+        var predicate: SamplePredicate { .samples(withStart: start, end: end, options: options) }
+
+        func selects(_ sample: Raw) -> Bool {
+            if let start = start?.timeIntervalSinceReferenceDate {
+                guard options.contains(.strictStartDate) ? sample.start >= start : sample.end >= start else {
+                    return false
+                }
+            }
+            if let end = end?.timeIntervalSinceReferenceDate {
+                guard options.contains(.strictEndDate) ? sample.end <= end : sample.start < end else { return false }
+            }
+            return true
+        }
+    }
+
     static let kinds: [(QuantityTypeIdentifier, ClosedRange<Double>, StatisticsOptions)] = [
         (.stepCount, 0...500, [.cumulativeSum, .duration, .separateBySource]),
         (.stepCount, 0...500, [.cumulativeSum]),
@@ -270,23 +303,19 @@ import VaultStore
         // Date predicates of every form, on whole hours and not: inside them the hours kept
         // serve, at their edges the rows matched are counted.
         let day = StatisticsTests.dstWeek.addingTimeInterval(2 * 86400)
-        let predicates: [(String, SamplePredicate?)] = [
-            ("no predicate", nil),
-            ("two days, overlapping", .samples(withStart: day, end: day.addingTimeInterval(2 * 86400))),
-            (
-                "strict start from a day on",
-                .samples(withStart: day, end: nil, options: .strictStartDate)
-            ),
-            (
+        let windows = [
+            DateWindow("two days, overlapping", day, day.addingTimeInterval(2 * 86400)),
+            DateWindow("strict start from a day on", day, nil, .strictStartDate),
+            DateWindow(
                 "strict end, strict start, not on hours",
-                .samples(
-                    withStart: day.addingTimeInterval(-1234.5),
-                    end: day.addingTimeInterval(3 * 86400 + 77),
-                    options: [.strictStartDate, .strictEndDate]
-                )
+                day.addingTimeInterval(-1234.5),
+                day.addingTimeInterval(3 * 86400 + 77),
+                [.strictStartDate, .strictEndDate]
             ),
-            ("strict end until a day", .samples(withStart: nil, end: day, options: .strictEndDate)),
+            DateWindow("strict end until a day", nil, day, .strictEndDate),
         ]
+        let predicates: [(String, SamplePredicate?)] =
+            [("no predicate", nil)] + windows.map { ($0.label, $0.predicate) }
         // The phone reads the others' samples through a window that is not on whole hours: its
         // hours are computed for each query and never kept.
         let window = (
@@ -356,7 +385,7 @@ import VaultStore
                     }
                 }
             }
-            // The collections without a predicate against the reference: the owner sees every
+            // The queries against the reference. Without a predicate: the owner sees every
             // source, merged in the order of the moment; the watch reads its own samples alone,
             // the phone its own and the others' inside its window.
             func hoursKept() throws -> Int64? {
@@ -382,6 +411,57 @@ import VaultStore
                         intervals: intervals,
                         "round \(round), \(caller), \(name), against the reference"
                     )
+                }
+                // The collections and the single statistics with a date predicate too: the samples
+                // the predicate selects (docs/MODEL_JSON.md, "date"), whole, in every interval they
+                // reach; inside the predicate's dates the hours kept serve, at its edges the hours
+                // are computed from the rows it matches.
+                for window in windows {
+                    let label = "round \(round), \(caller), daily in Paris, \(window.label), against the reference"
+                    let query = StatisticsCollectionQueryDescriptor(
+                        quantityType: type,
+                        predicate: window.predicate,
+                        options: options,
+                        anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000+01:00")!,
+                        intervalComponents: IntervalComponents(day: 1),
+                        timeZone: "Europe/Paris"
+                    )
+                    let selected = visible.filter(window.selects)
+                    #expect(!selected.isEmpty && selected.count < visible.count, "\(label): the predicate selects some")
+                    try Self.checkAgainstReference(
+                        try await test.engine.statisticsCollection(matching: query, as: caller),
+                        type,
+                        options,
+                        selected,
+                        priority: priority,
+                        intervals: intervals[0],
+                        label
+                    )
+                }
+                for window in [nil] + windows.map(Optional.some) {
+                    let label =
+                        "round \(round), \(caller), one statistics, \(window?.label ?? "no predicate"), against the reference"
+                    let selected = window.map { visible.filter($0.selects) } ?? visible
+                    let statistics = try await test.engine.statistics(
+                        matching: StatisticsQueryDescriptor(
+                            quantityType: type,
+                            predicate: window?.predicate,
+                            options: options
+                        ),
+                        as: caller
+                    )
+                    guard let first = selected.map(\.start).min(), let last = selected.map(\.end).max() else {
+                        #expect(statistics == nil, "\(label): no sample selected, no statistics")
+                        continue
+                    }
+                    // One interval over the samples selected, from the first start to past the last end.
+                    let span = (first, last.nextUp)
+                    let expected = StatisticsTests.expected(type, selected, interval: span, priority: priority)?
+                        .asked(by: options, type)
+                    try StatisticsTests.check(statistics, against: expected, type, at: label, options: options)
+                    if options.contains(.separateBySource), let statistics {
+                        try Self.checkEachSource(statistics, type, options, selected, interval: span, label)
+                    }
                 }
             }
             let hours = try test.engine.database.read { try $0.scalarInt("SELECT count(*) FROM statistics_hours") }
