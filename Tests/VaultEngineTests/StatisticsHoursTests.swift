@@ -258,7 +258,34 @@ import VaultStore
     @Test(arguments: 0..<7, [UInt64(1), 2])
     func everyQueryGivesWhatTheRowsGive(kind: Int, seed: UInt64) async throws {
         let (type, values, options) = Self.kinds[kind]
-        var raw = StatisticsTests.random(count: 200, values: values, seed: seed)
+        // Date predicates of every form, on whole hours and not: inside them the hours kept
+        // serve, at their edges the rows matched are counted.
+        let day = StatisticsTests.dstWeek.addingTimeInterval(2 * 86400)
+        let windows = [
+            DateWindow("two days, overlapping", day, day.addingTimeInterval(2 * 86400)),
+            DateWindow("strict start from a day on", day, nil, .strictStartDate),
+            DateWindow(
+                "strict end, strict start, not on hours",
+                day.addingTimeInterval(-1234.5),
+                day.addingTimeInterval(3 * 86400 + 77),
+                [.strictStartDate, .strictEndDate]
+            ),
+            DateWindow("strict end until a day", nil, day, .strictEndDate),
+        ]
+        // And a sample of each app across each edge of those dates, so that each strict bound
+        // leaves out samples an overlap would take.
+        let edges = Set(windows.flatMap { [$0.start, $0.end] }.compactMap { $0?.timeIntervalSinceReferenceDate })
+        let across = edges.sorted().flatMap { edge in
+            StatisticsTests.apps.enumerated().map { index, app in
+                Raw(
+                    source: app,
+                    start: edge - 1800 - Double(index) * 600,
+                    end: edge + 900 + Double(index) * 60,
+                    value: values.lowerBound + (values.upperBound - values.lowerBound) * Double(index + 1) / 4
+                )
+            }
+        }
+        var raw = StatisticsTests.random(count: 200, values: values, seed: seed) + across
         let test = try await StatisticsTests.vault(type, raw)
         // The default: the order in which the apps first saved (docs/STATISTICS.md, "Priority").
         var priority = StatisticsTests.apps
@@ -300,22 +327,30 @@ import VaultStore
             Self.fixedIntervals(from: "2026-01-01T00:00:00.000Z", every: 3600),
             Self.fixedIntervals(from: "2026-01-01T00:00:00.000+05:30", every: 3 * 3600),
         ]
-        // Date predicates of every form, on whole hours and not: inside them the hours kept
-        // serve, at their edges the rows matched are counted.
-        let day = StatisticsTests.dstWeek.addingTimeInterval(2 * 86400)
-        let windows = [
-            DateWindow("two days, overlapping", day, day.addingTimeInterval(2 * 86400)),
-            DateWindow("strict start from a day on", day, nil, .strictStartDate),
-            DateWindow(
-                "strict end, strict start, not on hours",
-                day.addingTimeInterval(-1234.5),
-                day.addingTimeInterval(3 * 86400 + 77),
-                [.strictStartDate, .strictEndDate]
-            ),
-            DateWindow("strict end until a day", nil, day, .strictEndDate),
-        ]
         let predicates: [(String, SamplePredicate?)] =
             [("no predicate", nil)] + windows.map { ($0.label, $0.predicate) }
+        // Each strict edge leaves out a sample the same dates without it would take, so a strict
+        // bound read as an overlap fails the checks against the reference.
+        for window in windows {
+            for option in [QueryOptions.strictStartDate, .strictEndDate] where window.options.contains(option) {
+                let looser = DateWindow(window.label, window.start, window.end, window.options.subtracting(option))
+                #expect(
+                    raw.filter(looser.selects).count > raw.filter(window.selects).count,
+                    "\(window.label): a sample straddles the \(option == .strictStartDate ? "start" : "end")"
+                )
+            }
+        }
+        /// Daily intervals in Paris, with `predicate`.
+        func dailyInParis(_ predicate: SamplePredicate?) -> StatisticsCollectionQueryDescriptor {
+            StatisticsCollectionQueryDescriptor(
+                quantityType: type,
+                predicate: predicate,
+                options: options,
+                anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000+01:00")!,
+                intervalComponents: IntervalComponents(day: 1),
+                timeZone: "Europe/Paris"
+            )
+        }
         // The phone reads the others' samples through a window that is not on whole hours: its
         // hours are computed for each query and never kept.
         let window = (
@@ -349,17 +384,7 @@ import VaultStore
             for caller in readers {
                 for (name, query) in queries
                     + predicates.dropFirst().map({ (label, predicate) in
-                        (
-                            "daily in Paris, \(label)",
-                            StatisticsCollectionQueryDescriptor(
-                                quantityType: type,
-                                predicate: predicate,
-                                options: options,
-                                anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000+01:00")!,
-                                intervalComponents: IntervalComponents(day: 1),
-                                timeZone: "Europe/Paris"
-                            )
-                        )
+                        ("daily in Paris, \(label)", dailyInParis(predicate))
                     })
                 {
                     // Twice: computing the hours, then from the hours kept. The report's way first,
@@ -418,14 +443,7 @@ import VaultStore
                 // are computed from the rows it matches.
                 for window in windows {
                     let label = "round \(round), \(caller), daily in Paris, \(window.label), against the reference"
-                    let query = StatisticsCollectionQueryDescriptor(
-                        quantityType: type,
-                        predicate: window.predicate,
-                        options: options,
-                        anchorDate: RFC3339.date(from: "2026-01-01T00:00:00.000+01:00")!,
-                        intervalComponents: IntervalComponents(day: 1),
-                        timeZone: "Europe/Paris"
-                    )
+                    let query = dailyInParis(window.predicate)
                     let selected = visible.filter(window.selects)
                     #expect(!selected.isEmpty && selected.count < visible.count, "\(label): the predicate selects some")
                     try Self.checkAgainstReference(
@@ -440,8 +458,10 @@ import VaultStore
                 }
                 for window in [nil] + windows.map(Optional.some) {
                     let label =
-                        "round \(round), \(caller), one statistics, \(window?.label ?? "no predicate"), against the reference"
+                        "round \(round), \(caller), one statistics, \(window?.label ?? "no predicate")"
+                        + ", against the reference"
                     let selected = window.map { visible.filter($0.selects) } ?? visible
+                    #expect(!selected.isEmpty, "\(label): the predicate selects some")
                     let statistics = try await test.engine.statistics(
                         matching: StatisticsQueryDescriptor(
                             quantityType: type,
