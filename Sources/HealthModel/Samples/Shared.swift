@@ -21,4 +21,23 @@ final class Shared<Value: Hashable & Sendable>: Hashable, Sendable, CustomString
     }
 
     var description: String { String(describing: value) }
+
+    /// The mirror of `subject`, the value holding this, with the children of the value held here:
+    /// it prints (`print`, `dump`, test failures) as if it held the value inline.
+    func mirror(of subject: Any) -> Mirror {
+        Mirror(subject, children: Mirror(reflecting: value).children, displayStyle: .struct)
+    }
+}
+
+/// Coded as the value it holds: the JSON of a value holding it is the value's own.
+extension Shared: Encodable where Value: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+    }
+}
+
+extension Shared: Decodable where Value: Decodable {
+    convenience init(from decoder: any Decoder) throws {
+        self.init(try Value(from: decoder))
+    }
 }

@@ -54,17 +54,15 @@ public struct SourceRevision: Hashable, Sendable, Codable, CustomReflectable {
 
     /// The JSON object of its source and its other properties, each absent when nil.
     public init(from decoder: any Decoder) throws {
-        properties = Shared(try Properties(from: decoder))
+        properties = try Shared(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try properties.value.encode(to: encoder)
+        try properties.encode(to: encoder)
     }
 
     /// Its properties, as a value holding them inline shows them (`print`, `dump`, test failures).
-    public var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: properties.value).children, displayStyle: .struct)
-    }
+    public var customMirror: Mirror { properties.mirror(of: self) }
 
     func validate() throws(HealthError) {
         guard !source.bundleIdentifier.isEmpty else {
