@@ -66,4 +66,59 @@ import VaultEngine
         let last = try #require(try test.auditEntries().last)
         #expect(last.operation == .queryCorrelation && last.types == ["HKCorrelationTypeIdentifierBloodPressure"])
     }
+
+    /// An app's save keeps each member's own version, product type and system version (the
+    /// source is the app's identity everywhere), read back by every query that returns members.
+    @Test func membersKeepTheirOwnRevision() async throws {
+        let test = try TestEngine()
+        let app = "org.example.cuff"
+        let types: [SampleType] = [.quantity(.bloodPressureSystolic), .quantity(.bloodPressureDiastolic)]
+        try await test.enroll(app)
+        try await test.engine.decide(.grant, .share, of: Set(types.map(ObjectType.init)), for: app)
+        try await test.engine.decide(.grant, .read, of: Set(types.map(ObjectType.init)), for: app)
+        let claimed = Source(bundleIdentifier: "com.example.claimed", name: "Claimed")
+        let given = [
+            SourceRevision(source: claimed, version: "9.9", productType: "Cuff1,1", operatingSystemVersion: "4.2"),
+            SourceRevision(source: claimed, version: "2.0"),
+            SourceRevision(source: claimed, version: "1.0", productType: "iPhone15,2"),
+        ]
+        let plain = try Fixtures.bloodPressure()
+        let members = zip(plain.objects, given).map { $0.attributed(to: $1) }
+        let reading = try Correlation(
+            type: .bloodPressure,
+            start: plain.startDate,
+            end: plain.endDate,
+            objects: members,
+            sourceRevision: given[2]
+        )
+        try await test.engine.save([.correlation(reading)], as: .app(app))
+
+        let caller = Caller.app(app)
+        let found = try #require(
+            try await test.engine.correlations(matching: CorrelationQueryDescriptor(type: .bloodPressure), as: caller)
+                .first
+        )
+        let identity = found.sourceRevision.source
+        #expect(identity.bundleIdentifier == app)
+        func expected(_ revision: SourceRevision) -> SourceRevision {
+            SourceRevision(
+                source: identity,
+                version: revision.version,
+                productType: revision.productType,
+                operatingSystemVersion: revision.operatingSystemVersion
+            )
+        }
+        #expect(found.sourceRevision == expected(given[2]))
+        let foundMembers = Dictionary(uniqueKeysWithValues: found.objects.map { ($0.uuid, $0.sourceRevision) })
+        #expect(
+            foundMembers == Dictionary(uniqueKeysWithValues: zip(members.map(\.uuid), given.prefix(2).map(expected)))
+        )
+        for (member, revision) in zip(members, given) {
+            #expect(try await test.engine.sample(uuid: member.uuid, as: caller)?.sourceRevision == expected(revision))
+            let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(member.sampleType)])
+            #expect(
+                try await test.engine.samples(matching: query, as: caller).map(\.sourceRevision) == [expected(revision)]
+            )
+        }
+    }
 }

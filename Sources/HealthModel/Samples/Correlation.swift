@@ -75,9 +75,21 @@ public struct Correlation: HealthSample {
 
     /// The correlation and its members attributed to another source.
     public func attributed(to sourceRevision: SourceRevision) -> Correlation {
+        attributed(to: sourceRevision, members: { _ in sourceRevision })
+    }
+
+    /// The correlation attributed to `sourceRevision`, and each member to the revision `member`
+    /// gives for it (an app's save: each member keeps its own version, product type and system
+    /// version).
+    public func attributed(
+        to sourceRevision: SourceRevision,
+        members member: (Sample) -> SourceRevision
+    )
+        -> Correlation
+    {
         var copy = self
         copy.sourceRevision = sourceRevision
-        copy.objects = objects.map { $0.attributed(to: sourceRevision) }
+        copy.objects = objects.map { $0.attributed(to: member($0)) }
         return copy
     }
 

@@ -78,7 +78,7 @@ extension VaultEngine {
                             )
                         }
                     }
-                    let attributed = samples.map { $0.attributed(to: Self.revision(of: $0, by: app)) }
+                    let attributed = samples.map { Self.attributed($0, by: app) }
                     let sequence = try store.changeSequence(in: db)
                     let outcome = try store.save(attributed, in: db)
                     // Nothing changed when every object was an older sync version.
@@ -136,6 +136,17 @@ extension VaultEngine {
             version: given.version,
             productType: given.productType,
             operatingSystemVersion: given.operatingSystemVersion
+        )
+    }
+
+    /// The sample as the vault stores it for `app`: every revision's source the app's identity, a
+    /// correlation's members each keeping its own version, product type and system version.
+    static func attributed(_ sample: Sample, by app: AppRegistration) -> Sample {
+        guard case .correlation(let correlation) = sample else {
+            return sample.attributed(to: revision(of: sample, by: app))
+        }
+        return .correlation(
+            correlation.attributed(to: revision(of: sample, by: app), members: { revision(of: $0, by: app) })
         )
     }
 
