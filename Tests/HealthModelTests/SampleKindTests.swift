@@ -529,9 +529,16 @@ struct SampleKindTests {
             #expect(SampleType.allTypes.contains(sampleType))
             #expect(ObjectType.allTypes.contains(type))
         }
-        // The constant's name is not its value: refused, with the value to send.
-        let error = healthError { _ = try ObjectType(identifier: "HKDataTypeIdentifierStateOfMind") }
-        #expect(error?.message.contains("\"HKDataTypeStateOfMind\"") == true)
+        // A constant's name that is not its value (HealthKit's two): refused, with the value to send.
+        for (name, value) in [
+            ("HKDataTypeIdentifierStateOfMind", "HKDataTypeStateOfMind"),
+            ("HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent", "HKCategoryTypeIdentifierAudioExposureEvent"),
+        ] {
+            let error = healthError { _ = try ObjectType(identifier: name) }
+            #expect(error?.message.contains("\"\(value)\"") == true, "\(name)")
+            let sampleError = healthError { _ = try SampleType(identifier: name) }
+            #expect(sampleError?.message.contains("\"\(value)\"") == true, "\(name)")
+        }
     }
 
     @Test func theNewKindsRoundTripThroughJSON() async {

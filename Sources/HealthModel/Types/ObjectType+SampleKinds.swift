@@ -29,7 +29,11 @@ extension ObjectType {
     }
 
     /// Constant names people send in place of HealthKit's string values, with the string to send.
-    static let misspelledIdentifiers = ["HKDataTypeIdentifierStateOfMind": stateOfMindTypeIdentifier]
+    static let misspelledIdentifiers = [
+        "HKDataTypeIdentifierStateOfMind": stateOfMindTypeIdentifier,
+        "HKCategoryTypeIdentifierEnvironmentalAudioExposureEvent": CategoryTypeIdentifier
+            .environmentalAudioExposureEvent.rawValue,
+    ]
 
     /// "; HealthKit spells it ..." when `identifier` is a constant's name rather than its value.
     static func spellingHint(_ identifier: String) -> String {
