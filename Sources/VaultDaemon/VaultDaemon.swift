@@ -35,7 +35,17 @@ public final class VaultDaemon: Service, Sendable {
         self.logger = logger
         self.vaultID = vault.vaultID
         self.ownerPublicKey = vault.ownerPublicKey
-        self.unlocked = Mutex((vault, try VaultEngine(vault: vault)))
+        self.unlocked = Mutex(
+            (
+                vault,
+                try VaultEngine(
+                    vault: vault,
+                    largestObjectJSONBytes: VaultEngine.largestObjectJSONBytes(
+                        forFrames: configuration.maximumFrameBytes
+                    )
+                )
+            )
+        )
         self.connections = Mutex(ConnectionTable(limits: configuration.connectionLimits))
     }
 
@@ -102,6 +112,7 @@ public final class VaultDaemon: Service, Sendable {
         guard isLocked else { return }
         let directory = configuration.vaultDirectory
         let vaultID = vaultID
+        let largestObject = VaultEngine.largestObjectJSONBytes(forFrames: configuration.maximumFrameBytes)
         let opened = try await offPool { () throws -> OpenVault in
             var vault: Vault?
             try Session.checkingPassphrase("wrong passphrase") {
@@ -113,7 +124,10 @@ public final class VaultDaemon: Service, Sendable {
                 throw DaemonError("the vault directory now holds another vault; restart healthvaultd")
             }
             do {
-                return OpenVault(vault: vault, engine: try VaultEngine(vault: vault))
+                return OpenVault(
+                    vault: vault,
+                    engine: try VaultEngine(vault: vault, largestObjectJSONBytes: largestObject)
+                )
             } catch {
                 vault.lock()
                 throw error

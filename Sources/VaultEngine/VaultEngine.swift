@@ -47,6 +47,18 @@ public final class VaultEngine: Sendable {
     /// The most objects one save or delete may name.
     public static let maximumBatchSize = 100_000
 
+    /// The most bytes of JSON one object saved may take as an answer writes it
+    /// (``checkAnswerable(_:)``): a save of anything larger is refused, since no query could
+    /// then return it.
+    public let largestObjectJSONBytes: Int
+
+    /// ``largestObjectJSONBytes`` for a daemon whose frames carry at most `maximumFrameBytes`:
+    /// 65,536 bytes less, for the answer around the object (a quarter less for frames under
+    /// 262,144 bytes).
+    public static func largestObjectJSONBytes(forFrames maximumFrameBytes: Int) -> Int {
+        maximumFrameBytes - min(65_536, maximumFrameBytes / 4)
+    }
+
     /// An engine over an open vault; ``shutdown()`` stops its threads. `now` is its clock (tests
     /// give their own). Expiries that came while the vault was closed are written now, with the
     /// instants they took effect (docs/AUDIT_LOG.md, "Grants and their history").
@@ -54,11 +66,13 @@ public final class VaultEngine: Sendable {
     public init(
         vault: Vault,
         now: @escaping @Sendable () -> Date = { Date() },
-        keepsStatisticsHours: Bool = true
+        keepsStatisticsHours: Bool = true,
+        largestObjectJSONBytes: Int = VaultEngine.largestObjectJSONBytes(forFrames: 16 * 1024 * 1024)
     ) throws {
         self.vault = vault
         self.now = now
         self.keepsStatisticsHours = keepsStatisticsHours
+        self.largestObjectJSONBytes = largestObjectJSONBytes
         self.store = SampleStore(database: try vault.db())
         // A writer and every reader busy at once, and no more (more would only wait for a connection).
         self.threads = NIOThreadPool(numberOfThreads: Database.readerCount + 1)

@@ -172,6 +172,47 @@ extension DaemonEndToEnd {
             #expect(await socket.isClosedByPeer)
         }
 
+        /// An object whose JSON no answer could carry is refused at its save (an outside test
+        /// saved one in a frame of exactly `maxFrameBytes`, which no query could then return and an
+        /// anchored query could not page past); one that fits is read back by every query.
+        @Test func anObjectNoAnswerCouldCarryIsNotSaved() async throws {
+            let daemon = try TestDaemon(["--max-frame-bytes", "262144"])
+            try await daemon.enroll("org.example.app", read: [ObjectType(steps)], share: [steps])
+            try await daemon.decide("grant", ["read", "share"], [ObjectType(steps)], for: "org.example.app")
+            let store = try await daemon.store("org.example.app")
+            defer { Task { await store.close() } }
+            func noted(_ length: Int) throws -> Sample {
+                let start = Date(timeIntervalSince1970: 1_780_000_000)
+                return .quantity(
+                    try QuantitySample(
+                        type: .stepCount,
+                        quantity: Quantity(12, .count),
+                        start: start,
+                        end: start.addingTimeInterval(60),
+                        sourceRevision: SourceRevision(source: Source(bundleIdentifier: "ignored", name: "ignored")),
+                        metadata: ["org.example.note": .string(String(repeating: "x", count: length))]
+                    )
+                )
+            }
+            // 262,144 less 65,536: at most 196,608 bytes an object.
+            do {
+                try await store.save([try noted(200_000)])
+                Issue.record("an object larger than an answer carries was saved")
+            } catch let error as HealthError {
+                #expect(error.code == .dataSizeExceeded && error.field == "objects[0]")
+                #expect(error.message.contains("196608"))
+            }
+            let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)])
+            #expect(try await store.samples(matching: query).isEmpty)
+            let fits = try noted(190_000)
+            try await store.save([fits])
+            #expect(try await store.samples(matching: query).map(\.uuid) == [fits.uuid])
+            let page = try await store.anchoredObjects(
+                matching: AnchoredObjectQueryDescriptor(predicates: [SampleTypePredicate(steps)], limit: 1)
+            )
+            #expect(page.addedSamples.map(\.metadata) == [fits.metadata])
+        }
+
         @Test func limitsAnswerClearly() async throws {
             let daemon = try TestDaemon([
                 "--max-frame-bytes", "4096", "--max-unauthenticated-per-peer", "4", "--max-requests-per-second", "20",

@@ -15,7 +15,8 @@ final class TestEngine: @unchecked Sendable {
     let engine: VaultEngine
 
     /// A new vault; its engine's clock is `clock` when given (windows and expiries judged by it).
-    init(clock: TestClock? = nil) throws {
+    /// `largestObjectJSONBytes` is the engine's (its default when nil).
+    init(clock: TestClock? = nil, largestObjectJSONBytes: Int? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("healthvault-engine-\(UUID().uuidString)", isDirectory: true)
         vault = try Vault.create(
@@ -23,10 +24,11 @@ final class TestEngine: @unchecked Sendable {
             passphrase: SecureBytes(utf8: "engine test passphrase"),
             parameters: .minimumForTesting
         )
+        let largest = largestObjectJSONBytes ?? VaultEngine.largestObjectJSONBytes(forFrames: 16 * 1024 * 1024)
         if let clock {
-            engine = try VaultEngine(vault: vault, now: { clock.now })
+            engine = try VaultEngine(vault: vault, now: { clock.now }, largestObjectJSONBytes: largest)
         } else {
-            engine = try VaultEngine(vault: vault)
+            engine = try VaultEngine(vault: vault, largestObjectJSONBytes: largest)
         }
     }
 

@@ -40,6 +40,7 @@ extension VaultEngine {
                 for (index, sample) in samples.enumerated() {
                     try Self.checkOwnerEntry(sample, field: "objects[\(index)]")
                 }
+                try checkAnswerable(samples)
                 let attributed = samples.map { $0.attributed(to: revision) }
                 return try database.write { db in
                     let sequence = try store.changeSequence(in: db)

@@ -49,6 +49,7 @@ extension VaultEngine {
                         field: "objects"
                     )
                 }
+                try checkAnswerable(samples)
                 // Committed with the writes waiting at the same moment (group commit).
                 let result = try database.writeGrouped {
                     db -> Result<(SaveOutcome, SampleChanges, [UUID: Set<SampleType>]), HealthError> in
@@ -148,6 +149,30 @@ extension VaultEngine {
         return .correlation(
             correlation.attributed(to: revision(of: sample, by: app), members: { revision(of: $0, by: app) })
         )
+    }
+
+    /// Refuses (`dataSizeExceeded`, field `objects[i]`) an object whose JSON, as the largest
+    /// answer holding it writes it, would take more than ``largestObjectJSONBytes``: no query
+    /// could return it, and an anchored query could not page past it. Measured as the object is
+    /// given, without the series data that series queries serve in batches (a CDA document with
+    /// its bytes, which the document query returns), with 1,024 bytes for each source the vault
+    /// will put in place of the one it names (the object's and each member's).
+    func checkAnswerable(_ samples: [Sample]) throws {
+        for (index, sample) in samples.enumerated() {
+            let answered: Sample
+            if case .cdaDocument = sample { answered = sample } else { answered = sample.withoutSeriesData }
+            var sources = 1
+            if case .correlation(let correlation) = sample { sources += correlation.objects.count }
+            let bytes = try JSONWriter.data(answered, capacity: answered.estimatedJSONBytes).count + sources * 1_024
+            guard bytes <= largestObjectJSONBytes else {
+                throw HealthError(
+                    .dataSizeExceeded,
+                    "this object takes about \(bytes) bytes of JSON, more than an answer may hold for one object "
+                        + "(\(largestObjectJSONBytes)), so no query could return it; make it smaller (its metadata)",
+                    field: "objects[\(index)]"
+                )
+            }
+        }
     }
 
     /// Every type in a batch: the objects' and their members'.
