@@ -46,6 +46,29 @@ extension DaemonEndToEnd {
                 data?["field"] as? String == "params.objects[0].quantity.value",
                 "\(String(describing: data))"
             )
+            // A number JSON allows but a double cannot hold is named too, with its text (Foundation's
+            // decoder calls the whole text "not valid JSON").
+            for (value, metadata, field) in [
+                ("1e400", "{}", "params.objects[0].quantity.value"),
+                ("12", #"{"org.example.a":1,"org.example.far":-2E+999}"#, "params.objects[0].metadata.org.example.far"),
+                // Not a metadata value at all: said what one is.
+                ("12", #"{"org.example.none":null}"#, "params.objects[0].metadata.org.example.none"),
+                ("12", #"{"org.example.list":[1,2]}"#, "params.objects[0].metadata.org.example.list"),
+            ] {
+                socket.sendFrame(
+                    #"{"jsonrpc":"2.0","id":33,"method":"samples.save","params":{"objects":[{"uuid":"6B1A6F0C-1C55-4B8F-9E55-1D2B3C4D5E70","type":"HKQuantityTypeIdentifierStepCount","quantity":{"value":\#(value),"unit":"count"},"startDate":"2026-01-01T10:00:00.000Z","endDate":"2026-01-01T11:00:00.000Z","metadata":\#(metadata),"sourceRevision":{"source":{"bundleIdentifier":"org.example.app","name":"App"}}}]}}"#
+                )
+                let beyond = await socket.readFrame()
+                #expect(beyond?["id"] as? Int == 33)
+                let error = beyond?["error"] as? [String: Any]
+                #expect(error?["code"] as? Int == -32602, "\(String(describing: beyond))")
+                let detail = error?["data"] as? [String: Any]
+                #expect(detail?["field"] as? String == field, "\(String(describing: detail))")
+                #expect(
+                    (detail?["message"] as? String)?.contains("range of a double") == true,
+                    "\(String(describing: detail))"
+                )
+            }
             #expect(daemon.stop() == 0)
         }
 

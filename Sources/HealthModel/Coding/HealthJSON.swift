@@ -47,9 +47,6 @@ public enum HealthJSON {
         try encoder().encode(value)
     }
 
-    /// Decodes a value from its wire JSON. Anything wrong (malformed JSON, a missing field, an
-    /// invalid value, nesting deeper than ``JSONNesting/maximumDepth``) throws a ``HealthError``
-    /// with code `invalidArgument` naming the field.
     /// What JSON value a decoder wanted, in JSON's words: "a number", "a string", "an object".
     static func jsonKind(of type: Any.Type) -> String {
         switch type {
@@ -63,6 +60,10 @@ public enum HealthJSON {
         }
     }
 
+    /// Decodes a value from its wire JSON. Anything wrong (malformed JSON, a missing field, an
+    /// invalid value, a number beyond a double's range, nesting deeper than
+    /// ``JSONNesting/maximumDepth``) throws a ``HealthError`` with code `invalidArgument` naming
+    /// the field.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(HealthError) -> T {
         guard JSONNesting.isWithin(data) else { throw JSONNesting.tooDeep() }
         do {
@@ -78,6 +79,14 @@ public enum HealthJSON {
                 field: codingPathString(context.codingPath)
             )
         } catch let DecodingError.dataCorrupted(context) {
+            // Foundation's decoder refuses a number beyond a double's range (`1e400`) as "not valid
+            // JSON", though JSON's grammar allows it: say which member holds it.
+            if context.codingPath.isEmpty, let (path, number) = JSONNumberRange.firstOutOfRange(in: data) {
+                throw .invalidArgument(
+                    "the number \(number) is beyond the range of a double (about ±1.8e308)",
+                    field: path
+                )
+            }
             // Foundation's decoder says "not valid JSON", with no path, of a well-formed document
             // whose number does not fit the whole-number field it is read into: say that instead.
             if context.codingPath.isEmpty,

@@ -28,10 +28,18 @@ public enum MetadataValue: Hashable, Sendable, Codable {
             self = .bool(bool)
         } else if let number = try? single.decode(Double.self) {
             self = .number(number)
-        } else if let keyed = try? decoder.container(keyedBy: DateKey.self), keyed.contains(.date) {
-            self = .date(try keyed.decode(Date.self, forKey: .date))
+        } else if let keyed = try? decoder.container(keyedBy: DateKey.self) {
+            if keyed.contains(.date) {
+                self = .date(try keyed.decode(Date.self, forKey: .date))
+            } else {
+                self = .quantity(try single.decode(Quantity.self))
+            }
         } else {
-            self = .quantity(try single.decode(Quantity.self))
+            // null, a list, a string that is not Unicode (a lone surrogate), a number too large.
+            throw HealthError.invalidArgument(
+                #"a metadata value is a string of Unicode text, a number within the range of a double, true or false, a date {"date": ...} or a quantity {"value", "unit"}"#
+            )
+            .located(at: decoder.codingPath)
         }
     }
 
