@@ -203,6 +203,36 @@ struct ValidationTests {
         #expect(garbage?.message.contains("whole number") == false)
     }
 
+    @Test func numbersBeyondADoubleAndBadUUIDsAreNamedInJSONsWords() throws {
+        let json = String(decoding: try HealthJSON.encode(Sample.quantity(try Fixtures.quantity())), as: UTF8.self)
+        // JSON's grammar allows 1e400; a double cannot hold it. Named, not "not valid JSON".
+        let beyond = healthError {
+            _ = try HealthJSON.decode(
+                Sample.self,
+                from: Data(json.replacingOccurrences(of: "\"value\":1200", with: "\"value\":1e400").utf8)
+            )
+        }
+        #expect(
+            beyond?.field == "quantity.value" && beyond?.message.contains("1e400") == true,
+            "\(String(describing: beyond))"
+        )
+        // Beyond range in a list, inside an object with an escaped key.
+        let nested = healthError {
+            _ = try HealthJSON.decode(
+                [String: [Double]].self,
+                from: Data(#"{"a\"b":[1, 2.5e-3, -7E+500]}"#.utf8)
+            )
+        }
+        #expect(nested?.field == #"a"b[2]"#, "\(String(describing: nested))")
+        let uuid = healthError {
+            _ = try HealthJSON.decode(
+                Sample.self,
+                from: Data(json.replacingOccurrences(of: #""uuid":""#, with: #""uuid":"nope"#).utf8)
+            )
+        }
+        #expect(uuid?.field == "uuid" && uuid?.message.contains("not a UUID") == true, "\(String(describing: uuid))")
+    }
+
     // MARK: Metadata
 
     @Test func syncIdentifierNeedsASyncVersion() throws {

@@ -96,6 +96,13 @@ public enum HealthJSON {
                     "a number does not fit its field: a fraction, or a number too large, where a whole number is expected"
                 )
             }
+            // Foundation's words for a string that is no UUID name its Swift type: say it in JSON's.
+            if context.debugDescription.contains("UUID") {
+                throw .invalidArgument(
+                    "not a UUID: 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12, with hyphens",
+                    field: codingPathString(context.codingPath)
+                )
+            }
             throw .invalidArgument(
                 "malformed JSON: \(context.debugDescription)",
                 field: codingPathString(context.codingPath)
