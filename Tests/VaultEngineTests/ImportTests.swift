@@ -108,6 +108,41 @@ extension ImportTests {
         #expect(summary.batches == 3)
         #expect(try test.auditEntries().filter { $0.operation == .import }.map(\.objectCount) == [2, 2, 1])
     }
+
+    /// A record whose JSON no answer could carry (a huge metadata value in a crafted export) is
+    /// skipped with its reason, as an app's save of it would be refused; the others come in.
+    @Test func aRecordNoAnswerCouldCarryIsSkipped() async throws {
+        let test = try TestEngine(largestObjectJSONBytes: 8_192)
+        func record(minute: Int, note: Int) -> String {
+            """
+             <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2026-03-03 07:0\(minute):00 +0100" endDate="2026-03-03 07:0\(minute):30 +0100" value="12">
+              <MetadataEntry key="org.example.note" value="\(String(repeating: "n", count: note))"/>
+             </Record>
+
+            """
+        }
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <HealthData locale="en_US">
+             <ExportDate value="2026-03-05 10:00:00 +0100"/>
+
+            """ + record(minute: 0, note: 10) + record(minute: 1, note: 9_000) + record(minute: 2, note: 5_000)
+            + "</HealthData>\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hv-import-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(text.utf8).write(to: file)
+        let summary = try await test.engine.importAppleHealth(at: file, batchSize: 100)
+        #expect(summary.byType["HKQuantityTypeIdentifierStepCount"]?.imported == 2)
+        #expect(summary.byType["HKQuantityTypeIdentifierStepCount"]?.skipped == 1)
+        #expect(
+            summary.skipped.keys.contains {
+                $0.contains("larger than an answer may hold for one object (8192 bytes of JSON)")
+            },
+            "\(summary.skipped)"
+        )
+        let query = SampleQueryDescriptor(predicates: [SampleTypePredicate(.quantity(.stepCount))])
+        #expect(try await test.engine.samples(matching: query, as: .owner).count == 2)
+    }
 }
 
 extension ImportTests {

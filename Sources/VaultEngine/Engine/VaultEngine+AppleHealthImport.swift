@@ -129,6 +129,15 @@ extension VaultEngine {
                 try await store()
             }
         }
+        /// An object no answer could carry (``checkAnswerable(_:)``) is skipped, with its reason.
+        func checkAnswerable(_ sample: Sample) throws {
+            guard (try? Self.answerBytes(of: sample)).map({ $0 <= largestObjectJSONBytes }) ?? false else {
+                throw HealthError(
+                    .dataSizeExceeded,
+                    "larger than an answer may hold for one object (\(largestObjectJSONBytes) bytes of JSON)"
+                )
+            }
+        }
         func append(_ sample: Sample, uuid: UUID, source: String) {
             batch.append(sample)
             batchTally.append((uuid, sample.sampleType, source))
@@ -192,6 +201,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: record.identity.bytes)
                         let sample = try record.sample(uuid: uuid, source: source(record.sourceName))
+                        try checkAnswerable(sample)
                         try await add(sample, uuid: uuid, source: record.sourceName)
                     } catch let error as HealthError {
                         skip(record.type, record.sourceName, error.message)
@@ -202,6 +212,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: record.heartbeatSeriesIdentity.bytes)
                         if let series = try record.heartbeatSeries(uuid: uuid, source: source(record.sourceName)) {
+                            try checkAnswerable(.heartbeatSeries(series))
                             try await add(.heartbeatSeries(series), uuid: uuid, source: record.sourceName)
                         }
                     } catch let error as HealthError {
@@ -216,6 +227,7 @@ extension VaultEngine {
                             memberUUIDs: members,
                             source: source(correlation.sourceName)
                         )
+                        try checkAnswerable(sample)
                         try await add(sample, uuid: uuid, source: correlation.sourceName)
                     } catch let error as HealthError {
                         skip(correlation.type, correlation.sourceName, error.message)
@@ -224,6 +236,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: workout.identity.bytes)
                         let sample = try workout.sample(uuid: uuid, source: source(workout.sourceName))
+                        try checkAnswerable(sample)
                         append(sample, uuid: uuid, source: workout.sourceName)
                         try await addRoutes(of: workout, uuid: uuid)
                     } catch let error as HealthError {

@@ -159,11 +159,7 @@ extension VaultEngine {
     /// will put in place of the one it names (the object's and each member's).
     func checkAnswerable(_ samples: [Sample]) throws {
         for (index, sample) in samples.enumerated() {
-            let answered: Sample
-            if case .cdaDocument = sample { answered = sample } else { answered = sample.withoutSeriesData }
-            var sources = 1
-            if case .correlation(let correlation) = sample { sources += correlation.objects.count }
-            let bytes = try JSONWriter.data(answered, capacity: answered.estimatedJSONBytes).count + sources * 1_024
+            let bytes = try Self.answerBytes(of: sample)
             guard bytes <= largestObjectJSONBytes else {
                 throw HealthError(
                     .dataSizeExceeded,
@@ -173,6 +169,15 @@ extension VaultEngine {
                 )
             }
         }
+    }
+
+    /// The bytes ``checkAnswerable(_:)`` counts for `sample`.
+    static func answerBytes(of sample: Sample) throws -> Int {
+        let answered: Sample
+        if case .cdaDocument = sample { answered = sample } else { answered = sample.withoutSeriesData }
+        var sources = 1
+        if case .correlation(let correlation) = sample { sources += correlation.objects.count }
+        return try JSONWriter.data(answered, capacity: answered.estimatedJSONBytes).count + sources * 1_024
     }
 
     /// Every type in a batch: the objects' and their members'.
