@@ -97,7 +97,7 @@ public enum HealthJSON {
                 )
             }
             // Foundation's words for a string that is no UUID name its Swift type: say it in JSON's.
-            if context.debugDescription.contains("UUID") {
+            if context.debugDescription.contains("invalid UUID string") {
                 throw .invalidArgument(
                     "not a UUID: 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12, with hyphens",
                     field: codingPathString(context.codingPath)
