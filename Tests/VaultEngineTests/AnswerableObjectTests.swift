@@ -46,7 +46,7 @@ import VaultEngine
         // Within it (its JSON and 1,024 bytes for its source): saved, and read back whole.
         let fits = try steps(note: Self.largest - 2_000, at: 2)
         try await test.engine.save([small, fits], as: caller)
-        #expect(try await test.engine.samples(matching: query, as: caller).map(\.uuid) == [small.uuid, fits.uuid])
+        #expect(Set(try await test.engine.samples(matching: query, as: caller).map(\.uuid)) == [small.uuid, fits.uuid])
         #expect(try await test.engine.sample(uuid: fits.uuid, as: caller)?.metadata == fits.metadata)
 
         // The owner's entries are held to the same limit.
