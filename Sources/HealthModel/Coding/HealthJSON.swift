@@ -82,8 +82,9 @@ public enum HealthJSON {
             // Foundation's decoder refuses a number beyond a double's range (`1e400`) as "not valid
             // JSON", though JSON's grammar allows it: say which member holds it.
             if context.codingPath.isEmpty, let (path, number) = JSONNumberRange.firstOutOfRange(in: data) {
+                let shown = number.count <= 40 ? number : number.prefix(40) + "… (\(number.count) characters)"
                 throw .invalidArgument(
-                    "the number \(number) is beyond the range of a double (about ±1.8e308)",
+                    "the number \(shown) is beyond the range of a double (about ±1.8e308)",
                     field: path
                 )
             }

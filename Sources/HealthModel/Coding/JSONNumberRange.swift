@@ -9,7 +9,8 @@ enum JSONNumberRange {
     static func firstOutOfRange(in data: Data) -> (path: String, number: String)? {
         data.withUnsafeBytes { bytes in
             var scanner = Scanner(bytes: bytes)
-            return scanner.value(at: "")
+            guard let number = scanner.value() else { return nil }
+            return (scanner.pathText(), number)
         }
     }
 
@@ -18,6 +19,14 @@ enum JSONNumberRange {
         var index = 0
         /// Set once a number out of range is found, or the text turns out not to be JSON.
         var done = false
+        /// Where the scan stands: each member's name as the bytes of its string token (quotes
+        /// included), each element's index. Made into text only for the number found.
+        var path: [PathPart] = []
+
+        enum PathPart {
+            case member(Range<Int>)
+            case element(Int)
+        }
 
         init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -25,8 +34,25 @@ enum JSONNumberRange {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
 
-        /// Scans one value at `path`; the first number out of range below it, if any.
-        mutating func value(at path: String) -> (path: String, number: String)? {
+        /// The path to where the scan stopped, as ``codingPathString`` writes one.
+        func pathText() -> String {
+            var text = ""
+            for part in path {
+                switch part {
+                case .element(let index):
+                    text += "[\(index)]"
+                case .member(let range):
+                    let token = Data(UnsafeRawBufferPointer(rebasing: bytes[range]))
+                    let name = (try? JSONDecoder().decode(String.self, from: token)) ?? ""
+                    text += text.isEmpty ? name : "." + name
+                }
+            }
+            return text
+        }
+
+        /// Scans one value; the text of the first number out of range in it, if any, with
+        /// ``path`` left pointing at it.
+        mutating func value() -> String? {
             skipSpace()
             guard !done, index < bytes.count else {
                 done = true
@@ -46,7 +72,9 @@ enum JSONNumberRange {
                     skipSpace()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { break }
                     index += 1
-                    if let found = value(at: path.isEmpty ? key : path + "." + key) { return found }
+                    path.append(.member(key))
+                    if let found = value() { return found }
+                    path.removeLast()
                     skipSpace()
                     guard index < bytes.count else { break }
                     if bytes[index] == UInt8(ascii: "}") {
@@ -65,7 +93,9 @@ enum JSONNumberRange {
                 }
                 var element = 0
                 while !done {
-                    if let found = value(at: path + "[\(element)]") { return found }
+                    path.append(.element(element))
+                    if let found = value() { return found }
+                    path.removeLast()
                     skipSpace()
                     guard index < bytes.count else { break }
                     if bytes[index] == UInt8(ascii: "]") {
@@ -85,7 +115,7 @@ enum JSONNumberRange {
                 guard let number = Double(text) else { break }
                 if number.isInfinite {
                     done = true
-                    return (path, text)
+                    return text
                 }
                 return nil
             default:
@@ -105,31 +135,22 @@ enum JSONNumberRange {
                 || byte == UInt8(ascii: "E")
         }
 
-        /// A string at `index` (its opening quote), read with its escapes; nil if it is not one.
-        mutating func string() -> String? {
+        /// The bytes of a string token at `index` (its opening quote to its closing one, escapes
+        /// passed over, not read); nil if it is not one.
+        mutating func string() -> Range<Int>? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 done = true
                 return nil
             }
             let start = index
             index += 1
-            var escapes = false
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "\\"):
-                    escapes = true
                     index += 2
                 case UInt8(ascii: "\""):
                     index += 1
-                    let token = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-                    if !escapes {
-                        return String(decoding: token.dropFirst().dropLast(), as: UTF8.self)
-                    }
-                    guard let text = try? JSONDecoder().decode(String.self, from: Data(token)) else {
-                        done = true
-                        return nil
-                    }
-                    return text
+                    return start..<index
                 default:
                     index += 1
                 }

@@ -130,7 +130,7 @@ extension VaultEngine {
             }
         }
         /// An object no answer could carry (``checkAnswerable(_:)``) is skipped, with its reason.
-        func checkAnswerable(_ sample: Sample) throws {
+        func checkImportable(_ sample: Sample) throws {
             guard (try? Self.answerBytes(of: sample)).map({ $0 <= largestObjectJSONBytes }) ?? false else {
                 throw HealthError(
                     .dataSizeExceeded,
@@ -201,7 +201,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: record.identity.bytes)
                         let sample = try record.sample(uuid: uuid, source: source(record.sourceName))
-                        try checkAnswerable(sample)
+                        try checkImportable(sample)
                         try await add(sample, uuid: uuid, source: record.sourceName)
                     } catch let error as HealthError {
                         skip(record.type, record.sourceName, error.message)
@@ -212,7 +212,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: record.heartbeatSeriesIdentity.bytes)
                         if let series = try record.heartbeatSeries(uuid: uuid, source: source(record.sourceName)) {
-                            try checkAnswerable(.heartbeatSeries(series))
+                            try checkImportable(.heartbeatSeries(series))
                             try await add(.heartbeatSeries(series), uuid: uuid, source: record.sourceName)
                         }
                     } catch let error as HealthError {
@@ -227,7 +227,7 @@ extension VaultEngine {
                             memberUUIDs: members,
                             source: source(correlation.sourceName)
                         )
-                        try checkAnswerable(sample)
+                        try checkImportable(sample)
                         try await add(sample, uuid: uuid, source: correlation.sourceName)
                     } catch let error as HealthError {
                         skip(correlation.type, correlation.sourceName, error.message)
@@ -236,7 +236,7 @@ extension VaultEngine {
                     do {
                         let uuid = try importUUID(for: workout.identity.bytes)
                         let sample = try workout.sample(uuid: uuid, source: source(workout.sourceName))
-                        try checkAnswerable(sample)
+                        try checkImportable(sample)
                         append(sample, uuid: uuid, source: workout.sourceName)
                         try await addRoutes(of: workout, uuid: uuid)
                     } catch let error as HealthError {

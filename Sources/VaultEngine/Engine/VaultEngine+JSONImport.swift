@@ -27,6 +27,10 @@ extension VaultEngine {
         var samples: [Sample] = []
         var routes: [ImportedRoute] = []
         for (index, item) in exported.enumerated() {
+            // A route's locations are served in batches; anything else must fit one answer.
+            if item.sample.sampleType != .workoutRoute {
+                try checkAnswerable(item.sample, field: "objects[\(index)]")
+            }
             if case .workoutRoute(let route) = item.sample {
                 guard let locations = item.routeLocations, let workout = item.workouts.first else {
                     throw HealthError.invalidArgument(
@@ -133,6 +137,17 @@ extension VaultEngine {
         }
         do {
             while let item = try reader.next() {
+                // Named by its line, as any other problem in the file is.
+                if item.sample.sampleType != .workoutRoute {
+                    do {
+                        try checkAnswerable(item.sample, field: "objects[0]")
+                    } catch let error as HealthError {
+                        throw HealthError.invalidArgument(
+                            "\(JSONExportWriter.samplesFile), line \(reader.line): \(error.message)",
+                            field: "path"
+                        )
+                    }
+                }
                 summary.samples += 1
                 batch.append(item)
                 points += Self.seriesPoints(of: item)

@@ -159,15 +159,20 @@ extension VaultEngine {
     /// will put in place of the one it names (the object's and each member's).
     func checkAnswerable(_ samples: [Sample]) throws {
         for (index, sample) in samples.enumerated() {
-            let bytes = try Self.answerBytes(of: sample)
-            guard bytes <= largestObjectJSONBytes else {
-                throw HealthError(
-                    .dataSizeExceeded,
-                    "this object takes about \(bytes) bytes of JSON, more than an answer may hold for one object "
-                        + "(\(largestObjectJSONBytes)), so no query could return it; make it smaller (its metadata)",
-                    field: "objects[\(index)]"
-                )
-            }
+            try checkAnswerable(sample, field: "objects[\(index)]")
+        }
+    }
+
+    /// ``checkAnswerable(_:)`` of one object, naming `field` when it is too large.
+    func checkAnswerable(_ sample: Sample, field: String) throws {
+        let bytes = try Self.answerBytes(of: sample)
+        guard bytes <= largestObjectJSONBytes else {
+            throw HealthError(
+                .dataSizeExceeded,
+                "this object takes about \(bytes) bytes of JSON, more than an answer may hold for one object "
+                    + "(\(largestObjectJSONBytes)), so no query could return it; make it smaller",
+                field: field
+            )
         }
     }
 

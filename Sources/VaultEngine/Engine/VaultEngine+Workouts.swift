@@ -369,6 +369,8 @@ extension VaultEngine {
                     }
                     let scope = try scope(for: caller, db)
                     let workout = try buildWorkout(session, start: start, end: end, app: app, scope: scope, db)
+                    // Its events' and activities' metadata could make it more than an answer holds.
+                    try checkAnswerable(.workout(workout), field: "session")
                     let sequence = try store.changeSequence(in: db)
                     _ = try store.save([.workout(workout)], in: db)
                     let saved = SampleChanges(
