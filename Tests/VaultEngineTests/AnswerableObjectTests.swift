@@ -125,6 +125,36 @@ import VaultEngine
         #expect(finished?.code == .dataSizeExceeded && finished?.field == "session", "\(String(describing: finished))")
     }
 
+    @Test func aSeriesBuildersMetadataIsNamed() async throws {
+        let test = try TestEngine(largestObjectJSONBytes: Self.largest)
+        try await test.enroll(Self.app)
+        try await test.grant(.share, .quantity(.heartRate), to: Self.app)
+        let app = Caller.app(Self.app)
+        let connection = UUID()
+        let builder = try await test.engine.beginQuantitySeries(
+            type: .heartRate,
+            start: Fixtures.start,
+            as: app,
+            connection: connection
+        )
+        let bpm = try HealthUnit(from: "count/min")
+        _ = try test.engine.insertQuantities(
+            [.init(quantity: Quantity(80, bpm), at: Fixtures.start.addingTimeInterval(10))],
+            into: builder,
+            as: app,
+            connection: connection
+        )
+        let refused = await healthError {
+            _ = try await test.engine.finishQuantitySeries(
+                builder,
+                metadata: ["org.example.notes": .string(String(repeating: "m", count: Self.largest))],
+                as: app,
+                connection: connection
+            )
+        }
+        #expect(refused?.code == .dataSizeExceeded && refused?.field == "metadata", "\(String(describing: refused))")
+    }
+
     @Test func seriesDataDoesNotCount() async throws {
         // An electrocardiogram's voltages are answered in batches that shrink to fit a frame, so
         // they are not part of the object an answer holds.

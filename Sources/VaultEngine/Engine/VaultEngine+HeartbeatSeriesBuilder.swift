@@ -101,7 +101,7 @@ extension VaultEngine {
             device: state.device,
             metadata: state.metadata
         )
-        try await save([.heartbeatSeries(series)], as: caller, requestID: requestID)
+        try await Self.namingMetadata { try await save([.heartbeatSeries(series)], as: caller, requestID: requestID) }
         let app = try await perform { [self] in try database.read { try requireApp(appID, $0) } }
         return series.attributed(to: SourceRevision(source: app.source)).withoutHeartbeats
     }

@@ -139,7 +139,7 @@ extension VaultEngine {
             device: state.device,
             metadata: metadata
         )
-        try await save([.quantity(sample)], as: caller, requestID: requestID)
+        try await Self.namingMetadata { try await save([.quantity(sample)], as: caller, requestID: requestID) }
         let app = try await perform { [self] in try database.read { try requireApp(appID, $0) } }
         return [sample.attributed(to: SourceRevision(source: app.source)).withoutSeriesQuantities]
     }

@@ -176,6 +176,16 @@ extension VaultEngine {
         }
     }
 
+    /// Runs a series builder's save: a sample too large for an answer (``checkAnswerable(_:)``)
+    /// names what made it so, the builder's metadata (the request has no `objects`).
+    static func namingMetadata(_ save: () async throws -> SaveOutcome) async throws {
+        do {
+            _ = try await save()
+        } catch let error as HealthError where error.code == .dataSizeExceeded && error.field == "objects[0]" {
+            throw HealthError(.dataSizeExceeded, error.message, field: "metadata")
+        }
+    }
+
     /// The bytes ``checkAnswerable(_:)`` counts for `sample`.
     static func answerBytes(of sample: Sample) throws -> Int {
         let answered: Sample
