@@ -45,7 +45,7 @@ public final class JSONExportReader {
     }
 
     /// `file`, line `line`: what is wrong there.
-    static func problem(_ file: String, line: Int, _ error: HealthError) -> HealthError {
+    public static func problem(_ file: String, line: Int, _ error: HealthError) -> HealthError {
         .invalidArgument(
             "\(file), line \(line)\(error.field.map { " (\($0))" } ?? ""): \(error.message)",
             field: "path"

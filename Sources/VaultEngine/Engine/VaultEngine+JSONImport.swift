@@ -17,6 +17,20 @@ extension VaultEngine {
     /// their locations and their workout (their first listed); every other association with a
     /// workout is kept too.
     public func restoreSamples(_ exported: [ExportedSample], requestID: String = "") async throws -> ImportSorting {
+        for (index, item) in exported.enumerated() {
+            try checkRestorable(item, field: "objects[\(index)]")
+        }
+        return try await restore(exported, requestID: requestID)
+    }
+
+    /// An exported object a query could return: a route's locations are served in batches, and
+    /// anything else must fit one answer (``checkAnswerable(_:field:)``).
+    func checkRestorable(_ item: ExportedSample, field: String) throws {
+        if item.sample.sampleType != .workoutRoute { try checkAnswerable(item.sample, field: field) }
+    }
+
+    /// ``restoreSamples(_:requestID:)`` of objects already checked.
+    func restore(_ exported: [ExportedSample], requestID: String) async throws -> ImportSorting {
         guard exported.count <= Self.maximumBatchSize else {
             throw HealthError(
                 .dataSizeExceeded,
@@ -27,10 +41,6 @@ extension VaultEngine {
         var samples: [Sample] = []
         var routes: [ImportedRoute] = []
         for (index, item) in exported.enumerated() {
-            // A route's locations are served in batches; anything else must fit one answer.
-            if item.sample.sampleType != .workoutRoute {
-                try checkAnswerable(item.sample, field: "objects[\(index)]")
-            }
             if case .workoutRoute(let route) = item.sample {
                 guard let locations = item.routeLocations, let workout = item.workouts.first else {
                     throw HealthError.invalidArgument(
@@ -130,23 +140,22 @@ extension VaultEngine {
             let types = Dictionary(items.map { ($0.sample.uuid, $0.sample.sampleType.identifier) }) { first, _ in first
             }
             inFlight = (
-                Task { [self] in try await restoreSamples(items, requestID: requestID) }, types, summary.samples
+                Task { [self] in try await restore(items, requestID: requestID) }, types, summary.samples
             )
             batch.removeAll(keepingCapacity: true)
             points = 0
         }
         do {
             while let item = try reader.next() {
-                // Named by its line, as any other problem in the file is.
-                if item.sample.sampleType != .workoutRoute {
-                    do {
-                        try checkAnswerable(item.sample, field: "objects[0]")
-                    } catch let error as HealthError {
-                        throw HealthError.invalidArgument(
-                            "\(JSONExportWriter.samplesFile), line \(reader.line): \(error.message)",
-                            field: "path"
-                        )
-                    }
+                // Checked here, once, to be named by its line as any other problem in the file is.
+                do {
+                    try checkRestorable(item, field: "")
+                } catch let error as HealthError {
+                    throw JSONExportReader.problem(
+                        JSONExportWriter.samplesFile,
+                        line: reader.line,
+                        HealthError(error.code, error.message)
+                    )
                 }
                 summary.samples += 1
                 batch.append(item)
