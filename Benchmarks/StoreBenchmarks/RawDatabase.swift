@@ -1,5 +1,6 @@
 import CSQLCipherBench
 import Foundation
+import HealthModel
 import VaultCrypto
 import VaultStore
 
@@ -13,7 +14,7 @@ struct RawRows {
     init(count: Int, offset: Int = 0) {
         var uuids: [[UInt8]] = []
         uuids.reserveCapacity(count)
-        for _ in 0..<count { uuids.append(withUnsafeBytes(of: UUID().uuid) { Array($0) }) }
+        for _ in 0..<count { uuids.append(withUnsafeBytes(of: UUID.forNewObject().uuid) { Array($0) }) }
         self.uuids = uuids
         starts = (0..<count).map { 700_000_000 + Double(offset + $0) * 60 }
         values = (0..<count).map { Double($0 % 120) }

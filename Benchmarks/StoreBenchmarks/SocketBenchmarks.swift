@@ -103,7 +103,15 @@ final class SocketVault: @unchecked Sendable {
         )
         let store = SampleStore(database: try vault.db())
         for chunk in stride(from: 0, to: fill, by: 50_000) {
-            try store.save(makeSamples(min(50_000, fill - chunk), source: "org.example.history", offset: chunk))
+            // Random UUIDs, as a history imported from Apple Health has (an import's UUIDs are
+            // keyed hashes of the records' content): the apps' time-ordered ones go among them.
+            let samples = makeSamples(
+                min(50_000, fill - chunk),
+                source: "org.example.history",
+                offset: chunk,
+                uuid: UUID.init
+            )
+            try store.save(samples)
         }
         for chunk in stride(from: 0, to: auditEntries, by: 100_000) {
             try vault.db().write { db in

@@ -98,14 +98,21 @@ let benchmarks: @Sendable () -> Void = {
     socketBenchmarks()
 }
 
-/// Step-count samples a minute apart from 2023, by one source.
-func makeSamples(_ count: Int, source: String, offset: Int = 0) -> [Sample] {
+/// Step-count samples a minute apart from 2023, by one source, with time-ordered UUIDs as
+/// HealthVaultKit makes them, or those `uuid` makes.
+func makeSamples(
+    _ count: Int,
+    source: String,
+    offset: Int = 0,
+    uuid: () -> UUID = UUID.forNewObject
+) -> [Sample] {
     let revision = SourceRevision(source: Source(bundleIdentifier: source, name: source), version: "1.0")
     let start = Date(timeIntervalSinceReferenceDate: 700_000_000)
     return (0..<count).map { index in
         let minute = start.addingTimeInterval(Double(offset + index) * 60)
         return .quantity(
             try! QuantitySample(
+                uuid: uuid(),
                 type: .stepCount,
                 quantity: Quantity(Double(index % 120), .count),
                 start: minute,

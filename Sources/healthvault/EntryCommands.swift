@@ -138,7 +138,7 @@ extension Samples {
                     )
                     try Self.checkRange(entry.value, written: type)
                     sample = try entry.sample(
-                        uuids: (0..<entry.uuidCount).map { _ in UUID() },
+                        uuids: (0..<entry.uuidCount).map { _ in UUID.forNewObject() },
                         source: Source(bundleIdentifier: "owner:healthvault", name: "HealthVault")
                     )
                 } catch let error as ValidationError {

@@ -137,8 +137,9 @@ func resticStagingDirectory(vault: UUID) throws -> URL {
 /// (`vault.db.pages/<page ÷ 256, 4 hex digits>/<page mod 256, 2 hex digits>`), so that restic,
 /// which cuts files into chunks of 512 KiB to 8 MiB by their content, stores again only the pages
 /// that changed: SQLCipher rewrites (and re-encrypts) only the pages a change touches, but a
-/// day's samples touch pages all over the file (a random UUID's index entry lands anywhere), so
-/// whole-file chunks would nearly all change (docs/VAULT_FORMAT.md, "Backups to restic").
+/// day's samples touch pages all over the file (an imported record's UUID, a keyed hash, lands
+/// anywhere in the index keyed by UUID, and so did an app's before version 7), so whole-file
+/// chunks would nearly all change (docs/VAULT_FORMAT.md, "Backups to restic").
 enum PageFiles {
     static let directoryName = "vault.db.pages"
     static let pageSize = 4096

@@ -19,7 +19,7 @@ public struct AudiogramSample: HealthSample {
     /// than 30, frequencies not strictly ascending, a point out of range or with neither ear, an
     /// end before the start, or bad metadata.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         sensitivityPoints: [SensitivityPoint],
         start: Date,
         end: Date,

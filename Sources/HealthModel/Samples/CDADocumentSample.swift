@@ -30,6 +30,8 @@ public struct CDADocumentSample: HealthSample {
     /// bytes that are not a well-formed CDA `ClinicalDocument` (saying why), empty or larger than
     /// ``maximumDocumentSize``; and for an end before the start or bad metadata.
     public init(
+        // Random, never time-ordered: the audit log names the UUIDs of the objects the owner
+        // chooses for an app (docs/MODEL_JSON.md, "UUIDs").
         uuid: UUID = UUID(),
         data: Data,
         start: Date,

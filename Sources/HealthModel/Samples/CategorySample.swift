@@ -16,7 +16,7 @@ public struct CategorySample: HealthSample {
     /// Creates a sample, or throws `invalidArgument`: an end before the start, a value that is not
     /// one of the type's values, or bad metadata.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         type: CategoryTypeIdentifier,
         value: Int,
         start: Date,
@@ -39,7 +39,7 @@ public struct CategorySample: HealthSample {
 
     /// Creates a sample from a typed value (`CategoryValueSleepAnalysis.asleepREM`).
     public init<Value: HealthKitEnumeration>(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         type: CategoryTypeIdentifier,
         value: Value,
         start: Date,

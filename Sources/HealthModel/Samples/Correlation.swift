@@ -17,7 +17,7 @@ public struct Correlation: HealthSample {
     /// not allow, a blood pressure without exactly one systolic and one diastolic, an empty food,
     /// a repeated member, or the checks every sample has.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         type: CorrelationTypeIdentifier,
         start: Date,
         end: Date,

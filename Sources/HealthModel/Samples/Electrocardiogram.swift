@@ -48,7 +48,7 @@ public struct Electrocardiogram: HealthSample {
     ///     read back without them, which then needs `numberOfVoltageMeasurements`.
     ///   - numberOfVoltageMeasurements: how many there are; nil to count `voltageMeasurements`.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         start: Date,
         end: Date,
         classification: Classification = .notSet,

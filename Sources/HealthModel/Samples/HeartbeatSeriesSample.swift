@@ -33,7 +33,7 @@ public struct HeartbeatSeriesSample: HealthSample {
     ///     which then needs `count`.
     ///   - count: how many beats there are; nil to count `heartbeats`.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         start: Date,
         end: Date,
         heartbeats: [Heartbeat]?,

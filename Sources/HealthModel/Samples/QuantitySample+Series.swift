@@ -124,7 +124,7 @@ extension QuantitySample {
     /// ordinary sample of it over the whole span. Refused naming the field (`quantities[i]…`, or
     /// `quantities` for a sum outside the type's range).
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         type: QuantityTypeIdentifier,
         series quantities: [SeriesQuantity],
         unit: HealthUnit,

@@ -31,7 +31,7 @@ public struct QuantitySample: HealthSample {
     /// the start, a unit the type does not accept, a value that is not finite or outside the
     /// type's domain, or bad metadata.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         type: QuantityTypeIdentifier,
         quantity: Quantity,
         start: Date,

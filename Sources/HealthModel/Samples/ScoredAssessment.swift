@@ -35,7 +35,7 @@ public struct GAD7Assessment: ScoredAssessment {
     /// Creates an assessment answered at `date`, or throws `invalidArgument`: not exactly seven
     /// answers, bad metadata, or a date outside the years 0000-9999.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         date: Date,
         answers: [Answer],
         sourceRevision: SourceRevision,
@@ -152,7 +152,7 @@ public struct PHQ9Assessment: ScoredAssessment {
     /// answers, `preferNotToAnswer` to a question other than the ninth, bad metadata, or a date
     /// outside the years 0000-9999.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         date: Date,
         answers: [Answer],
         sourceRevision: SourceRevision,

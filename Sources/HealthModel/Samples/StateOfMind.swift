@@ -27,7 +27,7 @@ public struct StateOfMind: HealthSample {
     /// finite number from -1 to 1, a label or association listed twice, bad metadata, or a date
     /// outside the years 0000-9999.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         date: Date,
         kind: Kind,
         valence: Double,

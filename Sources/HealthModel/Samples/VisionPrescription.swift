@@ -89,6 +89,8 @@ public struct VisionPrescription: HealthSample {
     ///
     /// A glasses prescription with neither eye is an image-only prescription (`lenses` nil).
     public init(
+        // Random, never time-ordered: the audit log names the UUIDs of the objects the owner
+        // chooses for an app (docs/MODEL_JSON.md, "UUIDs").
         uuid: UUID = UUID(),
         type: VisionPrescriptionType,
         lenses: Lenses? = nil,
@@ -134,6 +136,8 @@ public struct VisionPrescription: HealthSample {
 
     /// A glasses prescription (HealthKit's `HKGlassesPrescription(rightEyeSpecification:...)`).
     public static func glasses(
+        // Random, never time-ordered: the audit log names the UUIDs of the objects the owner
+        // chooses for an app (docs/MODEL_JSON.md, "UUIDs").
         uuid: UUID = UUID(),
         rightEye: GlassesLensSpecification?,
         leftEye: GlassesLensSpecification?,
@@ -157,6 +161,8 @@ public struct VisionPrescription: HealthSample {
 
     /// A contacts prescription (HealthKit's `HKContactsPrescription(rightEyeSpecification:...)`).
     public static func contacts(
+        // Random, never time-ordered: the audit log names the UUIDs of the objects the owner
+        // chooses for an app (docs/MODEL_JSON.md, "UUIDs").
         uuid: UUID = UUID(),
         rightEye: ContactsLensSpecification?,
         leftEye: ContactsLensSpecification?,

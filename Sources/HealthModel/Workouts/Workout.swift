@@ -30,7 +30,7 @@ public struct Workout: HealthSample {
     /// outside the workout, an activity without an end, outside the workout or overlapping
     /// another, or two statistics of one type.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         activityType: WorkoutActivityType,
         start: Date,
         end: Date,

@@ -17,7 +17,7 @@ public struct WorkoutActivity: Hashable, Sendable, Codable {
     /// Creates an activity, or throws `invalidArgument`: an end before the start, an event outside
     /// the activity, invalid metadata, or two statistics of one type.
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         configuration: WorkoutConfiguration,
         start: Date,
         end: Date? = nil,

@@ -15,7 +15,7 @@ public struct WorkoutRoute: HealthSample {
     public let metadata: Metadata
 
     public init(
-        uuid: UUID = UUID(),
+        uuid: UUID = .forNewObject(),
         start: Date,
         end: Date,
         count: Int,

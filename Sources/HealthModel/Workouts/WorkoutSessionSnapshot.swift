@@ -34,7 +34,12 @@ public struct WorkoutSessionSnapshot: Hashable, Sendable, Codable {
     /// The most state changes a session records.
     public static let maximumStateChanges = 10_000
 
-    public init(id: UUID = UUID(), app: String, configuration: WorkoutConfiguration, workoutUUID: UUID = UUID()) {
+    public init(
+        id: UUID = UUID(),
+        app: String,
+        configuration: WorkoutConfiguration,
+        workoutUUID: UUID = .forNewObject()
+    ) {
         self.id = id
         self.app = app
         self.configuration = configuration

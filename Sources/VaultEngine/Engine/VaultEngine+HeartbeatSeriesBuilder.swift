@@ -75,7 +75,7 @@ extension VaultEngine {
     }
 
     /// Finishes a builder (HealthKit's `finishSeries`): saves its beats as one heartbeat series,
-    /// from the builder's start to its last beat, under a new random UUID, through ``save(_:as:requestID:)``
+    /// from the builder's start to its last beat, under a new UUID (`UUID.forNewObject()`), through ``save(_:as:requestID:)``
     /// (the share grant checked again, recorded as `save`), and returns the saved sample as a
     /// query answers it (without its beats). The builder is gone afterwards, whatever the
     /// outcome, as HealthKit's is; a builder without beats saves nothing (`invalidArgument`).

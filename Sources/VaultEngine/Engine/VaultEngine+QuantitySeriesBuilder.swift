@@ -102,7 +102,7 @@ extension VaultEngine {
 
     /// Finishes a builder (HealthKit's `finishSeries(metadata:endDate:)`): saves its quantities
     /// as one quantity sample from the builder's start to `endDate` (nil: the latest end of a
-    /// quantity), under a new random UUID, through ``save(_:as:requestID:)`` (the share grant
+    /// quantity), under a new UUID (`UUID.forNewObject()`), through ``save(_:as:requestID:)`` (the share grant
     /// checked again, recorded as `save`), and returns the saved samples as a query answers them
     /// (one; a series of one quantity is an ordinary sample over the span). The builder is gone
     /// afterwards, whatever the outcome; one without quantities saves nothing (`invalidArgument`).
