@@ -78,14 +78,14 @@ final class DenialVault: @unchecked Sendable {
         var uuid = UUID()
         if hidden {
             for chunk in 0..<(hiddenCount / 50_000) {
-                let samples = makeSamples(50_000, source: denialOther, offset: chunk * 50_000)
+                let samples = makeSamples(50_000, source: denialOther, offset: chunk * 50_000, uuid: UUID.init)
                 if chunk == 3 { uuid = samples[12_345].uuid }
                 try files.store.save(samples)
             }
             try files.store.save(makeBloodPressures(hiddenCorrelationCount, source: denialOther))
         }
         otherUUID = uuid
-        try files.store.save(makeSamples(ownCount, source: denialReader))
+        try files.store.save(makeSamples(ownCount, source: denialReader, uuid: UUID.init))
         try files.store.save(makeBloodPressures(ownCorrelationCount, source: denialReader))
         let filling = try VaultEngine(vault: files.vault)
         try await filling.enroll(

@@ -269,7 +269,7 @@ public final class SampleStore: @unchecked Sendable {
     /// whether that object is the saving app's own, another app's it may read, one hidden from it,
     /// or deleted (docs/MODEL_JSON.md, "UUIDs").
     public static let uuidInUse = HealthError.invalidArgument(
-        "this UUID already names an object in the vault; give every new object a new random UUID",
+        "this UUID already names an object in the vault; give every new object a new UUID",
         field: "uuid"
     )
 

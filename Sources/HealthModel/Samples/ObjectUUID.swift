@@ -18,6 +18,13 @@ extension UUID {
         // Bits 0-47 the time, 48-51 the version (7), 52-63 random; 64-65 the variant (0b10), 66-127 random.
         let high = (milliseconds & 0xFFFF_FFFF_FFFF) << 16 | 0x7000 | (random.next() as UInt64) & 0x0FFF
         let low = (random.next() as UInt64) & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
-        return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { UUID(uuid: $0.load(as: uuid_t.self)) }
+        var bytes = uuid_t(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            for index in 0..<8 {
+                buffer[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+                buffer[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+            }
+        }
+        return UUID(uuid: bytes)
     }
 }
