@@ -46,6 +46,9 @@ let socketQueryVault = benchEnvironment("HEALTHVAULT_BENCH_ANCHORED", 1_000_000)
 let socketClientSeconds = benchEnvironment("HEALTHVAULT_BENCH_CLIENTS_SECONDS", 30)
 /// The samples of history in the 64 clients' vault (the issue's goal is stated at 1,000,000).
 let socketClientsFill = benchEnvironment("HEALTHVAULT_BENCH_CLIENTS_FILL", 1_000_000)
+/// Where the 64 clients' benchmark writes each call's end, kind and latency, one line each
+/// (`scripts/bench-trace.py` reads it), when set.
+let socketClientsTrace = ProcessInfo.processInfo.environment["HEALTHVAULT_BENCH_CLIENTS_TRACE"]
 /// The kinds of call the 64 clients make, by name (all of `MixedCall` by default): a run of one
 /// kind alone says what that kind costs under load.
 let socketClientCalls: [MixedCall] = {
@@ -561,16 +564,21 @@ func socketBenchmarks() {
         try fixture.start()
         var stores: [HealthStore] = []
         for index in 0..<64 { stores.append(try await fixture.connect(apps[index % apps.count])) }
-        let deadline = ContinuousClock.now + .seconds(socketClientSeconds)
+        let began = ContinuousClock.now
+        let deadline = began + .seconds(socketClientSeconds)
         let results = try await withThrowingTaskGroup(of: ClientTally.self) { group in
             for (index, store) in stores.enumerated() {
-                group.addTask { try await mixedClient(store, index: index, until: deadline) }
+                group.addTask { try await mixedClient(store, index: index, began: began, until: deadline) }
             }
             var all = ClientTally()
             for try await tally in group { all.merge(tally) }
             return all
         }
         for store in stores { await store.close() }
+        if let path = socketClientsTrace {
+            let lines = results.trace.sorted { $0.end < $1.end }.map { "\($0.end) \($0.kind.rawValue) \($0.latency)\n" }
+            try lines.joined().write(toFile: path, atomically: true, encoding: .utf8)
+        }
         for time in results.saves {
             benchmark.measurement(metric("save latency"), time)
             benchmark.measurement(metric("call latency"), time)
@@ -654,7 +662,19 @@ struct ClientTally: Sendable {
     var byKind: [MixedCall: [Int]] = [:]
     var errors = 0
 
+    /// Each call when it ended (microseconds since `start`), its kind and its latency
+    /// (microseconds), kept only for `HEALTHVAULT_BENCH_CLIENTS_TRACE`.
+    var trace: [(end: Int, kind: MixedCall, latency: Int)] = []
+    let start: ContinuousClock.Instant
+
+    init(start: ContinuousClock.Instant = .now) { self.start = start }
+
     mutating func record(_ kind: MixedCall, _ time: Int) {
+        if socketClientsTrace != nil {
+            let end = (ContinuousClock.now - start).components
+            let micros = Int(end.seconds) * 1_000_000 + Int(end.attoseconds / 1_000_000_000_000)
+            trace.append((micros, kind, time / 1000))
+        }
         if kind == .save { saves.append(time) } else { queries.append(time) }
         byKind[kind, default: []].append(time)
     }
@@ -664,6 +684,7 @@ struct ClientTally: Sendable {
         queries += other.queries
         byKind.merge(other.byKind, uniquingKeysWith: +)
         errors += other.errors
+        trace += other.trace
     }
 }
 
@@ -695,9 +716,13 @@ enum MixedCall: String, CaseIterable {
 /// that order): 64 days of history at once, then 64 anchored queries waiting behind them, and
 /// each call's latency is the cost of one kind 64 times over (docs/PERFORMANCE.md, "The many
 /// clients in step").
-func mixedClient(_ store: HealthStore, index: Int, until deadline: ContinuousClock.Instant) async throws -> ClientTally
-{
-    var tally = ClientTally()
+func mixedClient(
+    _ store: HealthStore,
+    index: Int,
+    began: ContinuousClock.Instant,
+    until deadline: ContinuousClock.Instant
+) async throws -> ClientTally {
+    var tally = ClientTally(start: began)
     var anchor: QueryAnchor?
     var written = 0
     let origin = Date(timeIntervalSinceReferenceDate: 700_000_000)

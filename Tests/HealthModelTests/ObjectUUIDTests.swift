@@ -1,4 +1,5 @@
 import Foundation
+import HealthModelTestSupport
 import Testing
 
 @testable import HealthModel
@@ -63,6 +64,24 @@ struct ObjectUUIDTests {
             expirationDate: nil,
             sourceRevision: source
         )
-        #expect(withUnsafeBytes(of: prescription.uuid.uuid) { $0[6] >> 4 } == 4)
+        let glasses = try VisionPrescription.glasses(
+            rightEye: nil,
+            leftEye: nil,
+            dateIssued: Date(),
+            expirationDate: nil,
+            sourceRevision: source
+        )
+        let contacts = try VisionPrescription.contacts(
+            rightEye: nil,
+            leftEye: nil,
+            brand: "Brand",
+            dateIssued: Date(),
+            expirationDate: nil,
+            sourceRevision: source
+        )
+        let document = try CDADocumentSample(data: Fixtures.cda(), start: Date(), end: Date(), sourceRevision: source)
+        for uuid in [prescription.uuid, glasses.uuid, contacts.uuid, document.uuid] {
+            #expect(withUnsafeBytes(of: uuid.uuid) { $0[6] >> 4 } == 4)
+        }
     }
 }
