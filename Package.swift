@@ -29,7 +29,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "HealthModel"),
-        // The few Linux calls Swift cannot make itself (prctl is variadic): no library to link.
+        // The few Linux calls Swift cannot make itself (prctl is variadic; stat without its struct): no
+        // library to link.
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
@@ -67,7 +68,7 @@ let package = Package(
         // its GPX routes) that stream HealthModel values: no vault, no I/O beyond the files handed in.
         .target(
             name: "HealthInterchange",
-            dependencies: ["HealthModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["HealthModel", "CLinux", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // The owner's health report as one self-contained HTML page (docs/REPORT.md): HealthModel
         // values in, HTML and inline SVG out; nothing else.

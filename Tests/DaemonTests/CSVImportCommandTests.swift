@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HealthInterchange
 import HealthModel
 import HealthVaultKit
@@ -89,6 +90,35 @@ extension DaemonEndToEnd {
             #expect(!refused.err.contains("last tuesday") && !refused.err.contains("moodiness"))
             #expect(try CLITests.healthvault(["data"], daemon: daemon).out == "The vault holds no samples.\n")
             #expect(try await daemon.auditEntries(operation: "vault.import").isEmpty)
+        }
+
+        /// A device or a named pipe given to an import is refused at once: the daemon opened the
+        /// pipe and waited on it for good, or read /dev/zero without end, and could not stop.
+        /// Each command runs under `timeout`, so that such a wait fails the test.
+        @Test func aDeviceOrANamedPipeIsRefusedAtOnceAndTheDaemonGoesOn() async throws {
+            let daemon = try TestDaemon()
+            let pipe = daemon.directory.deletingLastPathComponent().appendingPathComponent("rows.csv")
+            #expect(mkfifo(pipe.path, 0o600) == 0)
+            let notAnExport = "not an export: give the export's zip file, its folder or its export.xml"
+            for (kind, path, message) in [
+                (
+                    "csv", "/dev/zero",
+                    "/dev/zero is a character device, not a regular file: give the path of a CSV file"
+                ),
+                ("csv", pipe.path, "\(pipe.path) is a named pipe, not a regular file: give the path of a CSV file"),
+                ("apple-health", "/dev/zero", "/dev/zero is a character device, \(notAnExport)"),
+                ("apple-health", pipe.path, "\(pipe.path) is a named pipe, \(notAnExport)"),
+            ] {
+                let refused = try runProcess([
+                    "/usr/bin/timeout", "30", TestDaemon.binary("healthvault"), "import", kind, path,
+                    "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,
+                ])
+                #expect(refused.status == 1 && refused.err == "healthvault: \(message)\n", "\(refused)")
+            }
+            #expect(try CLITests.healthvault(["data"], daemon: daemon).out == "The vault holds no samples.\n")
+            #expect(try await daemon.auditEntries(operation: "vault.import").isEmpty)
+            // No thread is left reading: the daemon stops when asked.
+            #expect(daemon.stop() == 0)
         }
     }
 }

@@ -36,8 +36,12 @@ public final class CSVReader {
     private var line = 1
     private var finished = false
 
-    /// Opens a file; `invalidArgument` (field `path`) when it cannot be read.
+    /// Opens a file; `invalidArgument` (field `path`) when it cannot be read, or when it is not a
+    /// regular file (a folder, a named pipe, a device: ``InputFile``), which is never opened.
     public init(contentsOf url: URL) throws(HealthError) {
+        if let why = InputFile.notRegular(url.path) {
+            throw .invalidArgument("\(why): give the path of a CSV file", field: "path")
+        }
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {

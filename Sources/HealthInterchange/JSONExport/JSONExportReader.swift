@@ -15,7 +15,21 @@ public final class JSONExportReader {
 
     public init(directory: URL) throws(HealthError) {
         self.directory = directory
+        switch InputFile.at(directory.path) {
+        case .directory, nil: break
+        case .regular:
+            throw .invalidArgument("\(directory.path) is a file: a HealthVault JSON export is a folder", field: "path")
+        case .special(let kind):
+            throw .invalidArgument("\(directory.path) is \(kind): a HealthVault JSON export is a folder", field: "path")
+        }
         let manifestURL = directory.appendingPathComponent(JSONExportWriter.manifestFile)
+        if let why = InputFile.notRegular(manifestURL.path) { throw .invalidArgument(why, field: "path") }
+        if case .regular(let size) = InputFile.at(manifestURL.path), size > Self.maximumManifestBytes {
+            throw .invalidArgument(
+                "\(JSONExportWriter.manifestFile) is larger than \(Self.maximumManifestBytes) bytes: not a HealthVault export",
+                field: "path"
+            )
+        }
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw .invalidArgument(
                 "\(directory.path) holds no \(JSONExportWriter.manifestFile): not a HealthVault JSON export, or one that did not finish",
@@ -43,6 +57,9 @@ public final class JSONExportReader {
             routeLocations = try LineReader(directory.appendingPathComponent(JSONExportWriter.routeLocationsFile))
         }
     }
+
+    /// The largest manifest read: one names a few files and counts (about a kilobyte).
+    public static let maximumManifestBytes = 1 << 20
 
     /// `file`, line `line`: what is wrong there.
     public static func problem(_ file: String, line: Int, _ error: HealthError) -> HealthError {
@@ -210,6 +227,8 @@ final class LineReader {
 
     init(_ url: URL) throws(HealthError) {
         self.url = url
+        // Never opened unless a regular file: a named pipe there would wait for a writer.
+        if let why = InputFile.notRegular(url.path) { throw .invalidArgument(why, field: "path") }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw .invalidArgument(
                 "cannot read \(url.lastPathComponent) in \(url.deletingLastPathComponent().path)",

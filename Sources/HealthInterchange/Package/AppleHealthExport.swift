@@ -39,6 +39,13 @@ public final class AppleHealthExport: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw AppleHealthReadError(.unreadable, "\(url.path): no such file or folder")
         }
+        // A named pipe or a device is never opened (``InputFile``).
+        if case .special(let kind) = InputFile.at(url.path) {
+            throw AppleHealthReadError(
+                .unreadable,
+                "\(url.path) is \(kind), not an export: give the export's zip file, its folder or its export.xml"
+            )
+        }
         if isDirectory.boolValue {
             form = .folder
             let xml = try Self.exportXML(in: url)
@@ -163,6 +170,8 @@ public final class AppleHealthExport: @unchecked Sendable {
         }
         guard let root else { return nil }
         let file = root.appendingPathComponent(relative)
+        // Never opened unless a regular file: a named pipe there would wait for a writer.
+        if let why = InputFile.notRegular(file.path) { throw AppleHealthReadError(.unreadable, why) }
         guard let size = Self.size(of: file) else { return nil }
         guard size <= maximumSize else {
             throw AppleHealthReadError(.tooLarge, "\(relative) is larger than \(maximumSize) bytes")
@@ -192,9 +201,13 @@ public final class AppleHealthExport: @unchecked Sendable {
 
     private static func exportXML(in folder: URL) throws(AppleHealthReadError) -> URL {
         let named = folder.appendingPathComponent("export.xml")
-        if FileManager.default.fileExists(atPath: named.path) { return named }
+        if FileManager.default.fileExists(atPath: named.path) {
+            if let why = InputFile.notRegular(named.path) { throw AppleHealthReadError(.unreadable, why) }
+            return named
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let candidates = names.filter { isExportXML(Substring($0)) }.map { folder.appendingPathComponent($0) }
+            .filter { InputFile.notRegular($0.path) == nil }
         guard let largest = candidates.max(by: { (size(of: $0) ?? 0) < (size(of: $1) ?? 0) }) else {
             throw AppleHealthReadError(.unreadable, "\(folder.path) holds no export XML (export.xml)")
         }

@@ -14,8 +14,10 @@ final class ByteSource {
     /// The size of the whole input, when known (a regular file's size, or the bytes' count).
     let totalBytes: Int?
 
-    /// Opens a file for reading, or throws `unreadable` naming it.
+    /// Opens a file for reading, or throws `unreadable` naming it; a path that is not a regular
+    /// file (``InputFile``) is refused without being opened.
     init(contentsOf url: URL) throws(AppleHealthReadError) {
+        if let why = InputFile.notRegular(url.path) { throw AppleHealthReadError(.unreadable, why) }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
