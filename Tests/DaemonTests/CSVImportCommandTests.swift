@@ -118,7 +118,7 @@ extension DaemonEndToEnd {
             #expect(try CLITests.healthvault(["data"], daemon: daemon).out == "The vault holds no samples.\n")
             #expect(try await daemon.auditEntries(operation: "vault.import").isEmpty)
             // No thread is left reading: the daemon stops when asked.
-            #expect(daemon.stop() == 0)
+            #expect(daemon.stop(within: 20) == 0)
         }
     }
 }

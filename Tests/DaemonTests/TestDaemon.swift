@@ -188,6 +188,20 @@ final class TestDaemon: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Sends SIGTERM and waits at most `seconds`; returns the exit status, or nil when the
+    /// daemon was still running then (it is killed: a test fails rather than waits for good).
+    func stop(within seconds: Double) -> Int32? {
+        guard let process else { return -1 }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        let exited = !process.isRunning
+        if !exited { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        self.process = nil
+        return exited ? process.terminationStatus : nil
+    }
+
     var pid: Int32? { process?.processIdentifier }
 
     /// The daemon's resident memory, KiB.

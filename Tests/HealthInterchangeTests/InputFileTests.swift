@@ -68,11 +68,15 @@ import Testing
         #expect(InputFile.notRegular("/dev/zero") == "/dev/zero is a character device, not a regular file")
     }
 
-    @Test func theCSVReaderRefusesAPipe() throws {
+    @Test func theCSVReaderRefusesAPipeAndADevice() throws {
         let fifo = try pipe("rows.csv")
         #expect(
             refusal { _ = try CSVReader(contentsOf: fifo) }
                 == "\(fifo.path) is a named pipe, not a regular file: give the path of a CSV file"
+        )
+        #expect(
+            refusal { _ = try CSVReader(contentsOf: URL(fileURLWithPath: "/dev/zero")).next() }
+                == "/dev/zero is a character device, not a regular file: give the path of a CSV file"
         )
     }
 
@@ -82,6 +86,10 @@ import Testing
         #expect(
             refusal { _ = try AppleHealthExport(at: fifo) }
                 == "\(fifo.path) is a named pipe, not an export: give the export's zip file, its folder or its export.xml"
+        )
+        #expect(
+            refusal { _ = try AppleHealthExport(at: URL(fileURLWithPath: "/dev/zero")) }
+                == "/dev/zero is a character device, not an export: give the export's zip file, its folder or its export.xml"
         )
         let xml = try pipe("export.xml")
         #expect(
@@ -100,17 +108,22 @@ import Testing
         let export = try AppleHealthExport(at: folder)
         #expect(
             refusal { _ = try export.contents(of: "/workout-routes/route_1.gpx", maximumSize: 1 << 20) }
-                == "\(gpx.path) is a named pipe, not a regular file"
+                == "workout-routes/\(gpx.lastPathComponent) is a named pipe, not a regular file"
         )
     }
 
-    @Test func theJSONExportReaderRefusesAPipe() throws {
+    @Test func theJSONExportReaderRefusesAPipeAndADevice() throws {
         let fifo = try pipe("export")
         #expect(
             refusal { _ = try JSONExportReader(directory: fifo) }
                 == "\(fifo.path) is a named pipe: a HealthVault JSON export is a folder"
         )
-        // A real export, its samples then its manifest pipes.
+        #expect(
+            refusal { _ = try JSONExportReader(directory: URL(fileURLWithPath: "/dev/zero")) }
+                == "/dev/zero is a character device: a HealthVault JSON export is a folder"
+        )
+        // A real export, whose every file the reader will read is checked when it opens: its
+        // settings, characteristics, samples, then manifest pipes.
         let export = folder.appendingPathComponent("export")
         try FileManager.default.removeItem(at: fifo)
         let writer = try JSONExportWriter(directory: try ExportDirectory(export, overwrite: false))
@@ -122,12 +135,15 @@ import Testing
                 samples: [:],
                 routeLocations: 0,
                 characteristics: 0,
-                settings: false,
-                files: writer.files
+                settings: true,
+                files: writer.files + [JSONExportWriter.characteristicsFile, JSONExportWriter.settingsFile]
             )
         )
         #expect(refusal { _ = try JSONExportReader(directory: export) } == "returned")
-        for name in [JSONExportWriter.samplesFile, JSONExportWriter.manifestFile] {
+        for name in [
+            JSONExportWriter.settingsFile, JSONExportWriter.characteristicsFile, JSONExportWriter.samplesFile,
+            JSONExportWriter.manifestFile,
+        ] {
             let part = try pipe(name, in: export)
             #expect(
                 refusal { _ = try JSONExportReader(directory: export) }

@@ -23,13 +23,7 @@ public final class JSONExportReader {
             throw .invalidArgument("\(directory.path) is \(kind): a HealthVault JSON export is a folder", field: "path")
         }
         let manifestURL = directory.appendingPathComponent(JSONExportWriter.manifestFile)
-        if let why = InputFile.notRegular(manifestURL.path) { throw .invalidArgument(why, field: "path") }
-        if case .regular(let size) = InputFile.at(manifestURL.path), size > Self.maximumManifestBytes {
-            throw .invalidArgument(
-                "\(JSONExportWriter.manifestFile) is larger than \(Self.maximumManifestBytes) bytes: not a HealthVault export",
-                field: "path"
-            )
-        }
+        try Self.checkFile(manifestURL, largest: Self.maximumManifestBytes)
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw .invalidArgument(
                 "\(directory.path) holds no \(JSONExportWriter.manifestFile): not a HealthVault JSON export, or one that did not finish",
@@ -52,6 +46,10 @@ public final class JSONExportReader {
             )
         }
         self.manifest = manifest
+        // Every file it will read is a regular file, checked before anything is stored.
+        for name in manifest.files + [JSONExportWriter.samplesFile, JSONExportWriter.settingsFile] {
+            try Self.checkFile(directory.appendingPathComponent(name))
+        }
         samples = try LineReader(directory.appendingPathComponent(JSONExportWriter.samplesFile))
         if manifest.files.contains(JSONExportWriter.routeLocationsFile) {
             routeLocations = try LineReader(directory.appendingPathComponent(JSONExportWriter.routeLocationsFile))
@@ -60,6 +58,27 @@ public final class JSONExportReader {
 
     /// The largest manifest read: one names a few files and counts (about a kilobyte).
     public static let maximumManifestBytes = 1 << 20
+    /// The largest `settings.json` read: the owner's units, source orders and goal history (tens
+    /// of kilobytes for years of goals).
+    public static let maximumSettingsBytes = 16 << 20
+
+    /// Refuses `url` when something other than a regular file is there (never opened:
+    /// ``InputFile``), or one larger than `largest` bytes; nothing there passes (the reader's
+    /// own error says what is missing).
+    static func checkFile(_ url: URL, largest: Int? = nil) throws(HealthError) {
+        switch InputFile.at(url.path) {
+        case nil: break
+        case .regular(let size):
+            if let largest, size > largest {
+                throw .invalidArgument(
+                    "\(url.lastPathComponent) is larger than \(largest) bytes: not a HealthVault export",
+                    field: "path"
+                )
+            }
+        case .directory: throw .invalidArgument("\(url.path) is a folder, not a regular file", field: "path")
+        case .special(let kind): throw .invalidArgument("\(url.path) is \(kind), not a regular file", field: "path")
+        }
+    }
 
     /// `file`, line `line`: what is wrong there.
     public static func problem(_ file: String, line: Int, _ error: HealthError) -> HealthError {
@@ -189,6 +208,7 @@ public final class JSONExportReader {
     public func settings() throws(HealthError) -> ExportedSettings? {
         guard manifest.settings else { return nil }
         let file = JSONExportWriter.settingsFile
+        try Self.checkFile(directory.appendingPathComponent(file), largest: Self.maximumSettingsBytes)
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else {
             throw .invalidArgument("\(file) is missing, though the manifest lists it", field: "path")
         }
@@ -228,7 +248,7 @@ final class LineReader {
     init(_ url: URL) throws(HealthError) {
         self.url = url
         // Never opened unless a regular file: a named pipe there would wait for a writer.
-        if let why = InputFile.notRegular(url.path) { throw .invalidArgument(why, field: "path") }
+        try JSONExportReader.checkFile(url)
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw .invalidArgument(
                 "cannot read \(url.lastPathComponent) in \(url.deletingLastPathComponent().path)",

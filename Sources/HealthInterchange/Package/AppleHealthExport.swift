@@ -31,7 +31,8 @@ public final class AppleHealthExport: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Opens what `url` names; throws `unreadable` (no such file, no export XML inside, a zip that
-    /// cannot be read: cut short before its table of contents, or damaged).
+    /// cannot be read: cut short before its table of contents, or damaged; a named pipe, a device
+    /// or a socket, at `url` or as a folder's XML, never opened: ``InputFile``).
     public init(at url: URL) throws(AppleHealthReadError) {
         let url = url.standardizedFileURL
         self.url = url
@@ -171,7 +172,11 @@ public final class AppleHealthExport: @unchecked Sendable {
         guard let root else { return nil }
         let file = root.appendingPathComponent(relative)
         // Never opened unless a regular file: a named pipe there would wait for a writer.
-        if let why = InputFile.notRegular(file.path) { throw AppleHealthReadError(.unreadable, why) }
+        switch InputFile.at(file.path) {
+        case .regular, nil: break
+        case .directory: throw AppleHealthReadError(.unreadable, "\(relative) is a folder, not a regular file")
+        case .special(let kind): throw AppleHealthReadError(.unreadable, "\(relative) is \(kind), not a regular file")
+        }
         guard let size = Self.size(of: file) else { return nil }
         guard size <= maximumSize else {
             throw AppleHealthReadError(.tooLarge, "\(relative) is larger than \(maximumSize) bytes")

@@ -5,7 +5,8 @@ import Foundation
 /// never by opening it: opening a named pipe waits for a writer, and a device such as /dev/zero
 /// never ends, so an import of either would hold one of the daemon's threads for good. Imports
 /// read regular files (and an Apple Health export's or a JSON export's folder) and refuse the
-/// rest before they open anything.
+/// rest before they open anything. A regular file is read to its end: one that another program is
+/// still writing is read as far as it has grown.
 public enum InputFile: Equatable, Sendable {
     case regular(size: Int)
     case directory
