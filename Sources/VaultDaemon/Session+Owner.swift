@@ -19,6 +19,28 @@ extension Session {
     /// (docs/APPLE_HEALTH_IMPORT.md, "Cost").
     static let appleHealthImportBatchSize = 25_000
 
+    /// Runs `body` with a way to send `method` notifications (an import's progress) that sends
+    /// them in the order given, from any thread, and all before the request's answer: each was a
+    /// task of its own, so a late one could arrive after a newer one, or after the answer.
+    func withProgress<Params: Encodable & Sendable, T>(
+        _ method: String,
+        _ body: (_ report: @escaping @Sendable (Params) -> Void) async throws -> T
+    ) async throws -> T {
+        let (stream, continuation) = AsyncStream.makeStream(of: Params.self)
+        let sender = Task {
+            for await params in stream { await send(notification: method, params) }
+        }
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body { continuation.yield($0) })
+        } catch {
+            result = .failure(error)
+        }
+        continuation.finish()
+        await sender.value
+        return try result.get()
+    }
+
     /// The most entries one `audit.entries` answer holds.
     static let maximumAuditEntries = 10_000
 
@@ -254,17 +276,16 @@ extension Session {
                 )
             }
             do {
-                return try await daemon.engine().importAppleHealth(
-                    at: URL(fileURLWithPath: p.path),
-                    acceptTruncated: p.acceptTruncated ?? false,
-                    batchSize: Self.appleHealthImportBatchSize,
-                    requestID: requestID,
-                    // The owner gave up (Ctrl-C): stop after the batch under way.
-                    stopRequested: { [channel] in !channel.isActive },
-                    progress: { [self] progress in
-                        Task {
-                            await send(
-                                notification: Method.importProgress,
+                return try await withProgress(Method.importProgress) { report in
+                    try await daemon.engine().importAppleHealth(
+                        at: URL(fileURLWithPath: p.path),
+                        acceptTruncated: p.acceptTruncated ?? false,
+                        batchSize: Self.appleHealthImportBatchSize,
+                        requestID: requestID,
+                        // The owner gave up (Ctrl-C): stop after the batch under way.
+                        stopRequested: { [channel] in !channel.isActive },
+                        progress: { progress in
+                            report(
                                 ImportProgressParams(
                                     bytesRead: progress.bytesRead,
                                     totalBytes: progress.totalBytes,
@@ -272,8 +293,8 @@ extension Session {
                                 )
                             )
                         }
-                    }
-                )
+                    )
+                }
             } catch let error as AppleHealthReadError {
                 // Said in words; the code (for programs) is not a prefix of the message.
                 let what = error.code == .truncated ? "the export is cut short: " : ""
@@ -292,11 +313,25 @@ extension Session {
                     )
                 )
             }
-            return try await daemon.engine().importCSV(
-                at: URL(fileURLWithPath: p.path),
-                defaultSource: p.source,
-                requestID: requestID
-            )
+            return try await withProgress(Method.importProgress) { report in
+                try await daemon.engine().importCSV(
+                    at: URL(fileURLWithPath: p.path),
+                    defaultSource: p.source,
+                    requestID: requestID,
+                    // The owner gave up (Ctrl-C): stop at the next 10,000 rows checked, or after
+                    // the batch under way.
+                    stopRequested: { [channel] in !channel.isActive },
+                    progress: { progress in
+                        report(
+                            ImportProgressParams(
+                                bytesRead: progress.bytesRead,
+                                totalBytes: progress.totalBytes,
+                                records: progress.rowsDone
+                            )
+                        )
+                    }
+                )
+            }
         case Method.exportWrite:
             return try await export(try params(ExportParams.self, from: data), requestID: requestID)
         case Method.importJSON:
@@ -304,19 +339,16 @@ extension Session {
             guard p.path.hasPrefix("/") else {
                 throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
             }
-            return try await daemon.engine().importJSONExport(
-                at: URL(fileURLWithPath: p.path),
-                requestID: requestID,
-                stopRequested: { [channel] in !channel.isActive },
-                progress: { [self] read, total in
-                    Task {
-                        await send(
-                            notification: Method.importProgress,
-                            ImportProgressParams(bytesRead: 0, totalBytes: nil, records: read)
-                        )
+            return try await withProgress(Method.importProgress) { report in
+                try await daemon.engine().importJSONExport(
+                    at: URL(fileURLWithPath: p.path),
+                    requestID: requestID,
+                    stopRequested: { [channel] in !channel.isActive },
+                    progress: { read, total in
+                        report(ImportProgressParams(bytesRead: 0, totalBytes: nil, records: read))
                     }
-                }
-            )
+                )
+            }
         case Method.backup:
             return try await backup(try params(BackupParams.self, from: data), requestID: requestID)
         case Method.samplesAdd:

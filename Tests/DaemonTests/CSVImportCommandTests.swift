@@ -4,6 +4,7 @@ import HealthInterchange
 import HealthModel
 import HealthVaultKit
 import Testing
+import VaultClient
 import VaultProtocol
 
 extension DaemonEndToEnd {
@@ -90,6 +91,40 @@ extension DaemonEndToEnd {
             #expect(!refused.err.contains("last tuesday") && !refused.err.contains("moodiness"))
             #expect(try CLITests.healthvault(["data"], daemon: daemon).out == "The vault holds no samples.\n")
             #expect(try await daemon.auditEntries(operation: "vault.import").isEmpty)
+        }
+
+        /// `import.csv` tells its owner connection how far it is, in order and before its answer:
+        /// `import.progress`, the file's size as `totalBytes`, and at the end the rows done as
+        /// `records`.
+        @Test func theImportSendsItsProgress() async throws {
+            let daemon = try TestDaemon()
+            let file = try Self.write(Self.good, daemon, name: "history.csv")
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+            let connection = try await daemon.owner()
+            defer { connection.close() }
+            let stream = connection.importProgress()
+            let seen = Task {
+                var reports: [ImportProgressParams] = []
+                for await progress in stream {
+                    reports.append(progress)
+                    if progress.records == 5 { break }
+                }
+                return reports
+            }
+            let summary = try await connection.call(
+                Method.importCSV,
+                ImportCSVParams(path: file.path),
+                as: CSVImportSummary.self
+            )
+            #expect(summary.total.imported == 5)
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(10))
+                seen.cancel()
+            }
+            let reports = await seen.value
+            watchdog.cancel()
+            #expect(reports.last == ImportProgressParams(bytesRead: size, totalBytes: size, records: 5), "\(reports)")
+            #expect(reports.allSatisfy { $0.totalBytes == size && $0.bytesRead <= size })
         }
 
         /// A device or a named pipe given to an import is refused at once: the daemon opened the

@@ -2,6 +2,7 @@ import AuditLog
 import Foundation
 import HealthInterchange
 import HealthModel
+import Synchronization
 import Testing
 import VaultStore
 
@@ -54,5 +55,69 @@ import VaultStore
         _ = try await test.engine.delete([try #require(samples.first).uuid], as: .owner)
         let again = try await test.engine.importCSV(at: url)
         #expect(again.total.deletedBefore == 1 && again.total.alreadyPresent == 2)
+    }
+
+    @Test func progressIsReportedForTheCheckThenForEachBatchStored() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: 25, in: test)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        let reports = Mutex<[VaultEngine.CSVImportProgress]>([])
+        _ = try await test.engine.importCSV(
+            at: url,
+            defaultSource: nil,
+            batchSize: 10,
+            wholeFileLimit: 10,
+            requestID: "",
+            progress: { report in reports.withLock { $0.append(report) } }
+        )
+        let seen = reports.withLock { $0 }
+        // The check's end (nothing stored yet), then each batch stored, its reading's bytes rising
+        // to the file's size.
+        #expect(seen.map(\.rowsDone) == [0, 10, 20, 25], "\(seen)")
+        #expect(seen.allSatisfy { $0.totalBytes == size })
+        #expect(seen.first?.bytesRead == size && seen.last?.bytesRead == size)
+        #expect(seen[1].bytesRead < seen[2].bytesRead && seen[2].bytesRead <= size)
+    }
+
+    @Test func aStopAfterABatchKeepsItAndAgainAddsTheRest() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: 25, in: test)
+        let stored = Mutex(0)
+        let stop = await healthError {
+            _ = try await test.engine.importCSV(
+                at: url,
+                defaultSource: nil,
+                batchSize: 10,
+                wholeFileLimit: 10,
+                requestID: "",
+                stopRequested: { stored.withLock { $0 } > 0 },
+                progress: { report in stored.withLock { $0 = report.rowsDone } }
+            )
+        }
+        #expect(stop?.code == .userCanceled)
+        #expect(stop?.message == "the import stopped after 1 whole batch; import the file again to add the rest")
+        #expect(try test.auditEntries().filter { $0.operation == .import }.map(\.objectCount) == [10])
+        let again = try await test.engine.importCSV(at: url)
+        #expect(again.total.imported == 15 && again.total.alreadyPresent == 10)
+    }
+
+    @Test func aStopWhileTheRowsAreCheckedStoresNothing() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: VaultEngine.csvCheckReportRows + 1, in: test)
+        let stop = await healthError {
+            _ = try await test.engine.importCSV(at: url, stopRequested: { true })
+        }
+        #expect(stop?.code == .userCanceled)
+        #expect(stop?.message == "the import stopped while it checked the rows; nothing was imported")
+        #expect(try test.auditEntries().filter { $0.operation == .import }.isEmpty)
+    }
+
+    @Test func aStopBeforeTheFirstBatchStoresNothing() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: 25, in: test)
+        let stop = await healthError { _ = try await test.engine.importCSV(at: url, stopRequested: { true }) }
+        #expect(stop?.code == .userCanceled)
+        #expect(stop?.message == "the import stopped before it stored a row; nothing was imported")
+        #expect(try test.auditEntries().filter { $0.operation == .import }.isEmpty)
     }
 }

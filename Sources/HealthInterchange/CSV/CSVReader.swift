@@ -31,6 +31,12 @@ public final class CSVReader {
     private let handle: FileHandle?
     private var buffer: [UInt8]
     private var index = 0
+    /// The bytes of the file before `buffer`.
+    private var bufferStart = 0
+    /// The size of the file when it was opened (of the bytes, for bytes in memory).
+    public let totalBytes: Int?
+    /// How far into the file the reader is, in bytes (for a progress report).
+    public var bytesRead: Int { bufferStart + index }
     private var atEnd: Bool
     /// The line the reader is on, from 1.
     private var line = 1
@@ -47,6 +53,7 @@ public final class CSVReader {
         } catch {
             throw .invalidArgument("cannot open \(url.lastPathComponent) for reading", field: "path")
         }
+        if case .regular(let size) = InputFile.at(url.path) { totalBytes = size } else { totalBytes = nil }
         buffer = []
         atEnd = false
         skipByteOrderMark()
@@ -56,6 +63,7 @@ public final class CSVReader {
     public init(bytes: [UInt8]) {
         handle = nil
         buffer = bytes
+        totalBytes = bytes.count
         atEnd = true
         skipByteOrderMark()
     }
@@ -77,6 +85,7 @@ public final class CSVReader {
             atEnd = true
             return nil
         }
+        bufferStart += buffer.count
         buffer = Array(data)
         index = 0
         return buffer[0]

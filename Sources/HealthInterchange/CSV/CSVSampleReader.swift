@@ -27,6 +27,10 @@ public final class CSVSampleReader {
     private var headerRead = false
     private var done = false
 
+    /// How far into the file the reader is, in bytes, and the file's size (for a progress report).
+    public var bytesRead: Int { reader.bytesRead }
+    public var totalBytes: Int? { reader.totalBytes }
+
     /// Reads `reader`'s records; a row without a source is `defaultSource`'s.
     public init(_ reader: CSVReader, defaultSource: String) {
         self.reader = reader

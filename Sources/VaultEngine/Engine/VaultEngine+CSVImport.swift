@@ -15,31 +15,60 @@ extension VaultEngine {
     /// `source`, else `defaultSource`, else the file's name) and this vault's content UUID of
     /// the row, so importing the same file again adds nothing: in one transaction for a file of
     /// at most ``maximumBatchSize`` rows; a longer file is read a second time and stored in
-    /// batches of `batchSize`, each its own transaction (a crash between two leaves the earlier
-    /// batches stored, and importing the file again stores the rest).
+    /// batches of `batchSize`, each its own transaction, one stored while the next is read (a
+    /// crash between two leaves the earlier batches stored, and importing the file again stores
+    /// the rest).
+    ///
+    /// `progress` gets how far the current reading of the file is (bytes, and the file's size)
+    /// and the rows done so far (stored, or passed over as already there, deleted before or
+    /// repeated): every 10,000 rows of the check and at its end when no row is bad (none done
+    /// yet), then after each batch stored. `stopRequested` is asked every 10,000 rows of the check and before each batch
+    /// is stored: when it says so, the import stops (`userCanceled`), during the check with
+    /// nothing stored, after it with the batches stored so far kept.
     public func importCSV(
         at url: URL,
         defaultSource: String? = nil,
         batchSize: Int = 10_000,
-        requestID: String = ""
+        requestID: String = "",
+        stopRequested: @escaping @Sendable () -> Bool = { false },
+        progress: @escaping @Sendable (CSVImportProgress) -> Void = { _ in }
     ) async throws -> CSVImportSummary {
         try await importCSV(
             at: url,
             defaultSource: defaultSource,
             batchSize: batchSize,
             wholeFileLimit: Self.maximumBatchSize,
-            requestID: requestID
+            requestID: requestID,
+            stopRequested: stopRequested,
+            progress: progress
         )
     }
 
-    /// ``importCSV(at:defaultSource:batchSize:requestID:)`` storing a file of at most
-    /// `wholeFileLimit` rows in one transaction (tests make it small).
+    /// How far a CSV import is (``importCSV(at:defaultSource:batchSize:requestID:stopRequested:progress:)``).
+    public struct CSVImportProgress: Hashable, Sendable {
+        /// How far the current reading of the file is, in bytes: the check, then (for a file
+        /// stored in batches) the reading that stores it, from 0 again.
+        public var bytesRead: Int
+        /// The file's size when it was opened.
+        public var totalBytes: Int?
+        /// The rows done so far: stored, or passed over as already there, deleted before or
+        /// repeated (0 while the rows are checked).
+        public var rowsDone: Int
+    }
+
+    /// How many rows of the check pass between two progress reports and stop checks.
+    static let csvCheckReportRows = 10_000
+
+    /// ``importCSV(at:defaultSource:batchSize:requestID:stopRequested:progress:)`` storing a file
+    /// of at most `wholeFileLimit` rows in one transaction (tests make it small).
     func importCSV(
         at url: URL,
         defaultSource: String?,
         batchSize: Int,
         wholeFileLimit: Int,
-        requestID: String
+        requestID: String,
+        stopRequested: @escaping @Sendable () -> Bool = { false },
+        progress: @escaping @Sendable (CSVImportProgress) -> Void = { _ in }
     ) async throws -> CSVImportSummary {
         guard (1...Self.maximumBatchSize).contains(batchSize), (1...Self.maximumBatchSize).contains(wholeFileLimit)
         else {
@@ -55,7 +84,18 @@ extension VaultEngine {
         var kept: [CSVSampleReader.Row]? = []
         var count = 0
         let reader = try rows()
+        var records = 0
         while let next = reader.next() {
+            records += 1
+            if records % Self.csvCheckReportRows == 0 {
+                if stopRequested() {
+                    throw HealthError(
+                        .userCanceled,
+                        "the import stopped while it checked the rows; nothing was imported"
+                    )
+                }
+                progress(CSVImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, rowsDone: 0))
+            }
             switch next {
             case .success(let row):
                 count += 1
@@ -74,20 +114,21 @@ extension VaultEngine {
             if problemCount > problems.count { lines.append("and \(problemCount - problems.count) more") }
             throw HealthError.invalidArgument(lines.joined(separator: "\n"), field: "path")
         }
+        // The check's end, for a file without bad rows.
+        progress(CSVImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, rowsDone: 0))
 
         var summary = CSVImportSummary()
         summary.rows = count
-        func store(_ batch: [CSVSampleReader.Row]) async throws {
-            guard !batch.isEmpty else { return }
-            var samples: [Sample] = []
-            var byUUID: [UUID: CSVSampleReader.Row] = [:]
-            samples.reserveCapacity(batch.count)
-            for row in batch {
-                let sample = try csvSample(row)
-                byUUID[sample.uuid] = byUUID[sample.uuid] ?? row
-                samples.append(sample)
-            }
-            let sorting = try await importSamples(samples, requestID: requestID)
+        var stored = 0
+        // The size of the file as the reading under way opened it.
+        var readingTotal = reader.totalBytes
+        // One batch is stored while the next is read and converted; batches commit in order, one
+        // at a time.
+        var inFlight: (task: Task<ImportSorting, any Error>, rows: [UUID: CSVSampleReader.Row], bytes: Int, count: Int)?
+        func settle() async throws {
+            guard let (task, byUUID, bytes, rowCount) = inFlight else { return }
+            inFlight = nil
+            let sorting = try await task.value
             summary.batches += 1
             func tally(_ uuids: [UUID], _ field: WritableKeyPath<CSVImportSummary.Counts, Int>) {
                 for uuid in uuids {
@@ -100,29 +141,68 @@ extension VaultEngine {
             tally(sorting.alreadyPresent, \.alreadyPresent)
             tally(sorting.deletedBefore, \.deletedBefore)
             tally(sorting.repeated, \.repeated)
+            stored += rowCount
+            progress(CSVImportProgress(bytesRead: bytes, totalBytes: readingTotal, rowsDone: stored))
         }
-        if let kept {
-            try await store(kept)
-            return summary
-        }
-        // Too long for one transaction: read again, and store batch by batch.
-        let again = try rows()
-        var batch: [CSVSampleReader.Row] = []
-        while let next = again.next() {
-            guard case .success(let row) = next else {
-                throw HealthError.invalidArgument(
-                    "\(url.lastPathComponent) changed while it was imported; \(summary.batches) batches were stored, import it again",
-                    field: "path"
+        func store(_ batch: [CSVSampleReader.Row], bytes: Int) async throws {
+            var samples: [Sample] = []
+            var byUUID: [UUID: CSVSampleReader.Row] = [:]
+            samples.reserveCapacity(batch.count)
+            for row in batch {
+                let sample = try csvSample(row)
+                byUUID[sample.uuid] = byUUID[sample.uuid] ?? row
+                samples.append(sample)
+            }
+            try await settle()
+            guard !samples.isEmpty else { return }
+            if stopRequested() {
+                guard summary.batches > 0 else {
+                    throw HealthError(.userCanceled, "the import stopped before it stored a row; nothing was imported")
+                }
+                throw HealthError(
+                    .userCanceled,
+                    "the import stopped after \(summary.batches) whole batch\(summary.batches == 1 ? "" : "es"); "
+                        + "import the file again to add the rest"
                 )
             }
-            batch.append(row)
-            if batch.count == batchSize {
-                try await store(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
+            inFlight = (
+                Task { [self] in try await importSamples(samples, requestID: requestID) }, byUUID, bytes, batch.count
+            )
         }
-        try await store(batch)
-        return summary
+        do {
+            if let kept {
+                try await store(kept, bytes: reader.bytesRead)
+                try await settle()
+                return summary
+            }
+            // Too long for one transaction: read again, and store batch by batch.
+            let again = try rows()
+            readingTotal = again.totalBytes
+            var batch: [CSVSampleReader.Row] = []
+            while let next = again.next() {
+                guard case .success(let row) = next else {
+                    try await settle()
+                    throw HealthError.invalidArgument(
+                        "\(url.lastPathComponent) changed while it was imported; \(summary.batches) "
+                            + (summary.batches == 1 ? "batch was" : "batches were") + " stored, import it again",
+                        field: "path"
+                    )
+                }
+                batch.append(row)
+                if batch.count == batchSize {
+                    try await store(batch, bytes: again.bytesRead)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try await store(batch, bytes: again.bytesRead)
+            try await settle()
+            return summary
+        } catch {
+            // The batch under way commits or fails before the error is told: what was stored
+            // is what the error says.
+            if let (task, _, _, _) = inFlight { _ = try? await task.value }
+            throw error
+        }
     }
 
     /// A row as a sample: under `import:csv:<source>`, named by the vault's content UUID of the
