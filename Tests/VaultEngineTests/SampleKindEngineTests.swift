@@ -165,6 +165,16 @@ import VaultStore
             )
         }
         #expect(badMetadata?.field == "metadata.HKHeartRateSensorLocation")
+        // Metadata that grows past its cap, a call at a time, is refused whole; what came before
+        // stays.
+        let large = String(repeating: "x", count: HeartbeatSeriesSample.maximumBuilderMetadataBytes / 2)
+        try engine.addMetadata(["org.example.first": .string(large)], to: builder, as: app, connection: connection)
+        let tooLarge = healthError {
+            try engine.addMetadata(["org.example.second": .string(large)], to: builder, as: app, connection: connection)
+        }
+        #expect(tooLarge?.code == .dataSizeExceeded && tooLarge?.field == "metadata")
+        #expect(tooLarge?.message == "a heartbeat series builder's metadata holds at most 65536 bytes of JSON")
+        try engine.addMetadata(["org.example.first": .string("")], to: builder, as: app, connection: connection)
         // Another connection, and another app, do not reach it: as an unknown builder.
         let elsewhere = healthError { try engine.discardHeartbeatSeries(builder, as: app, connection: UUID()) }
         #expect(elsewhere?.field == "builder")
@@ -180,7 +190,8 @@ import VaultStore
         #expect(saved.startDate == start)
         #expect(saved.endDate == start.addingTimeInterval(300))
         #expect(saved.device == Device(name: "Strap"))
-        #expect(saved.metadata.count == 2)
+        #expect(saved.metadata.count == 3)
+        #expect(saved.metadata["org.example.second"] == nil)
         #expect(saved.sourceRevision.source.bundleIdentifier == Self.app)
         #expect(try lastEntry(test)! == ("save", [Self.seriesID], 1, .ok))
         #expect(try await engine.sample(uuid: saved.uuid, as: app) == .heartbeatSeries(saved))

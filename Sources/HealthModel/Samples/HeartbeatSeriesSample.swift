@@ -112,6 +112,10 @@ public struct HeartbeatSeriesSample: HealthSample {
         try metadata.validate()
     }
 
+    /// The most a builder's metadata holds, as JSON, as a live workout's builder's: the builder
+    /// keeps it in the daemon's memory between the app's calls, each of which may add more.
+    public static let maximumBuilderMetadataBytes = WorkoutBuilderSnapshot.maximumMetadataBytes
+
     public var sampleType: SampleType { .heartbeatSeries }
 
     /// The series as a query answers it: without its beats.

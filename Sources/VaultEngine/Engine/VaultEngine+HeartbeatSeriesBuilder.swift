@@ -63,13 +63,23 @@ extension VaultEngine {
 
     /// Adds metadata to a builder, as `NSMutableDictionary.addEntries(from:)` does: a key given
     /// again takes the new value. Refused whole, naming the key, when the result is not valid
-    /// metadata (docs/MODEL_JSON.md, "Metadata keys").
+    /// metadata (docs/MODEL_JSON.md, "Metadata keys"), or larger than
+    /// ``HeartbeatSeriesSample/maximumBuilderMetadataBytes`` as JSON (`dataSizeExceeded`): the
+    /// builder holds it in memory until its finish, and each call may add more.
     public func addMetadata(_ metadata: Metadata, to builder: UUID, as caller: Caller, connection: UUID? = nil) throws {
         let appID = try Self.builderApp(caller)
         try heartbeatSeriesBuilders.update(builder, appID: appID, connection: connection) {
             (state) throws(HealthError) in
             let merged = state.metadata.merging(metadata) { _, new in new }
             try HeartbeatSeriesSample.validate(metadata: merged)
+            let limit = HeartbeatSeriesSample.maximumBuilderMetadataBytes
+            guard ((try? HealthJSON.encode(merged))?.count ?? 0) <= limit else {
+                throw HealthError(
+                    .dataSizeExceeded,
+                    "a heartbeat series builder's metadata holds at most \(limit) bytes of JSON",
+                    field: "metadata"
+                )
+            }
             state.metadata = merged
         }
     }
