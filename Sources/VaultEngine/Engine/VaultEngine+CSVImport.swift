@@ -22,9 +22,10 @@ extension VaultEngine {
     /// `progress` gets how far the current reading of the file is (bytes, and the file's size)
     /// and the rows done so far (stored, or passed over as already there, deleted before or
     /// repeated): every 10,000 rows of the check and at its end when no row is bad (none done
-    /// yet), then after each batch stored. `stopRequested` is asked every 10,000 rows of the check and before each batch
-    /// is stored: when it says so, the import stops (`userCanceled`), during the check with
-    /// nothing stored, after it with the batches stored so far kept.
+    /// yet), then after each batch stored. `stopRequested` is asked every 10,000 rows of the
+    /// check and before each batch is stored: when it says so, the import stops (`userCanceled`),
+    /// with nothing stored during the check or before the first batch, else with the batches
+    /// stored so far kept.
     public func importCSV(
         at url: URL,
         defaultSource: String? = nil,
