@@ -79,6 +79,14 @@ import VaultStore
         #expect(seen[1].bytesRead < seen[2].bytesRead && seen[2].bytesRead <= size)
     }
 
+    @Test func theCheckReportsItsEndOnceWhenItsLastRowEndsATenThousand() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: VaultEngine.csvCheckReportRows, in: test)
+        let reports = Mutex<[VaultEngine.CSVImportProgress]>([])
+        _ = try await test.engine.importCSV(at: url, progress: { report in reports.withLock { $0.append(report) } })
+        #expect(reports.withLock { $0.map(\.rowsDone) } == [0, VaultEngine.csvCheckReportRows])
+    }
+
     @Test func aStopAfterABatchKeepsItAndAgainAddsTheRest() async throws {
         let test = try TestEngine()
         let url = try Self.file(rows: 25, in: test)

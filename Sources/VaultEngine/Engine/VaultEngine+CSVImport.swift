@@ -86,6 +86,7 @@ extension VaultEngine {
         var count = 0
         let reader = try rows()
         var records = 0
+        var reported: Int?
         while let next = reader.next() {
             records += 1
             if records % Self.csvCheckReportRows == 0 {
@@ -95,6 +96,7 @@ extension VaultEngine {
                         "the import stopped while it checked the rows; nothing was imported"
                     )
                 }
+                reported = reader.bytesRead
                 progress(CSVImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, rowsDone: 0))
             }
             switch next {
@@ -115,8 +117,10 @@ extension VaultEngine {
             if problemCount > problems.count { lines.append("and \(problemCount - problems.count) more") }
             throw HealthError.invalidArgument(lines.joined(separator: "\n"), field: "path")
         }
-        // The check's end, for a file without bad rows.
-        progress(CSVImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, rowsDone: 0))
+        // The check's end, for a file without bad rows (unless the last report was already there).
+        if reported != reader.bytesRead {
+            progress(CSVImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, rowsDone: 0))
+        }
 
         var summary = CSVImportSummary()
         summary.rows = count
