@@ -30,11 +30,19 @@ public enum InputFile: Equatable, Sendable {
 
     /// Why `path` is not a regular file to read ("/dev/zero is a character device, not a regular
     /// file"), or nil when it is one or when nothing is there (the caller's own error says so).
-    public static func notRegular(_ path: String) -> String? {
-        switch at(path) {
-        case .regular, nil: nil
-        case .directory: "\(path) is a folder, not a regular file"
-        case .special(let kind): "\(path) is \(kind), not a regular file"
+    public static func notRegular(_ path: String) -> String? { at(path)?.notRegular(named: path) }
+
+    /// Why what this is, named `name`, is not a regular file to read; nil for a regular file.
+    public func notRegular(named name: String) -> String? {
+        switch self {
+        case .regular: nil
+        case .directory: "\(name) is a folder, not a regular file"
+        case .special(let kind): "\(name) is \(kind), not a regular file"
         }
+    }
+
+    /// A regular file's size; nil for anything else.
+    public var regularSize: Int? {
+        if case .regular(let size) = self { size } else { nil }
     }
 }

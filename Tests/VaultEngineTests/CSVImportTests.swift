@@ -25,13 +25,7 @@ import VaultStore
     @Test func aFileLongerThanOneTransactionIsStoredInBatchesAndAgainAddsNothing() async throws {
         let test = try TestEngine()
         let url = try Self.file(rows: 25, in: test)
-        let first = try await test.engine.importCSV(
-            at: url,
-            defaultSource: nil,
-            batchSize: 10,
-            wholeFileLimit: 10,
-            requestID: ""
-        )
+        let first = try await Self.importInTens(url, test)
         #expect(first.rows == 25 && first.batches == 3 && first.total.imported == 25)
         #expect(first.bySource["Strap"]?.imported == 25)
         let imports = try test.auditEntries().filter { $0.operation == .import }
@@ -57,19 +51,30 @@ import VaultStore
         #expect(again.total.deletedBefore == 1 && again.total.alreadyPresent == 2)
     }
 
-    @Test func progressIsReportedForTheCheckThenForEachBatchStored() async throws {
-        let test = try TestEngine()
-        let url = try Self.file(rows: 25, in: test)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
-        let reports = Mutex<[VaultEngine.CSVImportProgress]>([])
-        _ = try await test.engine.importCSV(
+    /// Imports `url` as a file too long for one transaction, in batches of 10.
+    static func importInTens(
+        _ url: URL,
+        _ test: TestEngine,
+        stopRequested: @escaping @Sendable () -> Bool = { false },
+        progress: @escaping @Sendable (VaultEngine.CSVImportProgress) -> Void = { _ in }
+    ) async throws -> CSVImportSummary {
+        try await test.engine.importCSV(
             at: url,
             defaultSource: nil,
             batchSize: 10,
             wholeFileLimit: 10,
             requestID: "",
-            progress: { report in reports.withLock { $0.append(report) } }
+            stopRequested: stopRequested,
+            progress: progress
         )
+    }
+
+    @Test func progressIsReportedForTheCheckThenForEachBatchStored() async throws {
+        let test = try TestEngine()
+        let url = try Self.file(rows: 25, in: test)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        let reports = Mutex<[VaultEngine.CSVImportProgress]>([])
+        _ = try await Self.importInTens(url, test, progress: { report in reports.withLock { $0.append(report) } })
         let seen = reports.withLock { $0 }
         // The check's end (nothing stored yet), then each batch stored, its reading's bytes rising
         // to the file's size.
@@ -92,12 +97,9 @@ import VaultStore
         let url = try Self.file(rows: 25, in: test)
         let stored = Mutex(0)
         let stop = await healthError {
-            _ = try await test.engine.importCSV(
-                at: url,
-                defaultSource: nil,
-                batchSize: 10,
-                wholeFileLimit: 10,
-                requestID: "",
+            _ = try await Self.importInTens(
+                url,
+                test,
                 stopRequested: { stored.withLock { $0 } > 0 },
                 progress: { report in stored.withLock { $0 = report.rowsDone } }
             )

@@ -45,7 +45,8 @@ public final class CSVReader {
     /// Opens a file; `invalidArgument` (field `path`) when it cannot be read, or when it is not a
     /// regular file (a folder, a named pipe, a device: ``InputFile``), which is never opened.
     public init(contentsOf url: URL) throws(HealthError) {
-        if let why = InputFile.notRegular(url.path) {
+        let kind = InputFile.at(url.path)
+        if let why = kind?.notRegular(named: url.path) {
             throw .invalidArgument("\(why): give the path of a CSV file", field: "path")
         }
         do {
@@ -53,7 +54,7 @@ public final class CSVReader {
         } catch {
             throw .invalidArgument("cannot open \(url.lastPathComponent) for reading", field: "path")
         }
-        if case .regular(let size) = InputFile.at(url.path) { totalBytes = size } else { totalBytes = nil }
+        totalBytes = kind?.regularSize
         buffer = []
         atEnd = false
         skipByteOrderMark()

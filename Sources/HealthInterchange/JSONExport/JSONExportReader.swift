@@ -66,17 +66,13 @@ public final class JSONExportReader {
     /// ``InputFile``), or one larger than `largest` bytes; nothing there passes (the reader's
     /// own error says what is missing).
     static func checkFile(_ url: URL, largest: Int? = nil) throws(HealthError) {
-        switch InputFile.at(url.path) {
-        case nil: break
-        case .regular(let size):
-            if let largest, size > largest {
-                throw .invalidArgument(
-                    "\(url.lastPathComponent) is larger than \(largest) bytes: not a HealthVault export",
-                    field: "path"
-                )
-            }
-        case .directory: throw .invalidArgument("\(url.path) is a folder, not a regular file", field: "path")
-        case .special(let kind): throw .invalidArgument("\(url.path) is \(kind), not a regular file", field: "path")
+        guard let kind = InputFile.at(url.path) else { return }
+        if let why = kind.notRegular(named: url.path) { throw .invalidArgument(why, field: "path") }
+        if let largest, let size = kind.regularSize, size > largest {
+            throw .invalidArgument(
+                "\(url.lastPathComponent) is larger than \(largest) bytes: not a HealthVault export",
+                field: "path"
+            )
         }
     }
 

@@ -172,10 +172,8 @@ public final class AppleHealthExport: @unchecked Sendable {
         guard let root else { return nil }
         let file = root.appendingPathComponent(relative)
         // Never opened unless a regular file: a named pipe there would wait for a writer.
-        switch InputFile.at(file.path) {
-        case .regular, nil: break
-        case .directory: throw AppleHealthReadError(.unreadable, "\(relative) is a folder, not a regular file")
-        case .special(let kind): throw AppleHealthReadError(.unreadable, "\(relative) is \(kind), not a regular file")
+        if let why = InputFile.at(file.path)?.notRegular(named: relative) {
+            throw AppleHealthReadError(.unreadable, why)
         }
         guard let size = Self.size(of: file) else { return nil }
         guard size <= maximumSize else {

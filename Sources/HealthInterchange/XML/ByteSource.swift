@@ -17,7 +17,8 @@ final class ByteSource {
     /// Opens a file for reading, or throws `unreadable` naming it; a path that is not a regular
     /// file (``InputFile``) is refused without being opened.
     init(contentsOf url: URL) throws(AppleHealthReadError) {
-        if let why = InputFile.notRegular(url.path) { throw AppleHealthReadError(.unreadable, why) }
+        let kind = InputFile.at(url.path)
+        if let why = kind?.notRegular(named: url.path) { throw AppleHealthReadError(.unreadable, why) }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -28,8 +29,7 @@ final class ByteSource {
             )
         }
         backing = .file(handle)
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        totalBytes = (attributes?[.size] as? NSNumber)?.intValue
+        totalBytes = kind?.regularSize
     }
 
     /// Reads from bytes in memory (tests, and exports already unpacked into memory).
