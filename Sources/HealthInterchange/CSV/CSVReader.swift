@@ -94,6 +94,13 @@ public final class CSVReader {
 
     private func advance() { index += 1 }
 
+    /// The field's text; nil when its bytes are not UTF-8. ASCII, as most fields are, is taken as
+    /// it is, without the generic validation's cost.
+    private static func text(_ bytes: [UInt8]) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     /// Consumes a line break at the reader's position (CRLF, LF or CR), counting the line.
     private func consumeLineBreak() {
         guard let byte = peek() else { return }
@@ -175,23 +182,36 @@ public final class CSVReader {
                     )
                 }
             } else {
-                while let byte = peek(), byte != UInt8(ascii: ","), byte != UInt8(ascii: "\n"),
-                    byte != UInt8(ascii: "\r")
-                {
-                    if byte == UInt8(ascii: "\"") {
+                // The field's bytes up to its end, a run of the buffer at a time.
+                while peek() != nil {
+                    let (end, quote) = buffer.withUnsafeBufferPointer { buffer in
+                        var end = index
+                        while end < buffer.count {
+                            let byte = buffer[end]
+                            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                                return (end, false)
+                            }
+                            if byte == UInt8(ascii: "\"") { return (end, true) }
+                            end += 1
+                        }
+                        return (end, false)
+                    }
+                    bytes.append(contentsOf: buffer[index..<end])
+                    let delimited = end < buffer.count
+                    index = end
+                    guard bytes.count <= Self.maximumFieldBytes else {
+                        return problem("a field longer than \(Self.maximumFieldBytes) bytes", column: column)
+                    }
+                    if quote {
                         return problem(
                             "a quote inside an unquoted field (quote the whole field, and double the quote)",
                             column: column
                         )
                     }
-                    bytes.append(byte)
-                    advance()
-                    guard bytes.count <= Self.maximumFieldBytes else {
-                        return problem("a field longer than \(Self.maximumFieldBytes) bytes", column: column)
-                    }
+                    if delimited { break }
                 }
             }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = Self.text(bytes) else {
                 return problem("the field is not UTF-8 text", column: column)
             }
             fields.append(text)

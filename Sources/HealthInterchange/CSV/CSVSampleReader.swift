@@ -77,7 +77,7 @@ public final class CSVSampleReader {
         case .failure(let problem): return problem
         case .success(let read): header = read
         }
-        names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        names = header.fields.map { $0.trimmingWhitespace() }
         for (index, name) in names.enumerated() {
             guard let column = Column(rawValue: name.lowercased()) else {
                 return CSVProblem(
@@ -119,19 +119,22 @@ public final class CSVSampleReader {
             )
         }
         func field(_ column: Column) -> String {
-            columns[column].map { record.fields[$0].trimmingCharacters(in: .whitespaces) } ?? ""
+            columns[column].map { record.fields[$0].trimmingWhitespace() } ?? ""
         }
-        guard !field(.type).isEmpty else { return .failure(problem(.type, "no type")) }
-        guard !field(.start).isEmpty else { return .failure(problem(.start, "no start date")) }
-        guard let start = Self.date(field(.start)) else { return .failure(problem(.start, Self.dateHelp)) }
+        let type = field(.type)
+        let startText = field(.start)
+        let endText = field(.end)
+        guard !type.isEmpty else { return .failure(problem(.type, "no type")) }
+        guard !startText.isEmpty else { return .failure(problem(.start, "no start date")) }
+        guard let start = Self.date(startText) else { return .failure(problem(.start, Self.dateHelp)) }
         var end = start
-        if !field(.end).isEmpty {
-            guard let date = Self.date(field(.end)) else { return .failure(problem(.end, Self.dateHelp)) }
+        if !endText.isEmpty {
+            guard let date = Self.date(endText) else { return .failure(problem(.end, Self.dateHelp)) }
             end = date
         }
         do {
             let entry = try SampleEntry(
-                type: field(.type),
+                type: type,
                 value: field(.value),
                 unit: field(.unit),
                 start: start,

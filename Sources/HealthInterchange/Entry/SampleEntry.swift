@@ -46,7 +46,7 @@ public struct SampleEntry: Hashable, Sendable {
             )
         }
         guard end >= start else { throw .invalidArgument("the end comes before the start", field: "end") }
-        let unitText = unitText?.trimmingCharacters(in: .whitespaces) ?? ""
+        let unitText = unitText?.trimmingWhitespace() ?? ""
         func unit(for quantityType: QuantityTypeIdentifier) throws(HealthError) -> HealthUnit {
             let unit: HealthUnit
             if unitText.isEmpty {
@@ -73,7 +73,7 @@ public struct SampleEntry: Hashable, Sendable {
             return unit
         }
         func number(_ text: Substring) throws(HealthError) -> Double {
-            guard let number = ExportValues.number(text.trimmingCharacters(in: .whitespaces)) else {
+            guard let number = ExportValues.number(String(text.trimmingWhitespace())) else {
                 throw .invalidArgument("the value is not a number", field: "value")
             }
             return number
@@ -94,7 +94,7 @@ public struct SampleEntry: Hashable, Sendable {
                 diastolic: Quantity(try number(parts[1]), unit)
             )
         case .category(let categoryType):
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespace()
             guard let raw = TypeNames.categoryValue(named: trimmed, of: categoryType) else {
                 throw .invalidArgument(
                     "not a value of \(categoryType.valueSet.rawValue), which \(categoryType.rawValue) takes: "
@@ -105,7 +105,7 @@ public struct SampleEntry: Hashable, Sendable {
             guard unitText.isEmpty else { throw .invalidArgument("a category value has no unit", field: "unit") }
             value = .category(raw)
         case .workout:
-            guard let activity = TypeNames.workoutActivityType(named: text.trimmingCharacters(in: .whitespaces)) else {
+            guard let activity = TypeNames.workoutActivityType(named: text.trimmingWhitespace()) else {
                 throw .invalidArgument(
                     "not a workout activity type (running, walking, cycling, swimming, ... or HKWorkoutActivityTypeRunning)",
                     field: "value"
