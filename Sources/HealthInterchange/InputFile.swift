@@ -1,12 +1,13 @@
 import CLinux
 import Foundation
 
-/// What a path the owner gives an import names, found with `stat` (a symbolic link followed) and
-/// never by opening it: opening a named pipe waits for a writer, and a device such as /dev/zero
+/// What a path the owner gives an import names, found with `stat` (a symbolic link followed)
+/// before it is opened: opening a named pipe waits for a writer, and a device such as /dev/zero
 /// never ends, so an import of either would hold one of the daemon's threads for good. Imports
 /// read regular files (and an Apple Health export's or a JSON export's folder) and refuse the
-/// rest before they open anything. A regular file is read to its end: one that another program is
-/// still writing is read as far as it has grown.
+/// rest before they open anything; a file is then opened without waiting and examined again
+/// (``open(_:)``), so that one put in its place meanwhile is refused too. A regular file is read
+/// to its end: one that another program is still writing is read as far as it has grown.
 public enum InputFile: Equatable, Sendable {
     case regular(size: Int)
     case directory
@@ -16,15 +17,20 @@ public enum InputFile: Equatable, Sendable {
     /// What `path` names; nil when nothing is there (or it cannot be examined).
     public static func at(_ path: String) -> InputFile? {
         var size: Int64 = 0
-        switch healthvault_file_kind(path, &size) {
+        return InputFile(kind: healthvault_file_kind(path, &size), size: size)
+    }
+
+    /// From the C helpers' kind (0: nothing there).
+    private init?(kind: Int32, size: Int64) {
+        switch kind {
         case 0: return nil
-        case 1: return .regular(size: Int(size))
-        case 2: return .directory
-        case 3: return .special("a named pipe")
-        case 4: return .special("a character device")
-        case 5: return .special("a block device")
-        case 6: return .special("a socket")
-        default: return .special("a special file")
+        case 1: self = .regular(size: Int(size))
+        case 2: self = .directory
+        case 3: self = .special("a named pipe")
+        case 4: self = .special("a character device")
+        case 5: self = .special("a block device")
+        case 6: self = .special("a socket")
+        default: self = .special("a special file")
         }
     }
 
@@ -39,6 +45,32 @@ public enum InputFile: Equatable, Sendable {
         case .directory: "\(name) is a folder, not a regular file"
         case .special(let kind): "\(name) is \(kind), not a regular file"
         }
+    }
+
+    /// `path` opened for reading, with its size, when it is a regular file. What was opened is
+    /// examined again (fstat), and the opening never waits: a named pipe or a device put at `path`
+    /// after it was examined is closed unread, as `notRegular`. Callers look with ``at(_:)`` first,
+    /// so that a device is never opened at all.
+    static func open(_ path: String) -> Result<(handle: FileHandle, size: Int), OpenFailure> {
+        var size: Int64 = 0
+        var kind: Int32 = 0
+        let descriptor = healthvault_open_regular(path, &size, &kind)
+        guard descriptor >= 0 else {
+            let error = errno
+            if error == 0 {
+                return .failure(.notRegular(InputFile(kind: kind, size: size) ?? .special("a special file")))
+            }
+            return .failure(.cannotOpen(String(cString: strerror(error))))
+        }
+        return .success((FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), Int(size)))
+    }
+
+    /// Why a file was not opened for reading.
+    enum OpenFailure: Error, Equatable {
+        /// It was not a regular file when it was opened.
+        case notRegular(InputFile)
+        /// The system's reason (`No such file or directory`, `Permission denied`).
+        case cannotOpen(String)
     }
 
     /// A regular file's size; nil for anything else.

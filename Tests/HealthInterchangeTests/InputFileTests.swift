@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
-import HealthInterchange
 import HealthModel
 import Testing
+
+@testable import HealthInterchange
 
 /// What a path names (``InputFile``), and every reader of an import refusing a named pipe or a
 /// device before it opens it: opening a pipe waits for a writer, and /dev/zero never ends. Each
@@ -66,6 +67,32 @@ import Testing
         #expect(InputFile.at(folder.appendingPathComponent("missing").path) == nil)
         #expect(InputFile.notRegular(file.path) == nil)
         #expect(InputFile.notRegular("/dev/zero") == "/dev/zero is a character device, not a regular file")
+    }
+
+    /// A reader looks at a path, then opens it: `InputFile.open` is what closes the gap between
+    /// the two, should a pipe be put there in between. Here it is given the pipe directly.
+    @Test func anOpeningNeverWaitsAndOpensOnlyARegularFile() throws {
+        let fifo = try pipe("swapped.csv")
+        let outcome = Outcome()
+        #expect(
+            refusal {
+                if case .failure(let failure) = InputFile.open(fifo.path) { outcome.message = "\(failure)" }
+            } == "returned"
+        )
+        #expect(outcome.message == "\(InputFile.OpenFailure.notRegular(.special("a named pipe")))")
+        #expect(InputFile.open("/dev/zero").failure == .notRegular(.special("a character device")))
+        #expect(InputFile.open(folder.path).failure == .notRegular(.directory))
+        #expect(
+            InputFile.open(folder.appendingPathComponent("missing").path).failure
+                == .cannotOpen("No such file or directory")
+        )
+        let file = folder.appendingPathComponent("rows.csv")
+        try Data("type,start\n".utf8).write(to: file)
+        let opened = try InputFile.open(file.path).get()
+        #expect(opened.size == 11)
+        // Blocking again once it is known to be a regular file.
+        #expect(fcntl(opened.handle.fileDescriptor, F_GETFL) & O_NONBLOCK == 0)
+        #expect(try opened.handle.readToEnd() == Data("type,start\n".utf8))
     }
 
     @Test func theCSVReaderRefusesAPipeAndADevice() throws {
@@ -150,5 +177,11 @@ import Testing
                     == "\(part.path) is a named pipe, not a regular file"
             )
         }
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let failure) = self { failure } else { nil }
     }
 }

@@ -45,16 +45,21 @@ public final class CSVReader {
     /// Opens a file; `invalidArgument` (field `path`) when it cannot be read, or when it is not a
     /// regular file (a folder, a named pipe, a device: ``InputFile``), which is never opened.
     public init(contentsOf url: URL) throws(HealthError) {
-        let kind = InputFile.at(url.path)
-        if let why = kind?.notRegular(named: url.path) {
+        if let why = InputFile.notRegular(url.path) {
             throw .invalidArgument("\(why): give the path of a CSV file", field: "path")
         }
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
+        switch InputFile.open(url.path) {
+        case .success(let opened):
+            handle = opened.handle
+            totalBytes = opened.size
+        case .failure(.notRegular(let kind)):
+            throw .invalidArgument(
+                "\(kind.notRegular(named: url.path) ?? url.path): give the path of a CSV file",
+                field: "path"
+            )
+        case .failure(.cannotOpen):
             throw .invalidArgument("cannot open \(url.lastPathComponent) for reading", field: "path")
         }
-        totalBytes = kind?.regularSize
         buffer = []
         atEnd = false
         skipByteOrderMark()

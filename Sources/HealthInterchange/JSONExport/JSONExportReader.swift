@@ -23,8 +23,7 @@ public final class JSONExportReader {
             throw .invalidArgument("\(directory.path) is \(kind): a HealthVault JSON export is a folder", field: "path")
         }
         let manifestURL = directory.appendingPathComponent(JSONExportWriter.manifestFile)
-        try Self.checkFile(manifestURL, largest: Self.maximumManifestBytes)
-        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+        guard let data = try Self.contents(of: manifestURL, largest: Self.maximumManifestBytes) else {
             throw .invalidArgument(
                 "\(directory.path) holds no \(JSONExportWriter.manifestFile): not a HealthVault JSON export, or one that did not finish",
                 field: "path"
@@ -74,6 +73,29 @@ public final class JSONExportReader {
                 field: "path"
             )
         }
+    }
+
+    /// The bytes of a small file (the manifest, the settings), `checkFile`'s refusals first; nil
+    /// when it is missing or cannot be read. Read through ``InputFile/open(_:)`` and never more
+    /// than `largest` bytes, so a file replaced or grown since it was examined is refused alike.
+    static func contents(of url: URL, largest: Int) throws(HealthError) -> Data? {
+        try checkFile(url, largest: largest)
+        let opened: (handle: FileHandle, size: Int)
+        switch InputFile.open(url.path) {
+        case .success(let file): opened = file
+        case .failure(.notRegular(let kind)):
+            throw .invalidArgument(kind.notRegular(named: url.path) ?? url.path, field: "path")
+        case .failure(.cannotOpen): return nil
+        }
+        defer { try? opened.handle.close() }
+        guard let data = try? opened.handle.read(upToCount: largest + 1) else { return Data() }
+        if data.count > largest {
+            throw .invalidArgument(
+                "\(url.lastPathComponent) is larger than \(largest) bytes: not a HealthVault export",
+                field: "path"
+            )
+        }
+        return data
     }
 
     /// `file`, line `line`: what is wrong there.
@@ -204,8 +226,9 @@ public final class JSONExportReader {
     public func settings() throws(HealthError) -> ExportedSettings? {
         guard manifest.settings else { return nil }
         let file = JSONExportWriter.settingsFile
-        try Self.checkFile(directory.appendingPathComponent(file), largest: Self.maximumSettingsBytes)
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path) else {
+        guard
+            let data = try Self.contents(of: directory.appendingPathComponent(file), largest: Self.maximumSettingsBytes)
+        else {
             throw .invalidArgument("\(file) is missing, though the manifest lists it", field: "path")
         }
         do {
@@ -245,13 +268,17 @@ final class LineReader {
         self.url = url
         // Never opened unless a regular file: a named pipe there would wait for a writer.
         try JSONExportReader.checkFile(url)
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        switch InputFile.open(url.path) {
+        case .success(let opened):
+            handle = opened.handle
+        case .failure(.notRegular(let kind)):
+            throw .invalidArgument(kind.notRegular(named: url.path) ?? url.path, field: "path")
+        case .failure(.cannotOpen):
             throw .invalidArgument(
                 "cannot read \(url.lastPathComponent) in \(url.deletingLastPathComponent().path)",
                 field: "path"
             )
         }
-        self.handle = handle
     }
 
     deinit {

@@ -134,7 +134,7 @@ public final class AppleHealthExport: @unchecked Sendable {
             }
             return Data(tail[0..<filled]).range(of: tag) != nil
         case .folder, .file:
-            guard let handle = FileHandle(forReadingAtPath: xmlPath) else { return true }
+            guard case .success(let (handle, _)) = InputFile.open(xmlPath) else { return true }
             defer { try? handle.close() }
             let size = (try? handle.seekToEnd()) ?? 0
             try? handle.seek(toOffset: size > UInt64(window) ? size - UInt64(window) : 0)
@@ -188,7 +188,7 @@ public final class AppleHealthExport: @unchecked Sendable {
     // MARK: Finding the parts
 
     private static func isZip(_ url: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        guard case .success(let (handle, _)) = InputFile.open(url.path) else { return false }
         defer { try? handle.close() }
         let magic = (try? handle.read(upToCount: 4)) ?? Data()
         return magic == Data([0x50, 0x4B, 0x03, 0x04]) || magic == Data([0x50, 0x4B, 0x05, 0x06])

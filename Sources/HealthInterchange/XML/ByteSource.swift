@@ -17,19 +17,16 @@ final class ByteSource {
     /// Opens a file for reading, or throws `unreadable` naming it; a path that is not a regular
     /// file (``InputFile``) is refused without being opened.
     init(contentsOf url: URL) throws(AppleHealthReadError) {
-        let kind = InputFile.at(url.path)
-        if let why = kind?.notRegular(named: url.path) { throw AppleHealthReadError(.unreadable, why) }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw AppleHealthReadError(
-                .unreadable,
-                "cannot open \(url.path) for reading: \(error.localizedDescription)"
-            )
+        if let why = InputFile.notRegular(url.path) { throw AppleHealthReadError(.unreadable, why) }
+        switch InputFile.open(url.path) {
+        case .success(let opened):
+            backing = .file(opened.handle)
+            totalBytes = opened.size
+        case .failure(.notRegular(let kind)):
+            throw AppleHealthReadError(.unreadable, kind.notRegular(named: url.path) ?? url.path)
+        case .failure(.cannotOpen(let reason)):
+            throw AppleHealthReadError(.unreadable, "cannot open \(url.path) for reading: \(reason)")
         }
-        backing = .file(handle)
-        totalBytes = kind?.regularSize
     }
 
     /// Reads from bytes in memory (tests, and exports already unpacked into memory).
