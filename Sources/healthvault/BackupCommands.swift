@@ -343,24 +343,29 @@ struct Restore: AsyncParsableCommand {
             let dryRun = true
             let replaces: Bool
             let rollback: String?
+            let unkeptEntries: String?
         }
         var dryRunJSON: DryRun?
+        // What a restore without --yes in a script would have done, said in its one line.
+        var refusedWithoutYes: String?
         let plan: RestorePlan
         do {
             plan = try Vault.restore(
                 from: source,
                 to: target,
                 passphrase: passphrase,
-                allowingRollback: allowRollback
+                // A dry run writes nothing, so it describes a rollback rather than refusing it.
+                allowingRollback: allowRollback || dryRun
             ) { plan in
-                guard case .replaces(let entries, let rollback) = plan.targetState else {
+                guard case .replaces(let entries, let rollback, let unkept) = plan.targetState else {
                     if dryRun, output.json {
                         dryRunJSON = DryRun(
                             vault: plan.vaultID.uuidString,
                             directory: target.path,
                             backup: label,
                             replaces: false,
-                            rollback: nil
+                            rollback: nil,
+                            unkeptEntries: nil
                         )
                         return false
                     }
@@ -380,9 +385,14 @@ struct Restore: AsyncParsableCommand {
                     + (plan.createdAt.map { " of \(timestamp($0))" } ?? "")
                     + (plan.report.auditEntries.map { " (\($0) entries)" } ?? "") + "."
                     + (rollback.map {
-                        " It rolls the vault back: \($0); the restored log will record that you insisted."
-                    }
-                        ?? "")
+                        " It rolls the vault back: \($0); "
+                            + (allowRollback
+                                ? "the restored log will record that you insisted (vault.restore-older)."
+                                : "a restore needs --allow-rollback, and the restored log then records that you insisted (vault.restore-older).")
+                    } ?? "")
+                    + (unkept.map {
+                        " The restored log will not hold them: \($0); it records how long the replaced log was (vault.restore-older)."
+                    } ?? "")
                 if dryRun {
                     if output.json {
                         dryRunJSON = DryRun(
@@ -390,7 +400,8 @@ struct Restore: AsyncParsableCommand {
                             directory: target.path,
                             backup: label,
                             replaces: true,
-                            rollback: rollback
+                            rollback: rollback,
+                            unkeptEntries: unkept
                         )
                     } else {
                         print(what)
@@ -399,7 +410,7 @@ struct Restore: AsyncParsableCommand {
                 }
                 if yes { return true }
                 guard interactive else {
-                    FileHandle.standardError.write(Data("healthvault: \(what)\n".utf8))
+                    refusedWithoutYes = what
                     return false
                 }
                 FileHandle.standardError.write(Data("\(what)\nReplace it? [y/N] ".utf8))
@@ -417,23 +428,35 @@ struct Restore: AsyncParsableCommand {
                 print("Dry run: nothing was restored.")
                 return
             case .cancelled:
-                throw ToolError(
-                    interactive || yes
-                        ? "nothing was restored" : "nothing was restored: confirm replacing the vault with --yes"
-                )
+                if let refusedWithoutYes {
+                    throw ToolError("nothing was restored: confirm with --yes. \(refusedWithoutYes)")
+                }
+                throw ToolError("nothing was restored")
             default:
                 throw ToolError("\(error)")
             }
         }
         if output.json {
-            return try printJSON([
-                "vault": plan.vaultID.uuidString, "directory": target.path, "backup": label,
-                "auditEntries": plan.report.auditEntries.map(String.init) ?? "",
-            ])
+            struct Restored: Encodable {
+                let vault: String
+                let directory: String
+                let backup: String
+                let auditEntries: UInt64?
+            }
+            return try printJSON(
+                Restored(
+                    vault: plan.vaultID.uuidString,
+                    directory: target.path,
+                    backup: label,
+                    auditEntries: plan.report.auditEntries
+                )
+            )
         }
         print(
             "Restored vault \(plan.vaultID) from \(label) into \(target.path), verified first"
-                + (plan.isRollback ? ", rolled back as you insisted (recorded as vault.restore-older)" : "")
+                + (plan.isRollback
+                    ? ", rolled back as you insisted (recorded as vault.restore-older)"
+                    : plan.dropsLogEntries ? " (the replaced log's later entries recorded as vault.restore-older)" : "")
                 + "; recorded as vault.restore."
         )
         print("Serve it with: healthvaultd --vault \(target.path)")

@@ -289,6 +289,11 @@ extension DaemonEndToEnd {
             )
             let refused = try Self.healthvault(["restore", backup.path, "--yes"], daemon: daemon)
             #expect(refused.status != 0 && refused.err.contains("would roll the vault back"), "\(refused)")
+            #expect(refused.err.contains("which changed it since (") && refused.err.contains(" save"), "\(refused)")
+            // A dry run describes the rollback (exit 0) rather than refusing it.
+            let dry = try Self.healthvault(["restore", backup.path, "--dry-run"], daemon: daemon)
+            #expect(dry.status == 0 && dry.out.contains("It rolls the vault back"), "\(dry)")
+            #expect(dry.out.contains("a restore needs --allow-rollback"), "\(dry)")
             // Insisting, in a script, still needs --yes to replace the vault.
             let unconfirmed = try Self.healthvault(["restore", backup.path, "--allow-rollback"], daemon: daemon)
             #expect(unconfirmed.status != 0 && unconfirmed.err.contains("--yes"), "\(unconfirmed)")

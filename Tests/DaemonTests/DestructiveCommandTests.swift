@@ -186,15 +186,38 @@ extension DaemonEndToEnd {
             #expect(intoNew.status == 0 && intoNew.out.contains("would create the vault"), "\(intoNew)")
             #expect(intoNew.out.hasSuffix("Dry run: nothing was restored.\n"))
             #expect(!FileManager.default.fileExists(atPath: fresh))
-            // Over the vault (whose log went on after the backup: a rollback, refused unless
-            // insisted on): what it replaces, and the vault as it was.
+            // Over the vault, whose log went on after the backup only with the daemon's lock when it
+            // stopped: no rollback, but the restored log will not hold that entry, and says so.
             let before = try Data(contentsOf: daemon.directory.appendingPathComponent("vault.db"))
             let over = try CLITests.healthvault(
-                ["restore", backup, "--vault", daemon.directory.path, "--allow-rollback", "--dry-run"] + passphrase
+                ["restore", backup, "--vault", daemon.directory.path, "--dry-run"] + passphrase
             )
             #expect(over.status == 0 && over.out.contains("This replaces the vault in"), "\(over)")
-            #expect(over.out.contains("It rolls the vault back"), "\(over)")
+            #expect(!over.out.contains("It rolls the vault back"), "\(over)")
+            #expect(over.out.contains("none of which changed it (1 vault.lock)"), "\(over)")
+            let overJSON = try CLITests.healthvault(
+                ["restore", backup, "--vault", daemon.directory.path, "--dry-run", "--json"] + passphrase
+            )
+            let plan = try #require(
+                JSONSerialization.jsonObject(with: Data(overJSON.out.utf8)) as? [String: Any],
+                "\(overJSON)"
+            )
+            #expect(plan["replaces"] as? Bool == true && plan["rollback"] == nil)
+            #expect((plan["unkeptEntries"] as? String)?.contains("1 vault.lock") == true, "\(plan)")
             #expect(try Data(contentsOf: daemon.directory.appendingPathComponent("vault.db")) == before)
+            // In a script without --yes: one line, saying what it would have done.
+            let script = try CLITests.healthvault(["restore", backup, "--vault", daemon.directory.path] + passphrase)
+            #expect(script.status == 1 && script.err.split(separator: "\n").count == 1, "\(script)")
+            #expect(script.err.contains("confirm with --yes") && script.err.contains("This replaces the vault"))
+            // Done: a restore's JSON gives its numbers as numbers.
+            let done = try CLITests.healthvault(
+                ["restore", backup, "--vault", daemon.directory.path, "--yes", "--json"] + passphrase
+            )
+            let restored = try #require(
+                JSONSerialization.jsonObject(with: Data(done.out.utf8)) as? [String: Any],
+                "\(done)"
+            )
+            #expect(restored["auditEntries"] is NSNumber, "\(restored)")
         }
     }
 }

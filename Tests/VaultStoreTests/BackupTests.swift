@@ -157,6 +157,41 @@ import VaultCrypto
         )
     }
 
+    @Test func theLatestBackupOverAVaultThatOnlyOpenedAndLockedSinceIsNoRollback() throws {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        try Self.addSteps(vault, count: 10)
+        let root = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let backup = root.appendingPathComponent("b")
+        try vault.backup(to: backup)
+        // The vault's log goes on after the backup (its locking, an unlock, a lock again), but
+        // nothing in it changes: restoring the backup loses no change, only those entries.
+        test.close()
+        try test.reopen()
+        let sizeOpen = try #require(test.vault).db().read { db in
+            try #require(test.vault).auditLog(in: db).size()
+        }
+        test.close()
+        let replacedSize = sizeOpen + 1  // and the lock of that close
+        let plan = try Vault.restore(from: backup, to: test.directory, passphrase: Self.passphrase)
+        #expect(!plan.isRollback && plan.dropsLogEntries)
+        guard case .replaces(_, nil, let unkept?) = plan.targetState else {
+            Issue.record("\(plan.targetState)")
+            return
+        }
+        #expect(unkept.contains("none of which changed it") && unkept.contains("vault.lock"), "\(unkept)")
+        try test.reopen()
+        let reopened = try #require(test.vault)
+        #expect(try reopened.db().read { try $0.scalarInt("SELECT count(*) FROM samples") } == 10)
+        let entries = try reopened.db().read { db in
+            try reopened.auditLog(in: db).newestEntries(limit: 10) { _ in true }
+        }
+        // On the record all the same: the replaced log's size, just before the restore.
+        let older = try #require(entries.first { $0.operation == .restoreOlder })
+        #expect(older.actor == .owner && older.objectCount == replacedSize)
+    }
+
     @Test func anOlderBackupOverANewerVaultIsARollbackRefusedUnlessInsistedOn() throws {
         let test = try TestVault()
         let vault = try #require(test.vault)

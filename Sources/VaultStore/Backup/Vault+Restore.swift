@@ -9,9 +9,11 @@ public struct RestorePlan: Sendable {
         case new
         /// An existing vault (the same vault) that the backup replaces. `logEntries` is its audit
         /// log's size (nil when it could not be read); `rollback` says why restoring is a
-        /// rollback (its log is further along than the backup's, or another history), nil when
-        /// it is not.
-        case replaces(logEntries: UInt64?, rollback: String?)
+        /// rollback (entries after the backup's that changed the vault, or another history), nil
+        /// when it is not; `unkept` describes the entries after the backup's that changed nothing
+        /// (reads, the vault's locking, backups, exports), which the restored log does not hold
+        /// either, nil when there are none.
+        case replaces(logEntries: UInt64?, rollback: String?, unkept: String?)
     }
 
     public let backup: URL
@@ -24,7 +26,14 @@ public struct RestorePlan: Sendable {
     public let createdAt: Date?
 
     public var isRollback: Bool {
-        if case .replaces(_, let rollback) = targetState, rollback != nil { return true }
+        if case .replaces(_, let rollback, _) = targetState, rollback != nil { return true }
+        return false
+    }
+
+    /// The restored log will not hold the whole log of the vault it replaces (recorded as
+    /// `vault.restore-older`).
+    public var dropsLogEntries: Bool {
+        if case .replaces(_, let rollback, let unkept) = targetState, rollback != nil || unkept != nil { return true }
         return false
     }
 }
@@ -82,7 +91,7 @@ extension Vault {
             report: report,
             createdAt: manifest?.createdAt
         )
-        if case .replaces(_, let rollback?) = state, !allowingRollback {
+        if case .replaces(_, let rollback?, _) = state, !allowingRollback {
             throw .rollbackRefused(
                 "restoring \(backup.path) over \(target.path) would roll the vault back: \(rollback). "
                     + "Nothing was changed. If you mean to go back to the backup's state, say so with --allow-rollback: "
@@ -105,8 +114,7 @@ extension Vault {
             VaultFiles.syncDirectory(staging)
             let restored = try open(at: staging, passphrase: passphrase, by: .owner)
             do {
-                if case .replaces(let entries, let rollback?) = state {
-                    _ = rollback
+                if case .replaces(let entries, _, _) = state, plan.dropsLogEntries {
                     try restored.signAuditCheckpoint(
                         recording: AuditEntry(
                             time: Date(),
@@ -193,21 +201,103 @@ extension Vault {
         {
             (targetSize, targetRoot) = (note.checkpoint.size, note.checkpoint.rootHash)
         }
-        guard let targetSize, let targetRoot else { return .replaces(logEntries: nil, rollback: nil) }
+        guard let targetSize, let targetRoot else { return .replaces(logEntries: nil, rollback: nil, unkept: nil) }
+        let anotherHistory = "the backup's audit log and the vault's part ways (another history)"
         if targetSize > backupLog.size {
+            // The vault went on after the backup. Its later entries are read from its database,
+            // once its log is known to extend the backup's; a vault whose database cannot be
+            // opened (its log read from its note) cannot say what they did.
+            let later: [AuditEntry]?
+            do {
+                later = try laterEntries(databaseAt: targetDatabase, key: key, after: backupLog)
+            } catch {
+                return .replaces(
+                    logEntries: targetSize,
+                    rollback: "the vault's audit log has \(targetSize) entries, the backup's \(backupLog.size)",
+                    unkept: nil
+                )
+            }
+            guard let later else { return .replaces(logEntries: targetSize, rollback: anotherHistory, unkept: nil) }
+            let afterBackup =
+                "the vault's audit log has \(later.count) \(later.count == 1 ? "entry" : "entries") after the backup's \(backupLog.size)"
+            let changes = later.filter { !Self.changesNothingRestored($0) }
+            // What the log says is checked against the data: the samples, deletions and
+            // characteristics must be as the backup holds them.
+            let sameData =
+                (try? storeDigest(databaseAt: targetDatabase, key: key))
+                == (try? storeDigest(databaseAt: backupDatabase, key: key))
+            if changes.isEmpty, !sameData {
+                return .replaces(
+                    logEntries: targetSize,
+                    rollback:
+                        "\(afterBackup), and its samples or characteristics are not the backup's: restoring loses those changes",
+                    unkept: nil
+                )
+            }
+            if changes.isEmpty {
+                return .replaces(
+                    logEntries: targetSize,
+                    rollback: nil,
+                    unkept: "\(afterBackup), none of which changed it (\(Self.counted(later)))"
+                )
+            }
             return .replaces(
                 logEntries: targetSize,
-                rollback: "the vault's audit log has \(targetSize) entries, the backup's \(backupLog.size)"
+                rollback:
+                    "\(afterBackup), which changed it since (\(Self.counted(changes))): restoring loses those changes",
+                unkept: nil
             )
         }
         let backupRoot = try? logRoot(databaseAt: backupDatabase, key: key, size: targetSize)
         if backupRoot != targetRoot {
-            return .replaces(
-                logEntries: targetSize,
-                rollback: "the backup's audit log does not extend the vault's (another history)"
-            )
+            return .replaces(logEntries: targetSize, rollback: anotherHistory, unkept: nil)
         }
-        return .replaces(logEntries: targetSize, rollback: nil)
+        return .replaces(logEntries: targetSize, rollback: nil, unkept: nil)
+    }
+
+    /// The entries of the log in `url` after `backupLog`'s, when that log extends the backup's;
+    /// nil when it does not (another history). Throws when the log cannot be read.
+    private static func laterEntries(
+        databaseAt url: URL,
+        key: SecureBytes,
+        after backupLog: (size: UInt64, root: MerkleHash)
+    ) throws -> [AuditEntry]? {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw StoreError.io("no database") }
+        let connection = try Connection.standalone(path: url.path, key: key)
+        return try connection.transaction(immediate: false) {
+            let storage = DatabaseAuditStorage(connection)
+            let size = try storage.compactRange().size
+            guard try Merkle.root(size: backupLog.size, nodes: storage) == backupLog.root else { return nil }
+            return try (backupLog.size..<size).map { try AuditEntry(decoding: storage.entry(at: $0)) }
+        }
+    }
+
+    /// The store's state digest (``Vault/storeState(_:)``: its change counter, samples,
+    /// deletions and characteristics) of the database in `url`.
+    private static func storeDigest(databaseAt url: URL, key: SecureBytes) throws -> [UInt8] {
+        let connection = try Connection.standalone(path: url.path, key: key)
+        return try connection.transaction(immediate: false) { try storeState(connection).digest }
+    }
+
+    /// Operations that change nothing a backup holds: reads, the vault's locking and unlocking,
+    /// backups, exports, reports, a failed authentication; and any operation refused (`denied`).
+    /// Losing such entries loses the record of what happened, not a change of the vault.
+    static func changesNothingRestored(_ entry: AuditEntry) -> Bool {
+        if entry.outcome == .denied || entry.outcome == .deniedServedEmpty { return true }
+        if entry.operation.rawValue.hasPrefix("query.") { return true }
+        return [
+            .unlock, .lock, .backup, .export, .auditExport, .report, .authenticationFailure, .authorizationStatus,
+            .subscribe, .unsubscribe, .workoutCollect,
+        ].contains(entry.operation)
+    }
+
+    /// "2 query.sample, 1 vault.lock": the entries' operations, the most frequent first.
+    private static func counted(_ entries: [AuditEntry]) -> String {
+        var counts: [String: Int] = [:]
+        for entry in entries { counts[entry.operation.rawValue, default: 0] += 1 }
+        let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let shown = sorted.prefix(5).map { "\($0.value) \($0.key)" }
+        return (shown + (sorted.count > 5 ? ["..."] : [])).joined(separator: ", ")
     }
 
     private static func logState(databaseAt url: URL, key: SecureBytes) throws -> (size: UInt64, root: MerkleHash) {
