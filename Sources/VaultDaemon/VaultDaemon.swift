@@ -290,6 +290,9 @@ public final class VaultDaemon: Service, Sendable {
             } onGracefulShutdown: {
                 self.beginShutdown()
             }
+        } catch is CancellationError {
+            // Cancelled by what runs the daemon (a command that served the vault for itself is
+            // done): a stop like any other, below.
         } catch {
             // The listening socket failed: still lock the vault and remove the socket.
             logger.error("the listening socket failed: \(error)")

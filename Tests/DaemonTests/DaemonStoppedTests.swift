@@ -23,6 +23,9 @@ extension DaemonEndToEnd {
             let data = try CLITests.healthvault(["data"], daemon: daemon)
             #expect(data.status == 0, "\(data)")
             #expect(data.out.contains("stepCount") && data.out.contains("org.example.phone (1)"), "\(data.out)")
+            // Nothing went wrong, so nothing is said on standard error (the vault served for the
+            // command alone stops when it is done; its stop is no failure of its socket).
+            #expect(data.err.isEmpty, "\(data.err)")
 
             let root = daemon.directory.deletingLastPathComponent().path
             let export = try CLITests.healthvault(["audit", "export", root + "/log"], daemon: daemon)
