@@ -351,6 +351,10 @@ extension Session {
             }
         case Method.backup:
             return try await backup(try params(BackupParams.self, from: data), requestID: requestID)
+        case Method.backupFailed:
+            _ = try params(Empty.self, from: data)
+            try await daemon.engine().recordBackupFailure(requestID: requestID)
+            return Empty()
         case Method.samplesAdd:
             let p = try params(SaveParams.self, from: data)
             let outcome = try await daemon.engine().saveOwnerEntries(p.objects, requestID: requestID)

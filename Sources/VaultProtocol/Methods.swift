@@ -70,6 +70,7 @@ public enum Method {
     public static let importJSON = "import.json"
     public static let backup = "vault.backup"
     public static let backupProgress = "backup.progress"  // a notification, daemon to owner
+    public static let backupFailed = "vault.backupFailed"
     public static let report = "vault.report"
 }
 

@@ -73,12 +73,26 @@ struct Backup: AsyncParsableCommand {
 
     /// Asks the daemon for the backup, showing its progress on a terminal; with no daemon
     /// serving the vault, opens it here (as `passwd` does), backs it up and locks it again.
-    func backUp(into target: URL, method: String, terminal: Bool) async throws -> BackupResult {
+    /// `then` runs once the backup is made, the vault still open when this command opened it; when
+    /// it throws, the backup is recorded as failed (`vault.backup`, outcome `error`).
+    func backUp(
+        into target: URL,
+        method: String,
+        terminal: Bool,
+        then: (BackupResult) async throws -> Void = { _ in }
+    ) async throws -> BackupResult {
         let started = Date()
         guard FileManager.default.fileExists(atPath: vault.socketPath) else {
-            return try backUpWithoutDaemon(into: target, method: method, terminal: terminal, started: started)
+            return try await backUpWithoutDaemon(
+                into: target,
+                method: method,
+                terminal: terminal,
+                started: started,
+                then: then
+            )
         }
-        let result = try await vault.withOwner { connection in
+        let credential = try vault.ownerKey()
+        let result = try await vault.withOwner(key: credential) { connection in
             let watcher = Task {
                 for await progress in connection.backupProgress() where terminal {
                     FileHandle.standardError.write(Data(Self.progressLine(progress, since: started).utf8))
@@ -92,19 +106,42 @@ struct Backup: AsyncParsableCommand {
             )
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        do {
+            try await then(result)
+        } catch {
+            // A new connection (the step may outlast the daemon's idle timeout), proved the same way.
+            do {
+                try await vault.withOwner(key: credential) { connection in
+                    _ = try await connection.call(Method.backupFailed, Empty(), as: Empty.self)
+                }
+            } catch let recording {
+                FileHandle.standardError.write(
+                    Data(
+                        "healthvault: warning: the failure could not be recorded in the audit log: \(recording)\n".utf8
+                    )
+                )
+            }
+            throw error
+        }
         return result
     }
 
-    func backUpWithoutDaemon(into target: URL, method: String, terminal: Bool, started: Date) throws -> BackupResult {
+    func backUpWithoutDaemon(
+        into target: URL,
+        method: String,
+        terminal: Bool,
+        started: Date,
+        then: (BackupResult) async throws -> Void
+    ) async throws -> BackupResult {
         // This process is the only one that may open the vault meanwhile.
         let lock = try DaemonLock(directory: vault.directory)
         defer { withExtendedLifetime(lock) {} }
         let passphrase = try vault.passphrase(prompt: "Passphrase for \(vault.directory.path): ")
         defer { passphrase.wipe() }
+        let opened = try openVault(passphrase)
+        defer { opened.lock() }
         let manifest: BackupManifest
         do {
-            let opened = try Vault.open(at: vault.directory, passphrase: passphrase, by: .owner)
-            defer { opened.lock() }
             manifest = try opened.backup(to: target, method: BackupMethod(rawValue: method) ?? .onlineBackup) {
                 progress in
                 if terminal {
@@ -116,11 +153,10 @@ struct Backup: AsyncParsableCommand {
                 }
             }
         } catch let error as StoreError {
-            if case .wrongPassphrase = error { throw ToolError(vault.wrongPassphrase) }
             throw ToolError("\(error)")
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        return BackupResult(
+        let result = BackupResult(
             directory: target.path,
             vault: manifest.vaultID,
             createdAt: manifest.createdAt,
@@ -128,6 +164,31 @@ struct Backup: AsyncParsableCommand {
             checkpointSize: manifest.checkpointSize,
             files: manifest.files.mapValues { BackupResult.File(bytes: $0.bytes, sha256: $0.sha256) }
         )
+        do {
+            try await then(result)
+        } catch {
+            do {
+                try opened.recordBackupFailure()
+            } catch let recording {
+                FileHandle.standardError.write(
+                    Data(
+                        "healthvault: warning: the failure could not be recorded in the audit log: \(recording)\n".utf8
+                    )
+                )
+            }
+            throw error
+        }
+        return result
+    }
+
+    /// The vault opened by this command, for a backup with no daemon serving it.
+    func openVault(_ passphrase: SecureBytes) throws -> Vault {
+        do {
+            return try Vault.open(at: vault.directory, passphrase: passphrase, by: .owner)
+        } catch {
+            if case .wrongPassphrase = error { throw ToolError(vault.wrongPassphrase) }
+            throw ToolError("\(error)")
+        }
     }
 
     func runRestic(terminal: Bool) async throws {
@@ -139,30 +200,45 @@ struct Backup: AsyncParsableCommand {
         } catch {
             throw ToolError("\(error)")
         }
+        // What can be found wrong before the vault is copied is found then, and nothing recorded:
+        // no repository named; a repository restic cannot open with the password it is given.
+        try restic.requireRepository()
+        if !Restic.passwordWouldBeAsked { try restic.checkRepository() }
+        // One backup --restic of a vault at a time: they share the staging directory.
         let staging = try resticStagingDirectory(vault: vaultID)
-        defer { try? FileManager.default.removeItem(at: staging) }
+        defer { try? FileManager.default.removeItem(at: staging.directory) }
+        var summary: Restic.BackupSummary?
         let result = try await backUp(
-            into: staging,
+            into: staging.directory,
             method: method ?? BackupMethod.fileImage.rawValue,
             terminal: terminal
-        )
-        try PageFiles.split(staging)
-        var lastShown = Date.distantPast
-        let data = try restic.run([
-            "backup", "--json", "--tag", Restic.tag, "--tag", Restic.vaultTag(vaultID), staging.path,
-        ]) { line in
-            guard terminal, Date().timeIntervalSince(lastShown) > 0.2,
-                let status = try? JSONDecoder().decode(Restic.BackupStatus.self, from: Data(line.utf8)),
-                status.message_type == "status", let done = status.percent_done
-            else { return }
-            lastShown = Date()
-            FileHandle.standardError.write(
-                Data(String(format: "\r\u{1B}[KStoring it in the restic repository: %.0f%%", done * 100).utf8)
-            )
+        ) { _ in
+            try PageFiles.split(staging.directory)
+            var lastShown = Date.distantPast
+            let data = try restic.run(
+                ["backup", "--json", "--tag", Restic.tag, "--tag", Restic.vaultTag(vaultID), staging.directory.path],
+                failure: "the vault's copy did not reach the repository (recorded as vault.backup, outcome error)"
+            ) { line in
+                guard terminal, Date().timeIntervalSince(lastShown) > 0.2,
+                    let status = try? JSONDecoder().decode(Restic.BackupStatus.self, from: Data(line.utf8)),
+                    status.message_type == "status", let done = status.percent_done
+                else { return }
+                lastShown = Date()
+                FileHandle.standardError.write(
+                    Data(String(format: "\r\u{1B}[KStoring it in the restic repository: %.0f%%", done * 100).utf8)
+                )
+            }
+            if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            summary =
+                String(decoding: data, as: UTF8.self).split(separator: "\n").reversed()
+                .compactMap { try? JSONDecoder().decode(Restic.BackupSummary.self, from: Data($0.utf8)) }.first
+            guard summary != nil else {
+                throw ToolError(
+                    "restic backup finished without naming its snapshot (recorded as vault.backup, outcome error)"
+                )
+            }
         }
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        let summary = String(decoding: data, as: UTF8.self).split(separator: "\n").reversed()
-            .compactMap { try? JSONDecoder().decode(Restic.BackupSummary.self, from: Data($0.utf8)) }.first
+        withExtendedLifetime(staging) {}
         guard let summary else { throw ToolError("restic backup finished without naming its snapshot") }
         if output.json {
             return try printJSON(

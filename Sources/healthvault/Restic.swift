@@ -20,18 +20,45 @@ struct Restic {
     static let tag = "healthvault"
     static func vaultTag(_ vault: UUID) -> String { "vault-\(vault.uuidString.lowercased())" }
 
-    /// Runs restic with `arguments` (after `-r REPO` when a repository was named); returns its
-    /// standard output. Its standard error goes to ours (restic's own messages and prompts); a
-    /// non-zero exit is an error naming the command.
-    func run(_ arguments: [String], inheritError: Bool = true, eachLine: ((Substring) -> Void)? = nil) throws -> Data {
-        guard let executable = Self.executable else {
-            throw ToolError("restic is not installed (Debian: `apt install restic`; or set RESTIC to its path)")
-        }
+    /// A repository is named: on the command line, or by `RESTIC_REPOSITORY(_FILE)`.
+    func requireRepository() throws {
         if repository == nil, (ProcessInfo.processInfo.environment["RESTIC_REPOSITORY"] ?? "").isEmpty,
             (ProcessInfo.processInfo.environment["RESTIC_REPOSITORY_FILE"] ?? "").isEmpty
         {
             throw ToolError("name the restic repository (--restic REPO) or set RESTIC_REPOSITORY")
         }
+    }
+
+    /// restic would ask for the repository's password on the terminal: none is set in its
+    /// environment, and standard input is one.
+    static var passwordWouldBeAsked: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        let given = ["RESTIC_PASSWORD", "RESTIC_PASSWORD_FILE", "RESTIC_PASSWORD_COMMAND"].contains {
+            !(environment[$0] ?? "").isEmpty
+        }
+        return !given && isatty(0) == 1
+    }
+
+    /// restic opens the repository with the password it is given (`restic cat config`): a
+    /// missing repository or a wrong password is found before anything is backed up.
+    func checkRepository() throws {
+        _ = try run(["cat", "config"], inheritError: false, failure: "nothing was backed up, and nothing recorded")
+    }
+
+    /// Runs restic with `arguments` (after `-r REPO` when a repository was named); returns its
+    /// standard output. Its standard error goes to ours (restic's own messages and prompts), or,
+    /// not inherited, its first line ends the error; a non-zero exit or a signal is an error naming
+    /// the command, then `failure` (what it means for the vault).
+    func run(
+        _ arguments: [String],
+        inheritError: Bool = true,
+        failure: String = "nothing of the vault was changed",
+        eachLine: ((Substring) -> Void)? = nil
+    ) throws -> Data {
+        guard let executable = Self.executable else {
+            throw ToolError("restic is not installed (Debian: `apt install restic`; or set RESTIC to its path)")
+        }
+        try requireRepository()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = (repository.map { ["-r", $0] } ?? []) + arguments
@@ -59,10 +86,15 @@ struct Restic {
         }
         let message = inheritError ? Data() : errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        guard process.terminationReason == .exit else {
+            throw ToolError(
+                "restic \(arguments.first ?? "") was killed (signal \(process.terminationStatus)); \(failure)"
+            )
+        }
         guard process.terminationStatus == 0 else {
             let detail = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map { ": \($0)" } ?? ""
             throw ToolError(
-                "restic \(arguments.first ?? "") failed (exit \(process.terminationStatus))\(detail); nothing of the vault was changed"
+                "restic \(arguments.first ?? "") failed (exit \(process.terminationStatus))\(detail); \(failure)"
             )
         }
         return data
@@ -110,8 +142,22 @@ struct Restic {
 /// Where a restic backup is staged before restic reads it: a fixed place per vault under the
 /// owner's cache (`$XDG_CACHE_HOME/healthvault/restic/`, else `~/.cache/…`), so every snapshot of
 /// a vault has the same path and restic finds the previous one. Directories 0700, files 0600;
-/// removed once restic is done.
-func resticStagingDirectory(vault: UUID) throws -> URL {
+/// removed once restic is done. Held with a lock beside it (`healthvault-<vault>.lock`, flock)
+/// while the backup runs: a second `backup --restic` of the same vault meanwhile is refused,
+/// where it would have replaced the first one's files under restic.
+final class ResticStaging {
+    let directory: URL
+    private let lock: Int32
+
+    init(directory: URL, lock: Int32) {
+        self.directory = directory
+        self.lock = lock
+    }
+
+    deinit { close(lock) }
+}
+
+func resticStagingDirectory(vault: UUID) throws -> ResticStaging {
     let environment = ProcessInfo.processInfo.environment
     let cache =
         environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
@@ -128,9 +174,19 @@ func resticStagingDirectory(vault: UUID) throws -> URL {
         throw ToolError("cannot create \(parent.path): \(error.localizedDescription)")
     }
     let staging = parent.appendingPathComponent("healthvault-\(vault.uuidString.lowercased())")
+    let lockPath = staging.path + ".lock"
+    let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard lock >= 0 else { throw ToolError("cannot create \(lockPath): \(String(cString: strerror(errno)))") }
+    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+        close(lock)
+        throw ToolError(
+            "another `healthvault backup --restic` of this vault is under way (it stages the copy in \(staging.path)); "
+                + "run this one when it is done"
+        )
+    }
     // One a killed backup left behind: ours, still encrypted; removed before the next.
     try? FileManager.default.removeItem(at: staging)
-    return staging
+    return ResticStaging(directory: staging, lock: lock)
 }
 
 /// The database of a backup staged for restic, split into one file per 4096-byte page

@@ -161,9 +161,14 @@ extension DaemonEndToEnd {
             )
             // Incremental: the second snapshot stores far less than the whole backup again.
             #expect(secondReport.bytesAdded < secondReport.bytes / 2)
-            // Nothing is left staged.
+            // Nothing is left staged but the staging directory's lock.
             let staged = root.appendingPathComponent("cache/healthvault/restic")
-            #expect((try? FileManager.default.contentsOfDirectory(atPath: staged.path)) == [])
+            #expect(
+                (try? FileManager.default.contentsOfDirectory(atPath: staged.path))?.allSatisfy {
+                    $0.hasSuffix(".lock")
+                }
+                    == true
+            )
 
             let expected = try await BackupCommandTests.answers(daemon)
             let restoredDirectory = root.appendingPathComponent("restored")
@@ -192,6 +197,101 @@ extension DaemonEndToEnd {
             let summary = try await before.ownerCall(Method.samplesSummary, Empty(), as: SamplesSummaryResult.self)
             #expect(summary.types.first { $0.type == steps }?.count == samples)
         }
+        @Test(.enabled(if: restic != nil, "needs restic: `make deps` installs it"))
+        func aResticFailureIsRecordedAfterTheCopyAndRefusedBeforeIt() async throws {
+            let daemon = try await BackupCommandTests.vaultWithSteps(100)
+            let root = daemon.directory.deletingLastPathComponent()
+            let passwordFile = root.appendingPathComponent("restic-password")
+            try Data("restic test password\n".utf8).write(to: passwordFile)
+            let wrongPassword = root.appendingPathComponent("wrong-password")
+            try Data("not it\n".utf8).write(to: wrongPassword)
+            // A restic whose backup fails once the repository is open (as a network cut midway would).
+            let failing = root.appendingPathComponent("failing-restic")
+            try Data(
+                """
+                #!/bin/sh
+                for argument in "$@"; do
+                  if [ "$argument" = backup ]; then echo "Fatal: the test's restic fails its backup" >&2; exit 1; fi
+                done
+                exec \(try #require(Self.restic)) "$@"
+
+                """.utf8
+            ).write(to: failing)
+            chmod(failing.path, 0o700)
+            let environment = [
+                "RESTIC_PASSWORD_FILE": passwordFile.path,
+                "RESTIC_REPOSITORY": root.appendingPathComponent("repo").path,
+                "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+                "RESTIC_CACHE_DIR": root.appendingPathComponent("restic-cache").path,
+            ]
+            #expect(try Self.run(try #require(Self.restic), ["init"], environment: environment).0 == 0)
+            func backups() async throws -> [String] {
+                try await daemon.auditEntries(operation: "vault.backup").map(\.outcome)
+            }
+            let before = try await backups()
+
+            // Found before the copy: nothing recorded.
+            for (change, said) in [
+                (["RESTIC_PASSWORD_FILE": wrongPassword.path], "wrong password"),
+                (["RESTIC_REPOSITORY": root.appendingPathComponent("no-such-repo").path], "restic cat failed"),
+                (["RESTIC_REPOSITORY": ""], "name the restic repository"),
+            ] {
+                let refused = try BackupCommandTests.healthvault(
+                    ["backup", "--restic"],
+                    daemon: daemon,
+                    environment: environment.merging(change) { $1 }
+                )
+                #expect(refused.status == 1 && refused.err.contains(said), "\(refused)")
+                #expect(!refused.err.contains("recorded as vault.backup"), "\(refused)")
+            }
+            #expect(try await backups() == before)
+
+            // A second backup of the vault while one holds the staging directory: refused.
+            let cache = root.appendingPathComponent("cache/healthvault/restic")
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            let keyring = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: daemon.directory.appendingPathComponent("keyring.json"))
+            )
+            let vaultID = try #require((keyring as? [String: Any])?["vaultID"] as? String).lowercased()
+            let held = open(cache.appendingPathComponent("healthvault-\(vaultID).lock").path, O_RDWR | O_CREAT, 0o600)
+            #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+            let second = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(second.status == 1 && second.err.contains("is under way"), "\(second)")
+            close(held)
+            #expect(try await backups() == before)
+
+            // Failing after the copy, through the daemon and with none: the copy's entry, then an error.
+            let served = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment.merging(["RESTIC": failing.path]) { $1 }
+            )
+            #expect(served.status == 1, "\(served)")
+            #expect(served.err.contains("recorded as vault.backup, outcome error"), "\(served)")
+            #expect(try await backups() == before + ["ok", "error"])
+            daemon.stop()
+            let offline = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment.merging(["RESTIC": failing.path]) { $1 }
+            )
+            #expect(offline.status == 1 && offline.err.contains("outcome error"), "\(offline)")
+            try daemon.start()
+            #expect(try await backups() == before + ["ok", "error", "ok", "error"])
+            // And a backup that succeeds is one entry.
+            let good = try BackupCommandTests.healthvault(
+                ["backup", "--restic"],
+                daemon: daemon,
+                environment: environment
+            )
+            #expect(good.status == 0, "\(good)")
+            #expect(try await backups() == before + ["ok", "error", "ok", "error", "ok"])
+        }
+
         @Test(.enabled(if: restic != nil, "needs restic: `make deps` installs it"))
         func killingTheDaemonDuringAResticBackupLeavesTheLastSnapshotWhole() async throws {
             let daemon = try await BackupCommandTests.vaultWithSteps(5_000)
@@ -256,7 +356,11 @@ extension DaemonEndToEnd {
                 environment: environment
             )
             #expect(second.status == 0, "\(second)")
-            #expect((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) == [])
+            // Nothing but the staging directory's lock is left.
+            #expect(
+                (try? FileManager.default.contentsOfDirectory(atPath: cache.path))?.allSatisfy { $0.hasSuffix(".lock") }
+                    == true
+            )
             let restored = root.appendingPathComponent("restored")
             let restore = try BackupCommandTests.healthvault(
                 ["restore", "--restic", "--vault", restored.path, "--passphrase-file", daemon.passphraseFile],

@@ -23,4 +23,11 @@ extension VaultEngine {
             }
         }
     }
+
+    /// `vault.backupFailed`: a backup recorded as `vault.backup` did not reach where it was going
+    /// (a restic repository the owner's command stores it in); recorded as `vault.backup`,
+    /// outcome `error`.
+    public func recordBackupFailure(requestID: String) async throws {
+        try await perform { [self] in try vault.recordBackupFailure(requestID: requestID) }
+    }
 }

@@ -59,12 +59,19 @@ extension Vault {
             return manifest
         } catch {
             try? FileManager.default.removeItem(at: staging)
-            _ = try? db().write { db in
-                try auditLog(in: db).append(
-                    AuditEntry(time: Date(), actor: .owner, operation: .backup, outcome: .error, requestID: requestID)
-                )
-            }
+            try? recordBackupFailure(requestID: requestID)
             throw error
+        }
+    }
+
+    /// Records that a backup recorded as `vault.backup` failed after that entry: a second
+    /// `vault.backup` entry, outcome `error` (a copy that could not be written, or one that never
+    /// reached its restic repository).
+    public func recordBackupFailure(requestID: String = "") throws {
+        try db().write { db in
+            try auditLog(in: db).append(
+                AuditEntry(time: Date(), actor: .owner, operation: .backup, outcome: .error, requestID: requestID)
+            )
         }
     }
 
