@@ -21,7 +21,7 @@ enum SQLite {
         var handle: Handle?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-            | SQLITE_OPEN_EXRESCODE
+            | SQLITE_OPEN_EXRESCODE | (path.hasPrefix("file:") ? SQLITE_OPEN_URI : 0)
         var code = sqlite3_open_v2(path, &handle, flags, nil)
         if code == SQLITE_OK, let handle {
             code = healthvault_no_checkpoint_on_close(handle, 1)

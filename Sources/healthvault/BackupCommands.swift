@@ -396,6 +396,18 @@ struct Restore: AsyncParsableCommand {
     }
 
     func restore(from source: URL, into target: URL, source name: String?) throws {
+        // A vault's own folder given as the backup: not while a daemon serves it, since what it
+        // saved lately may be only in its write-ahead log, still changing.
+        let isVaultFolder =
+            FileManager.default.fileExists(atPath: source.appendingPathComponent("keyring.json").path)
+            && !FileManager.default.fileExists(atPath: source.appendingPathComponent("backup.json").path)
+        if isVaultFolder, DaemonLock.isHeld(in: source) {
+            throw ToolError(
+                "\(source.path) is a vault healthvaultd is serving: what it saved lately may be only in its "
+                    + "write-ahead log, which goes on changing. Back it up (`healthvault backup DIR --vault \(source.path)`) "
+                    + "and restore that backup, or stop healthvaultd first; nothing was restored"
+            )
+        }
         let passphrase = try vault.passphrase(prompt: "Passphrase of the backup (the vault's when it was made): ")
         defer { passphrase.wipe() }
         // A vault being replaced must not be served meanwhile; its daemon lock keeps one from starting.

@@ -271,6 +271,39 @@ extension DaemonEndToEnd {
             #expect(partials().isEmpty)
         }
 
+        @Test func aVaultsOwnFolderIsRestoredWithItsLogAndNeverWhileServed() async throws {
+            let daemon = try await Self.vaultWithSteps(300)
+            let root = daemon.directory.deletingLastPathComponent()
+            let passphrase = ["--passphrase-file", daemon.passphraseFile]
+            let healthvault = TestDaemon.binary("healthvault")
+            // Served: what it saved lately may be in its write-ahead log only.
+            let served = try runProcess(
+                [healthvault, "restore", daemon.directory.path, "--vault", root.appendingPathComponent("r1").path]
+                    + passphrase
+            )
+            #expect(served.status == 1 && served.err.contains("is a vault healthvaultd is serving"), "\(served)")
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("r1").path))
+            // A daemon killed with saves in its log: the restore from its folder keeps them.
+            try await Self.save(200, from: 10_000, to: daemon)
+            daemon.stop(signal: SIGKILL)
+            let log = daemon.directory.appendingPathComponent("vault.db-wal")
+            #expect(((try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0) > 0)
+            let restored = root.appendingPathComponent("r2")
+            let fromFolder = try runProcess(
+                [healthvault, "restore", daemon.directory.path, "--vault", restored.path] + passphrase
+            )
+            #expect(fromFolder.status == 0, "\(fromFolder)")
+            let again = try await Self.serving(restored)
+            let store = try await again.store(Self.app)
+            let count = try await store.samples(
+                matching: SampleQueryDescriptor(predicates: [SampleTypePredicate(steps)])
+            )
+            .count
+            await store.close()
+            again.stop()
+            #expect(count == 500)
+        }
+
         @Test func anOlderBackupOverTheVaultIsARollbackRefusedUnlessInsistedOnAndThenRecorded() async throws {
             let daemon = try await Self.vaultWithSteps(1_000)
             let root = daemon.directory.deletingLastPathComponent()

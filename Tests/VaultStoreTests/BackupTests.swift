@@ -174,6 +174,19 @@ import VaultCrypto
         }
         test.close()
         let replacedSize = sizeOpen + 1  // and the lock of that close
+        // Checking the stopped vault, and weighing a restore over it, write nothing there: no
+        // -wal or -shm made (so a vault on read-only media is checked too).
+        func logFiles() -> [String] {
+            ["vault.db-wal", "vault.db-shm"].filter {
+                FileManager.default.fileExists(atPath: test.directory.appendingPathComponent($0).path)
+            }
+        }
+        #expect(logFiles() == [])
+        #expect(try Vault.check(test.directory, passphrase: Self.passphrase).isWhole)
+        #expect(throws: StoreError.self) {
+            try Vault.restore(from: backup, to: test.directory, passphrase: Self.passphrase) { _ in false }
+        }
+        #expect(logFiles() == [])
         let plan = try Vault.restore(from: backup, to: test.directory, passphrase: Self.passphrase)
         #expect(!plan.isRollback && plan.dropsLogEntries)
         guard case .replaces(_, nil, let unkept?) = plan.targetState else {

@@ -155,6 +155,25 @@ extension Connection {
         try connection.execute("PRAGMA temp_store = MEMORY")
         return connection
     }
+
+    /// A connection that only reads the database at `path`, for a check or a restore's
+    /// comparison. With no write-ahead log beside it (no connection has it open, and none crashed
+    /// with one), it is opened immutable (``immutableURI(_:)``): no lock taken and no `-wal` or
+    /// `-shm` made, so a vault on read-only media is checked and the folder is left as it was.
+    /// With one, as ``standalone(path:key:)``, so that the log's committed frames are read.
+    static func inspecting(path: String, key: SecureBytes) throws -> Connection {
+        guard access(path + "-wal", F_OK) != 0 else { return try standalone(path: path, key: key) }
+        let connection = try Connection(path: immutableURI(path), key: key, readOnly: true)
+        try connection.execute("PRAGMA temp_store = MEMORY")
+        return connection
+    }
+
+    /// `file:<path>?immutable=1`, the path's `%`, `?` and `#` escaped (SQLite's URI filenames).
+    static func immutableURI(_ path: String) -> String {
+        let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+        return "file:\(escaped)?immutable=1"
+    }
 }
 
 extension VaultFiles {

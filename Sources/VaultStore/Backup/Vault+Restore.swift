@@ -111,6 +111,13 @@ extension Vault {
                 guard FileManager.default.fileExists(atPath: source.path) else { continue }
                 try VaultFiles.copyFile(source, to: staging.appendingPathComponent(name))
             }
+            // A vault's folder (no manifest: not a backup) may still hold transactions in its
+            // write-ahead log, which the check read: they come along, and the open below takes them.
+            let log = backup.appendingPathComponent(databaseFileName + "-wal")
+            if manifest == nil, ((try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0) > 0
+            {
+                try VaultFiles.copyFile(log, to: staging.appendingPathComponent(databaseFileName + "-wal"))
+            }
             VaultFiles.syncDirectory(staging)
             let restored = try open(at: staging, passphrase: passphrase, by: .owner)
             do {
@@ -263,7 +270,7 @@ extension Vault {
         after backupLog: (size: UInt64, root: MerkleHash)
     ) throws -> [AuditEntry]? {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StoreError.io("no database") }
-        let connection = try Connection.standalone(path: url.path, key: key)
+        let connection = try Connection.inspecting(path: url.path, key: key)
         return try connection.transaction(immediate: false) {
             let storage = DatabaseAuditStorage(connection)
             let size = try storage.compactRange().size
@@ -275,7 +282,7 @@ extension Vault {
     /// The store's state digest (``Vault/storeState(_:)``: its change counter, samples,
     /// deletions and characteristics) of the database in `url`.
     private static func storeDigest(databaseAt url: URL, key: SecureBytes) throws -> [UInt8] {
-        let connection = try Connection.standalone(path: url.path, key: key)
+        let connection = try Connection.inspecting(path: url.path, key: key)
         return try connection.transaction(immediate: false) { try storeState(connection).digest }
     }
 
@@ -302,7 +309,7 @@ extension Vault {
 
     private static func logState(databaseAt url: URL, key: SecureBytes) throws -> (size: UInt64, root: MerkleHash) {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StoreError.io("no database") }
-        let connection = try Connection.standalone(path: url.path, key: key)
+        let connection = try Connection.inspecting(path: url.path, key: key)
         return try connection.transaction(immediate: false) {
             let range = try DatabaseAuditStorage(connection).compactRange()
             return (range.size, range.root)
@@ -310,7 +317,7 @@ extension Vault {
     }
 
     private static func logRoot(databaseAt url: URL, key: SecureBytes, size: UInt64) throws -> MerkleHash {
-        let connection = try Connection.standalone(path: url.path, key: key)
+        let connection = try Connection.inspecting(path: url.path, key: key)
         return try connection.transaction(immediate: false) {
             try Merkle.root(size: size, nodes: DatabaseAuditStorage(connection))
         }

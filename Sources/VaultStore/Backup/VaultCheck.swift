@@ -243,7 +243,7 @@ extension Vault {
         }
         let connection: Connection
         do {
-            connection = try Connection.standalone(path: path, key: key)
+            connection = try Connection.inspecting(path: path, key: key)
         } catch {
             if case .wrongKey? = error as? StoreError {
                 return report.add(
