@@ -466,21 +466,28 @@ struct Restore: AsyncParsableCommand {
                     }
                     return true
                 }
-                let what =
-                    "This replaces the vault in \(target.path)"
-                    + (entries.map { " (its audit log: \($0) entries)" } ?? "")
-                    + " with the backup \(label)"
-                    + (plan.createdAt.map { " of \(timestamp($0))" } ?? "")
-                    + (plan.report.auditEntries.map { " (\($0) entries)" } ?? "") + "."
-                    + (rollback.map {
-                        " It rolls the vault back: \($0); "
-                            + (allowRollback
-                                ? "the restored log will record that you insisted (vault.restore-older)."
-                                : "a restore needs --allow-rollback, and the restored log then records that you insisted (vault.restore-older).")
-                    } ?? "")
-                    + (unkept.map {
-                        " The restored log will not hold them: \($0); it records how long the replaced log was (vault.restore-older)."
-                    } ?? "")
+                var what = "This replaces the vault in \(target.path)"
+                if let entries { what += " (its audit log: \(entries) entries)" }
+                what += " with the backup \(label)"
+                if let createdAt = plan.createdAt { what += " of \(timestamp(createdAt))" }
+                if let backupEntries = plan.report.auditEntries { what += " (\(backupEntries) entries)" }
+                what += "."
+                if !plan.otherFiles.isEmpty {
+                    what +=
+                        " What else its folder holds stays, moved into the restored one: "
+                        + plan.otherFiles.joined(separator: ", ") + "."
+                }
+                if let rollback {
+                    what += " It rolls the vault back: \(rollback); "
+                    what +=
+                        allowRollback
+                        ? "the restored log will record that you insisted (vault.restore-older)."
+                        : "a restore needs --allow-rollback, and the restored log then records that you insisted (vault.restore-older)."
+                }
+                if let unkept {
+                    what +=
+                        " The restored log will not hold them: \(unkept); it records how long the replaced log was (vault.restore-older)."
+                }
                 if dryRun {
                     if output.json {
                         dryRunJSON = DryRun(

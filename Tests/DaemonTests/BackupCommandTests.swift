@@ -271,6 +271,31 @@ extension DaemonEndToEnd {
             #expect(partials().isEmpty)
         }
 
+        @Test func aBackupInsideTheVaultsFolderIsRefusedAndARestoreKeepsWhatElseTheFolderHolds() async throws {
+            let daemon = try await Self.vaultWithSteps(100)
+            let root = daemon.directory.deletingLastPathComponent()
+            let inside = try Self.healthvault(
+                ["backup", daemon.directory.appendingPathComponent("inside").path],
+                daemon: daemon
+            )
+            #expect(inside.status == 1 && inside.err.contains("inside the vault's own folder"), "\(inside)")
+            #expect(!FileManager.default.fileExists(atPath: daemon.directory.appendingPathComponent("inside").path))
+            let backup = root.appendingPathComponent("b")
+            #expect(try Self.healthvault(["backup", backup.path], daemon: daemon).status == 0)
+            daemon.stop()
+            // The owner keeps a note, and a copy of the backup, in the vault's folder.
+            let note = daemon.directory.appendingPathComponent("notes.txt")
+            try Data("mine\n".utf8).write(to: note)
+            let copy = daemon.directory.appendingPathComponent("copy-of-b")
+            try FileManager.default.copyItem(at: backup, to: copy)
+            let dry = try Self.healthvault(["restore", copy.path, "--dry-run"], daemon: daemon)
+            #expect(dry.status == 0 && dry.out.contains("moved into the restored one: copy-of-b, notes.txt"), "\(dry)")
+            let restored = try Self.healthvault(["restore", copy.path, "--yes"], daemon: daemon)
+            #expect(restored.status == 0, "\(restored)")
+            #expect(try String(contentsOf: note, encoding: .utf8) == "mine\n")
+            #expect(try Self.healthvault(["check", copy.path], daemon: daemon).status == 0)
+        }
+
         @Test func aVaultsOwnFolderIsRestoredWithItsLogAndNeverWhileServed() async throws {
             let daemon = try await Self.vaultWithSteps(300)
             let root = daemon.directory.deletingLastPathComponent()

@@ -26,6 +26,14 @@ extension Vault {
     ) throws -> BackupManifest {
         VaultFiles.restrictUmask()
         let destination = destination.standardizedFileURL
+        let vaultPath = directory.resolvingSymlinksInPath().path
+        let destinationPath = destination.resolvingSymlinksInPath().path
+        if destinationPath == vaultPath || destinationPath.hasPrefix(vaultPath + "/") {
+            throw StoreError.vaultExists(
+                "\(destination.path) is inside the vault's own folder \(directory.path): a restore replaces that folder, "
+                    + "and a disk that loses the vault loses the backup with it; back up into a folder outside it"
+            )
+        }
         try VaultFiles.checkBackupDestination(destination)
         try VaultFiles.createParent(of: destination)
         VaultFiles.removeAbandonedPartials(for: destination)

@@ -24,6 +24,9 @@ public struct RestorePlan: Sendable {
     public let report: CheckReport
     /// When the backup was taken (from its manifest), when it has one.
     public let createdAt: Date?
+    /// What else the folder of the vault being replaced holds (not the vault's own files), by
+    /// name: moved into the restored vault's folder, never removed with the replaced vault.
+    public let otherFiles: [String]
 
     public var isRollback: Bool {
         if case .replaces(_, let rollback, _) = targetState, rollback != nil { return true }
@@ -89,7 +92,8 @@ extension Vault {
             vaultID: vaultID,
             targetState: state,
             report: report,
-            createdAt: manifest?.createdAt
+            createdAt: manifest?.createdAt,
+            otherFiles: state.isNew ? [] : VaultFiles.otherFiles(in: target)
         )
         if case .replaces(_, let rollback?, _) = state, !allowingRollback {
             throw .rollbackRefused(
@@ -147,13 +151,18 @@ extension Vault {
                     return plan
                 }
             case .replaces:
+                // What the owner keeps beside the vault in its folder moves into the restored one.
+                let moved = try VaultFiles.move(VaultFiles.otherFiles(in: target), from: target, to: staging)
                 let aside = parent.appendingPathComponent(".\(target.lastPathComponent).replaced-\(UUID().uuidString)")
                 guard rename(target.path, aside.path) == 0 else {
-                    throw StoreError.io("cannot move \(target.path) aside: \(String(cString: strerror(errno)))")
+                    let message = String(cString: strerror(errno))
+                    _ = try? VaultFiles.move(moved, from: staging, to: target)
+                    throw StoreError.io("cannot move \(target.path) aside: \(message)")
                 }
                 guard rename(staging.path, target.path) == 0 else {
                     let message = String(cString: strerror(errno))
                     _ = rename(aside.path, target.path)
+                    _ = try? VaultFiles.move(moved, from: staging, to: target)
                     throw StoreError.io("cannot move the restored vault into \(target.path): \(message)")
                 }
                 VaultFiles.syncDirectory(parent)
@@ -324,7 +333,48 @@ extension Vault {
     }
 }
 
+extension RestorePlan.Target {
+    var isNew: Bool {
+        if case .new = self { true } else { false }
+    }
+}
+
 extension VaultFiles {
+    /// The names in a vault's folder that are the vault's own (its files, their log and the
+    /// daemon's lock and socket); a restore replaces these and keeps anything else.
+    static let vaultOwnNames: Set<String> = [
+        Vault.databaseFileName, Vault.databaseFileName + "-wal", Vault.databaseFileName + "-shm",
+        Vault.auditPublicKeyFileName, Vault.latestCheckpointFileName, Keyring.fileName, Keyring.fileName + ".tmp",
+        "healthvaultd.lock", "healthvaultd.sock",
+    ]
+
+    /// The entries of `directory` that are not the vault's own, sorted.
+    static func otherFiles(in directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            !vaultOwnNames.contains($0)
+        }
+        .sorted()
+    }
+
+    /// Renames each of `names` from `source` into `destination` (one file system: the two are
+    /// siblings); the names moved. On a failure, those already moved are moved back.
+    @discardableResult
+    static func move(_ names: [String], from source: URL, to destination: URL) throws(StoreError) -> [String] {
+        var moved: [String] = []
+        for name in names {
+            guard rename(source.appendingPathComponent(name).path, destination.appendingPathComponent(name).path) == 0
+            else {
+                let message = String(cString: strerror(errno))
+                for done in moved {
+                    _ = rename(destination.appendingPathComponent(done).path, source.appendingPathComponent(done).path)
+                }
+                throw .io("cannot move \(name) from \(source.path) into the restored vault: \(message)")
+            }
+            moved.append(name)
+        }
+        return moved
+    }
+
     /// Copies `source` to the new file `destination` (0600), flushed.
     static func copyFile(_ source: URL, to destination: URL) throws(StoreError) {
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
