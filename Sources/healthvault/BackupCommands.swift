@@ -528,7 +528,8 @@ struct Restore: AsyncParsableCommand {
                 }
                 throw ToolError("nothing was restored")
             default:
-                throw ToolError("\(error)")
+                // A restic snapshot is fetched into a scratch folder: named as the snapshot.
+                throw ToolError("\(error)".replacingOccurrences(of: source.path, with: label))
             }
         }
         if output.json {

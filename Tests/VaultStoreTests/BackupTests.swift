@@ -205,6 +205,51 @@ import VaultCrypto
         #expect(older.actor == .owner && older.objectCount == replacedSize)
     }
 
+    @Test func aBackupsWiderModesDoNotStopARestoreButItsAlteredManifestDoes() throws {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        try Self.addSteps(vault, count: 10)
+        let root = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let backup = root.appendingPathComponent("b")
+        try vault.backup(to: backup)
+        test.close()
+        // As a FAT-formatted stick shows them: every file writable by all.
+        for name in ["keyring.json", "vault.db", "backup.json"] {
+            chmod(backup.appendingPathComponent(name).path, 0o666)
+        }
+        let report = try Vault.check(backup, passphrase: Self.passphrase)
+        #expect(!report.isWhole && report.problems.allSatisfy(\.isPermission), "\(report.problems)")
+        let restored = root.appendingPathComponent("restored")
+        try Vault.restore(from: backup, to: restored, passphrase: Self.passphrase)
+        let mode = try FileManager.default.attributesOfItem(
+            atPath: restored.appendingPathComponent("keyring.json").path
+        )[
+            .posixPermissions
+        ]
+        #expect(mode as? Int == 0o600)
+        // backup.json's own fields are checked against the note and the methods there are.
+        let manifestURL = backup.appendingPathComponent("backup.json")
+        let original = try Data(contentsOf: manifestURL)
+        for (field, value) in [("checkpointSize", 99 as Any), ("method", "bogus")] {
+            var manifest = try #require(JSONSerialization.jsonObject(with: original) as? [String: Any])
+            manifest[field] = value
+            try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+            let altered = try Vault.check(backup, passphrase: Self.passphrase)
+            #expect(
+                altered.problems.contains { $0.subject == "backup.json" && $0.detail.contains("it was altered") },
+                "\(field): \(altered.problems)"
+            )
+            #expect(throws: StoreError.self) {
+                try Vault.restore(
+                    from: backup,
+                    to: root.appendingPathComponent("r-\(field)"),
+                    passphrase: Self.passphrase
+                )
+            }
+        }
+    }
+
     @Test func anOlderBackupOverANewerVaultIsARollbackRefusedUnlessInsistedOn() throws {
         let test = try TestVault()
         let vault = try #require(test.vault)

@@ -20,6 +20,9 @@ public struct CheckReport: Sendable {
         /// The file (or `directory`, `audit log`) the finding is about.
         public let subject: String
         public let detail: String
+        /// A finding about who may read or write a file, not about what it holds: a restore,
+        /// which writes its own files 0600 in a 0700 folder, is not stopped by one.
+        public let isPermission: Bool
     }
 
     public private(set) var findings: [Finding] = []
@@ -33,8 +36,8 @@ public struct CheckReport: Sendable {
     public var isWhole: Bool { !findings.contains { $0.status == .problem } }
     public var problems: [Finding] { findings.filter { $0.status == .problem } }
 
-    mutating func add(_ status: Status, _ subject: String, _ detail: String) {
-        findings.append(Finding(status: status, subject: subject, detail: detail))
+    mutating func add(_ status: Status, _ subject: String, _ detail: String, permission: Bool = false) {
+        findings.append(Finding(status: status, subject: subject, detail: detail, isPermission: permission))
     }
 }
 
@@ -98,6 +101,23 @@ extension Vault {
             report.add(.ok, auditPublicKeyFileName, "this vault's audit key")
         }
         let note = readNote(directory, verifierKey: verifierKey, into: &report)
+        if let manifest {
+            // Its own fields, against what the signed note and this HealthVault say.
+            if let note, manifest.checkpointSize != note.checkpoint.size {
+                report.add(
+                    .problem,
+                    BackupManifest.fileName,
+                    "says the backup's checkpoint covers \(manifest.checkpointSize) entries, its signed note \(note.checkpoint.size): it was altered"
+                )
+            }
+            if BackupMethod(rawValue: manifest.method) == nil {
+                report.add(
+                    .problem,
+                    BackupManifest.fileName,
+                    "names the copy method \(manifest.method), which HealthVault never writes: it was altered"
+                )
+            }
+        }
         checkDatabase(directory, key: databaseKey, verifierKey: verifierKey, note: note, into: &report)
         return report
     }
@@ -118,7 +138,8 @@ extension Vault {
                 report.add(
                     .problem,
                     "directory",
-                    "\(directory.path) has mode \(String(dirMode, radix: 8)): other users can replace its files; `chmod 700 \(directory.path)`"
+                    "\(directory.path) has mode \(String(dirMode, radix: 8)): other users can replace its files; `chmod 700 \(directory.path)`",
+                    permission: true
                 )
             } else if dirMode & 0o077 != 0 {
                 report.add(
@@ -151,7 +172,8 @@ extension Vault {
                 report.add(
                     fileMode & 0o022 != 0 ? .problem : .warning,
                     name,
-                    "mode \(String(fileMode, radix: 8)), not 600: `chmod 600 \(path)`"
+                    "mode \(String(fileMode, radix: 8)), not 600: `chmod 600 \(path)`",
+                    permission: true
                 )
             }
             if owner != uid {
