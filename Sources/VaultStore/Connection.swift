@@ -26,6 +26,11 @@ public final class Connection {
         }
         self.handle = handle
         try applyKey(key)
+        // SQLCipher's own log (a process-wide setting, taken only once a key is set) writes every
+        // damaged page it meets to standard error, in its words and format ("ERROR CORE
+        // sqlcipher_page_cipher: hmac check failed for pgno=501"), beside the command's one line;
+        // what is damaged is said by the caller (`healthvault check` names the pages).
+        try? execute("PRAGMA cipher_log_level = NONE")
         if checked { try checkCipher() }
     }
 

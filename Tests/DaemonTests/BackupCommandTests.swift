@@ -203,6 +203,10 @@ extension DaemonEndToEnd {
             let damaged = try Self.healthvault(["check", copy.path], daemon: daemon)
             #expect(damaged.status == 1, "\(damaged)")
             #expect(damaged.out.contains("PROBLEM  vault.db") && damaged.out.contains("page 4"), "\(damaged.out)")
+            // Said in the report's lines alone: nothing of SQLCipher's own log on standard error,
+            // and no finding spread over several lines or naming a SQLite code.
+            #expect(damaged.err.isEmpty, "\(damaged.err)")
+            #expect(!damaged.out.contains("*** in database") && !damaged.out.contains("SQLITE code"), "\(damaged.out)")
             // A key file altered: named as such; a wrong passphrase: exit 2.
             let keyring = copy.appendingPathComponent("keyring.json")
             try FileManager.default.removeItem(at: live)

@@ -277,9 +277,9 @@ extension Vault {
             // The open reads the schema, so damage to one of its pages stops it there: the pages
             // are checked anyway, on a connection that is only keyed, to name the damaged ones.
             guard let pages = Connection.unauthenticatedPages(path: path, key: key), !pages.isEmpty else {
-                return report.add(.problem, name, "cannot be opened: \(error)")
+                return report.add(.problem, name, "cannot be opened: \(Self.inWords(error))")
             }
-            return report.add(.problem, name, "cannot be opened: \(error); " + Self.damaged(pages))
+            return report.add(.problem, name, "cannot be opened: \(Self.inWords(error)); " + Self.damaged(pages))
         }
         do {
             let pages = try connection.rows("PRAGMA cipher_integrity_check").compactMap { $0[0].string }
@@ -296,7 +296,16 @@ extension Vault {
             if rows == ["ok"] {
                 report.add(.ok, name, "its tables and indexes are consistent (integrity_check)")
             } else {
-                report.add(.problem, name, "integrity_check: " + rows.prefix(5).joined(separator: "; "))
+                // One finding a line; SQLite heads them with the database's name.
+                let found = rows.flatMap { $0.split(separator: "\n") }.map(String.init).filter {
+                    !$0.hasPrefix("*** in database")
+                }
+                report.add(
+                    .problem,
+                    name,
+                    "its tables or indexes are damaged (integrity_check: \(found.count)\(found.count >= 20 ? " or more" : "") "
+                        + "finding\(found.count == 1 ? "" : "s"), the first: \(found.first ?? "unnamed"))"
+                )
             }
             let version = try connection.scalarInt("PRAGMA user_version") ?? 0
             if version > Schema.latestVersion {
@@ -317,9 +326,23 @@ extension Vault {
                 }
             }
         } catch {
-            report.add(.problem, name, "integrity_check could not run: \(error.message)")
+            report.add(
+                .problem,
+                name,
+                "its tables or indexes cannot be checked (integrity_check could not run: \(error.message))"
+            )
         }
         checkAuditLog(connection, verifierKey: verifierKey, note: note, into: &report)
+    }
+
+    /// What went wrong opening a database, in SQLite's words without its codes and statement
+    /// ("database disk image is malformed").
+    private static func inWords(_ error: any Error) -> String {
+        switch error {
+        case StoreError.database(let database): database.message
+        case let database as DatabaseError: database.message
+        default: "\(error)"
+        }
     }
 
     /// The damaged pages `cipher_integrity_check` named, the first five of them.
