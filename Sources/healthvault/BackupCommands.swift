@@ -367,7 +367,18 @@ struct Restore: AsyncParsableCommand {
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
-        let scratch = parent.appendingPathComponent(".\(target.lastPathComponent).restic-\(UUID().uuidString)")
+        let prefix = ".\(target.lastPathComponent).restic-"
+        // What a restore killed before its end left (its snapshot's files, still encrypted): a
+        // scratch folder no running restore holds.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        where name.hasPrefix(prefix) {
+            let abandoned = parent.appendingPathComponent(name)
+            let held = open(abandoned.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard held >= 0 else { continue }
+            if flock(held, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(at: abandoned) }
+            close(held)
+        }
+        let scratch = parent.appendingPathComponent(prefix + UUID().uuidString)
         umask(0o077)
         do {
             try FileManager.default.createDirectory(
@@ -380,7 +391,13 @@ struct Restore: AsyncParsableCommand {
         } catch {
             throw ToolError("cannot create \(scratch.path): \(error.localizedDescription)")
         }
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Held while this restore runs, so that another one never takes it for abandoned.
+        let scratchLock = open(scratch.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if scratchLock >= 0 { flock(scratchLock, LOCK_EX | LOCK_NB) }
+        defer {
+            try? FileManager.default.removeItem(at: scratch)
+            if scratchLock >= 0 { close(scratchLock) }
+        }
         if isatty(2) == 1, !output.json {
             FileHandle.standardError.write(
                 Data("Fetching snapshot \(chosen.id.prefix(8)) of \(chosen.time) from the restic repository...\n".utf8)

@@ -290,6 +290,23 @@ extension DaemonEndToEnd {
             )
             #expect(good.status == 0, "\(good)")
             #expect(try await backups() == before + ["ok", "error", "ok", "error", "ok"])
+            // A restore killed midway left its scratch folder beside the target: the next one removes it.
+            let abandoned = root.appendingPathComponent(".restored.restic-abandoned")
+            try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: false)
+            try Data("encrypted pages".utf8).write(to: abandoned.appendingPathComponent("page"))
+            let restore = try runProcess(
+                [
+                    TestDaemon.binary("healthvault"), "restore", "--restic", "--vault",
+                    root.appendingPathComponent("restored").path, "--passphrase-file", daemon.passphraseFile,
+                ],
+                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            )
+            #expect(restore.status == 0, "\(restore)")
+            #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+            #expect(
+                (try FileManager.default.contentsOfDirectory(atPath: root.path)).filter { $0.contains(".restic-") }
+                    == []
+            )
         }
 
         @Test(.enabled(if: restic != nil, "needs restic: `make deps` installs it"))
