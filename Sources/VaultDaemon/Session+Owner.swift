@@ -9,6 +9,22 @@ import VaultProtocol
 import VaultStore
 
 extension Session {
+    /// The path an import reads (`import.appleHealth`, `import.csv`, `import.json`): absolute,
+    /// and there for the daemon's user to read; else `invalidArgument`, field `path`.
+    static func checkImportPath(_ path: String) throws {
+        guard path.hasPrefix("/") else {
+            throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw RPCError.from(
+                HealthError.invalidArgument(
+                    "the daemon cannot read \(path) (no such file, or no permission)",
+                    field: "path"
+                )
+            )
+        }
+    }
+
     /// Records per transaction (with its audit entry) when the daemon imports an Apple Health
     /// export. Each commit writes every page of the UUID index the batch touched (UUIDs are
     /// random), so larger batches write less: on a generated 1,000,000-record export, raw inserts
@@ -264,17 +280,7 @@ extension Session {
             )
         case Method.importAppleHealth:
             let p = try params(ImportAppleHealthParams.self, from: data)
-            guard p.path.hasPrefix("/") else {
-                throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
-            }
-            guard FileManager.default.isReadableFile(atPath: p.path) else {
-                throw RPCError.from(
-                    HealthError.invalidArgument(
-                        "the daemon cannot read \(p.path) (no such file, or no permission)",
-                        field: "path"
-                    )
-                )
-            }
+            try Self.checkImportPath(p.path)
             do {
                 return try await withProgress(Method.importProgress) { report in
                     try await daemon.engine().importAppleHealth(
@@ -302,17 +308,7 @@ extension Session {
             }
         case Method.importCSV:
             let p = try params(ImportCSVParams.self, from: data)
-            guard p.path.hasPrefix("/") else {
-                throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
-            }
-            guard FileManager.default.isReadableFile(atPath: p.path) else {
-                throw RPCError.from(
-                    HealthError.invalidArgument(
-                        "the daemon cannot read \(p.path) (no such file, or no permission)",
-                        field: "path"
-                    )
-                )
-            }
+            try Self.checkImportPath(p.path)
             return try await withProgress(Method.importProgress) { report in
                 try await daemon.engine().importCSV(
                     at: URL(fileURLWithPath: p.path),
@@ -336,9 +332,7 @@ extension Session {
             return try await export(try params(ExportParams.self, from: data), requestID: requestID)
         case Method.importJSON:
             let p = try params(ImportJSONParams.self, from: data)
-            guard p.path.hasPrefix("/") else {
-                throw RPCError.from(HealthError.invalidArgument("the path must be absolute", field: "path"))
-            }
+            try Self.checkImportPath(p.path)
             return try await withProgress(Method.importProgress) { report in
                 try await daemon.engine().importJSONExport(
                     at: URL(fileURLWithPath: p.path),

@@ -117,6 +117,23 @@ extension DaemonEndToEnd {
             let second = try HealthJSON.decode(JSONImportSummary.self, from: Data(repeated.out.utf8))
             #expect(second.total.imported == 0 && second.total.alreadyPresent == 9, "\(repeated)")
             #expect(try await other.auditEntries(operation: "vault.import").map(\.count) == [9, 0])
+            // A folder that is not there is said as such over the protocol, as the other imports
+            // say it (the command says it before it asks).
+            let missing = root.appendingPathComponent("no-such-export").path
+            do {
+                _ = try await other.ownerCall(
+                    Method.importJSON,
+                    ImportJSONParams(path: missing),
+                    as: JSONImportSummary.self
+                )
+                Issue.record("a missing export was imported")
+            } catch let error as RPCError {
+                #expect(error.data?.field == "path")
+                #expect(
+                    error.message.contains("the daemon cannot read \(missing) (no such file, or no permission)"),
+                    "\(error)"
+                )
+            }
         }
 
         /// `--format fhir` and `--format csv` through the real binaries: owner-only files, the FHIR
