@@ -532,8 +532,15 @@ struct Restore: AsyncParsableCommand {
         } catch {
             switch error {
             case .wrongPassphrase:
+                let source = (try? PassphraseSource(fd: vault.passphraseFd, file: vault.passphraseFile)) ?? .prompt
+                let whereFrom =
+                    switch source {
+                    case .prompt: ""
+                    case .file(let path): " in \(path) (its first line)"
+                    case .fileDescriptor(let fd): " from file descriptor \(fd)"
+                    }
                 throw ToolError(
-                    "wrong passphrase for the backup (it opens with the vault's passphrase when it was made)"
+                    "wrong passphrase for the backup \(label)\(whereFrom): it opens with the passphrase the vault had when the backup was made"
                 )
             case .cancelled where dryRun:
                 if let dryRunJSON { return try printJSON(dryRunJSON) }

@@ -180,6 +180,17 @@ extension DaemonEndToEnd {
             #expect(try CLITests.healthvault(["backup", backup], daemon: daemon).status == 0)
             daemon.stop()
             let passphrase = ["--passphrase-file", daemon.passphraseFile]
+            // A wrong passphrase is said with where it was read and which one opens a backup.
+            let wrongFile = root.appendingPathComponent("wrong").path
+            try TestDaemon.writePassphraseFile("not the passphrase", to: wrongFile)
+            let wrong = try CLITests.healthvault(
+                ["restore", backup, "--vault", root.appendingPathComponent("w").path, "--passphrase-file", wrongFile]
+            )
+            #expect(wrong.status != 0, "\(wrong)")
+            #expect(
+                wrong.err.contains("wrong passphrase for the backup \(backup) in \(wrongFile) (its first line)"),
+                "\(wrong)"
+            )
             // Into a new folder: checked, said, nothing made.
             let fresh = root.appendingPathComponent("fresh").path
             let intoNew = try CLITests.healthvault(["restore", backup, "--vault", fresh, "--dry-run"] + passphrase)
