@@ -12,7 +12,9 @@ public final class DaemonLock: Sendable {
     /// Takes the lock, or throws naming the daemon that holds it. The lock file is made only in a
     /// vault (a folder holding `keyring.json`): a folder that is not one is left untouched, so a
     /// `healthvault init` there still finds it empty.
-    public init(directory: URL) throws(ToolError) {
+    /// `forDaemon`: the taker is healthvaultd itself (a second daemon is refused as `another
+    /// healthvaultd`); else a command of the owner's.
+    public init(directory: URL, forDaemon: Bool = false) throws(ToolError) {
         guard access(directory.appendingPathComponent("keyring.json").path, F_OK) == 0 else {
             throw ToolError("\(directory.path) is not a vault: it holds no keyring.json; nothing was written there")
         }
@@ -31,7 +33,7 @@ public final class DaemonLock: Sendable {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             close(fd)
             throw ToolError(
-                "another healthvaultd is serving \(directory.path)"
+                "\(forDaemon ? "another " : "")healthvaultd is serving \(directory.path)"
                     + (holder.map { $0.isEmpty ? "" : " (pid \($0))" } ?? "")
                     + "; stop it first"
             )

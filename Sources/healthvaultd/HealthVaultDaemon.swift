@@ -161,7 +161,7 @@ struct HealthVaultDaemon: AsyncParsableCommand {
         // Before anything is written: a folder that is not a vault, or one this user may not
         // read, is said as what it is, and left as it was (no lock file in it).
         try VaultFolder.require(directory)
-        let lock = try DaemonLock(directory: directory)
+        let lock = try DaemonLock(directory: directory, forDaemon: true)
         for warning in try Vault.checkServable(directory, socketFileName: WireProtocol.socketFileName) {
             logger.warning("\(warning)")
         }
