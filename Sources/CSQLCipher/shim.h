@@ -4,6 +4,8 @@
 // sqlite3_key and sqlite3_rekey.
 #define SQLITE_HAS_CODEC 1
 #include <sqlcipher/sqlite3.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import.
 static inline void (*healthvault_sqlite_transient(void))(void *) { return SQLITE_TRANSIENT; }
@@ -65,4 +67,23 @@ static inline int healthvault_register_functions(sqlite3 *db) {
     if (code != SQLITE_OK) return code;
     return sqlite3_create_function_v2(db, "hv_boundary", 2, flags, 0, healthvault_boundary, 0, 0, 0);
 }
+/// Whether another process has the database whose wal-index is `shm_path` open: SQLite's unix
+/// VFS holds a read lock on the wal-index's "dead man switch" byte (offset 128) for as long as a
+/// connection has it open, and the first connection to open it, finding no such lock, rebuilds
+/// the wal-index from the log (recovery). 1 when a lock of another process is there, 0 when none
+/// (or there is no such file).
+static inline int healthvault_shm_in_use(const char *shm_path) {
+    int fd = open(shm_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = 128;
+    lock.l_len = 1;
+    int in_use = fcntl(fd, F_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+    close(fd);
+    return in_use;
+}
+
 #endif

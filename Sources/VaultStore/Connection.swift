@@ -39,11 +39,12 @@ public final class Connection {
     /// reads no table, so it names damaged pages even where the damage keeps the database from
     /// opening (a page of the schema). Nil when even that check cannot run.
     static func unauthenticatedPages(path: String, key: SecureBytes) -> [String]? {
-        let opened = access(path + "-wal", F_OK) != 0 ? Connection.immutableURI(path) : path
-        guard let connection = try? Connection(path: opened, key: key, readOnly: true, checked: false),
-            let rows = try? connection.rows("PRAGMA cipher_integrity_check")
-        else { return nil }
-        return rows.compactMap { $0[0].string }
+        try? Connection.withInspectablePath(path) { opened, readOnly in
+            guard let connection = try? Connection(path: opened, key: key, readOnly: readOnly, checked: false),
+                let rows = try? connection.rows("PRAGMA cipher_integrity_check")
+            else { return nil }
+            return rows.compactMap { $0[0].string }
+        } ?? nil
     }
 
     deinit {

@@ -300,6 +300,35 @@ extension DaemonEndToEnd {
             #expect(try Self.healthvault(["check", copy.path], daemon: daemon).status == 0)
         }
 
+        @Test func checkingAKilledDaemonsDamagedLogLeavesItsEvidenceForTheNextCheck() async throws {
+            let daemon = try await Self.vaultWithSteps(50)
+            try await Self.save(30, from: 5_000, to: daemon)
+            daemon.stop(signal: SIGKILL)
+            let log = daemon.directory.appendingPathComponent("vault.db-wal")
+            let index = daemon.directory.appendingPathComponent("vault.db-shm")
+            var frames = try Data(contentsOf: log)
+            let frameCount = (frames.count - 32) / (24 + 4096)
+            #expect(frameCount > 2)
+            // One byte of the last frame's page: that frame, the last commit's, no longer verifies.
+            frames[32 + (frameCount - 1) * (24 + 4096) + 24 + 100] ^= 0x01
+            try frames.write(to: log)
+            let indexBefore = try Data(contentsOf: index)
+            for round in 1...2 {
+                let checked = try Self.healthvault(["check"], daemon: daemon)
+                #expect(checked.status == 1 && checked.out.contains("vault.db-wal"), "round \(round): \(checked)")
+                #expect(try Data(contentsOf: index) == indexBefore, "round \(round): the check rewrote the wal-index")
+            }
+            let restore = try runProcess(
+                [
+                    TestDaemon.binary("healthvault"), "restore", daemon.directory.path, "--vault",
+                    daemon.directory.deletingLastPathComponent().appendingPathComponent("from-damaged").path,
+                    "--passphrase-file", daemon.passphraseFile,
+                ]
+            )
+            #expect(restore.status == 1 && restore.err.contains("is damaged"), "\(restore)")
+            #expect(try Data(contentsOf: index) == indexBefore)
+        }
+
         @Test func aVaultsOwnFolderIsRestoredWithItsLogAndNeverWhileServed() async throws {
             let daemon = try await Self.vaultWithSteps(300)
             let root = daemon.directory.deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import AuditLog
+import CSQLCipher
 public import Foundation
 import VaultCrypto
 
@@ -164,16 +165,45 @@ extension Connection {
         return connection
     }
 
-    /// A connection that only reads the database at `path`, for a check or a restore's
-    /// comparison. With no write-ahead log beside it (no connection has it open, and none crashed
-    /// with one), it is opened immutable (``immutableURI(_:)``): no lock taken and no `-wal` or
-    /// `-shm` made, so a vault on read-only media is checked and the folder is left as it was.
-    /// With one, as ``standalone(path:key:)``, so that the log's committed frames are read.
-    static func inspecting(path: String, key: SecureBytes) throws -> Connection {
-        guard access(path + "-wal", F_OK) != 0 else { return try standalone(path: path, key: key) }
-        let connection = try Connection(path: immutableURI(path), key: key, readOnly: true)
-        try connection.execute("PRAGMA temp_store = MEMORY")
-        return connection
+    /// Runs `body` with a connection that only reads the database at `path`, for a check or a
+    /// restore's comparison, leaving the folder as it was:
+    /// - with no write-ahead log beside it (no connection has it open, and none crashed with one),
+    ///   the database opened immutable (``immutableURI(_:)``): no lock taken and no `-wal` or
+    ///   `-shm` made, so a vault on read-only media is checked too;
+    /// - with a log that a connection has open (a daemon serving it), as ``standalone(path:key:)``,
+    ///   beside it, as SQLite's processes share a database;
+    /// - with a log no connection has open (a daemon killed), a private copy of the three files:
+    ///   the first connection to open the original would rebuild its wal-index from the log, and
+    ///   with it the count of committed frames that the log's check (``WriteAheadLog``) compares,
+    ///   so a damaged log would pass the next check, and the next open would drop what it lost.
+    static func inspecting<T>(path: String, key: SecureBytes, _ body: (Connection) throws -> T) throws -> T {
+        try withInspectablePath(path) { opened, readOnly in
+            let connection =
+                readOnly
+                ? try Connection(path: opened, key: key, readOnly: true) : try standalone(path: opened, key: key)
+            if readOnly { try connection.execute("PRAGMA temp_store = MEMORY") }
+            return try body(connection)
+        }
+    }
+
+    /// The path to open for ``inspecting(path:key:_:)`` (and whether read-only), a private copy
+    /// made and removed around `body` when one is needed.
+    static func withInspectablePath<T>(_ path: String, _ body: (String, Bool) throws -> T) throws -> T {
+        guard access(path + "-wal", F_OK) == 0 else { return try body(immutableURI(path), true) }
+        if Database.isOpen(path) || healthvault_shm_in_use(path + "-shm") != 0 { return try body(path, false) }
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "healthvault-inspect-\(UUID().uuidString)"
+        )
+        try VaultFiles.createDirectory(copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+            try VaultFiles.copyFile(
+                URL(fileURLWithPath: path + suffix),
+                to: copy.appendingPathComponent(name + suffix)
+            )
+        }
+        return try body(copy.appendingPathComponent(name).path, false)
     }
 
     /// `file:<path>?immutable=1`, the path's `%`, `?` and `#` escaped (SQLite's URI filenames).

@@ -282,20 +282,22 @@ extension Vault {
         after backupLog: (size: UInt64, root: MerkleHash)
     ) throws -> [AuditEntry]? {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StoreError.io("no database") }
-        let connection = try Connection.inspecting(path: url.path, key: key)
-        return try connection.transaction(immediate: false) {
-            let storage = DatabaseAuditStorage(connection)
-            let size = try storage.compactRange().size
-            guard try Merkle.root(size: backupLog.size, nodes: storage) == backupLog.root else { return nil }
-            return try (backupLog.size..<size).map { try AuditEntry(decoding: storage.entry(at: $0)) }
+        return try Connection.inspecting(path: url.path, key: key) { connection in
+            try connection.transaction(immediate: false) {
+                let storage = DatabaseAuditStorage(connection)
+                let size = try storage.compactRange().size
+                guard try Merkle.root(size: backupLog.size, nodes: storage) == backupLog.root else { return nil }
+                return try (backupLog.size..<size).map { try AuditEntry(decoding: storage.entry(at: $0)) }
+            }
         }
     }
 
     /// The store's state digest (``Vault/storeState(_:)``: its change counter, samples,
     /// deletions and characteristics) of the database in `url`.
     private static func storeDigest(databaseAt url: URL, key: SecureBytes) throws -> [UInt8] {
-        let connection = try Connection.inspecting(path: url.path, key: key)
-        return try connection.transaction(immediate: false) { try storeState(connection).digest }
+        return try Connection.inspecting(path: url.path, key: key) { connection in
+            try connection.transaction(immediate: false) { try storeState(connection).digest }
+        }
     }
 
     /// Operations that change nothing a backup holds: reads, the vault's locking and unlocking,
@@ -321,17 +323,19 @@ extension Vault {
 
     private static func logState(databaseAt url: URL, key: SecureBytes) throws -> (size: UInt64, root: MerkleHash) {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StoreError.io("no database") }
-        let connection = try Connection.inspecting(path: url.path, key: key)
-        return try connection.transaction(immediate: false) {
-            let range = try DatabaseAuditStorage(connection).compactRange()
-            return (range.size, range.root)
+        return try Connection.inspecting(path: url.path, key: key) { connection in
+            try connection.transaction(immediate: false) {
+                let range = try DatabaseAuditStorage(connection).compactRange()
+                return (range.size, range.root)
+            }
         }
     }
 
     private static func logRoot(databaseAt url: URL, key: SecureBytes, size: UInt64) throws -> MerkleHash {
-        let connection = try Connection.inspecting(path: url.path, key: key)
-        return try connection.transaction(immediate: false) {
-            try Merkle.root(size: size, nodes: DatabaseAuditStorage(connection))
+        return try Connection.inspecting(path: url.path, key: key) { connection in
+            try connection.transaction(immediate: false) {
+                try Merkle.root(size: size, nodes: DatabaseAuditStorage(connection))
+            }
         }
     }
 }

@@ -263,76 +263,91 @@ extension Vault {
         } catch {
             report.add(.problem, name + "-wal", error.description)
         }
-        let connection: Connection
+        // Read where it leaves the folder as it was (``Connection/withInspectablePath(_:_:)``); a
+        // private copy that cannot be made is said as such.
         do {
-            connection = try Connection.inspecting(path: path, key: key)
-        } catch {
-            if case .wrongKey? = error as? StoreError {
-                return report.add(
-                    .problem,
-                    name,
-                    "page 1 does not open with this vault's key: damaged, or the file is another database"
-                )
-            }
-            // The open reads the schema, so damage to one of its pages stops it there: the pages
-            // are checked anyway, on a connection that is only keyed, to name the damaged ones.
-            guard let pages = Connection.unauthenticatedPages(path: path, key: key), !pages.isEmpty else {
-                return report.add(.problem, name, "cannot be opened: \(Self.inWords(error))")
-            }
-            return report.add(.problem, name, "cannot be opened: \(Self.inWords(error)); " + Self.damaged(pages))
-        }
-        do {
-            let pages = try connection.rows("PRAGMA cipher_integrity_check").compactMap { $0[0].string }
-            if pages.isEmpty {
-                report.add(.ok, name, "\(size / 4096) pages, each authenticated (cipher_integrity_check)")
-            } else {
-                report.add(.problem, name, Self.damaged(pages))
-            }
-        } catch {
-            report.add(.problem, name, "its pages cannot be checked: \(error.message)")
-        }
-        do {
-            let rows = try connection.rows("PRAGMA integrity_check(20)").compactMap { $0[0].string }
-            if rows == ["ok"] {
-                report.add(.ok, name, "its tables and indexes are consistent (integrity_check)")
-            } else {
-                // One finding a line; SQLite heads them with the database's name.
-                let found = rows.flatMap { $0.split(separator: "\n") }.map(String.init).filter {
-                    !$0.hasPrefix("*** in database")
+            try Connection.withInspectablePath(path) { opened, readOnly in
+                let connection: Connection
+                do {
+                    connection =
+                        readOnly
+                        ? try Connection(path: opened, key: key, readOnly: true)
+                        : try Connection.standalone(path: opened, key: key)
+                } catch {
+                    if case .wrongKey? = error as? StoreError {
+                        return report.add(
+                            .problem,
+                            name,
+                            "page 1 does not open with this vault's key: damaged, or the file is another database"
+                        )
+                    }
+                    // The open reads the schema, so damage to one of its pages stops it there: the pages
+                    // are checked anyway, on a connection that is only keyed, to name the damaged ones.
+                    guard let pages = Connection.unauthenticatedPages(path: path, key: key), !pages.isEmpty else {
+                        return report.add(.problem, name, "cannot be opened: \(Self.inWords(error))")
+                    }
+                    return report.add(
+                        .problem,
+                        name,
+                        "cannot be opened: \(Self.inWords(error)); " + Self.damaged(pages)
+                    )
                 }
-                report.add(
-                    .problem,
-                    name,
-                    "its tables or indexes are damaged (integrity_check: \(found.count)\(found.count >= 20 ? " or more" : "") "
-                        + "finding\(found.count == 1 ? "" : "s"), the first: \(found.first ?? "unnamed"))"
-                )
-            }
-            let version = try connection.scalarInt("PRAGMA user_version") ?? 0
-            if version > Schema.latestVersion {
-                report.add(.problem, name, "schema version \(version) is newer than this HealthVault knows")
-            }
-            // Since schema 21 no index refuses a second row of a UUID (the store's insert does):
-            // a vault written by anything else is checked here for one.
-            if version >= 7 {
-                let shared = try Schema.sharedUUIDs(connection)
-                if shared > 0 {
+                do {
+                    let pages = try connection.rows("PRAGMA cipher_integrity_check").compactMap { $0[0].string }
+                    if pages.isEmpty {
+                        report.add(.ok, name, "\(size / 4096) pages, each authenticated (cipher_integrity_check)")
+                    } else {
+                        report.add(.problem, name, Self.damaged(pages))
+                    }
+                } catch {
+                    report.add(.problem, name, "its pages cannot be checked: \(Self.inWords(error))")
+                }
+                do {
+                    let rows = try connection.rows("PRAGMA integrity_check(20)").compactMap { $0[0].string }
+                    if rows == ["ok"] {
+                        report.add(.ok, name, "its tables and indexes are consistent (integrity_check)")
+                    } else {
+                        // One finding a line; SQLite heads them with the database's name.
+                        let found = rows.flatMap { $0.split(separator: "\n") }.map(String.init).filter {
+                            !$0.hasPrefix("*** in database")
+                        }
+                        report.add(
+                            .problem,
+                            name,
+                            "its tables or indexes are damaged (integrity_check: \(found.count)\(found.count >= 20 ? " or more" : "") "
+                                + "finding\(found.count == 1 ? "" : "s"), the first: \(found.first ?? "unnamed"))"
+                        )
+                    }
+                    let version = try connection.scalarInt("PRAGMA user_version") ?? 0
+                    if version > Schema.latestVersion {
+                        report.add(.problem, name, "schema version \(version) is newer than this HealthVault knows")
+                    }
+                    // Since schema 21 no index refuses a second row of a UUID (the store's insert does):
+                    // a vault written by anything else is checked here for one.
+                    if version >= 7 {
+                        let shared = try Schema.sharedUUIDs(connection)
+                        if shared > 0 {
+                            report.add(
+                                .problem,
+                                name,
+                                "\(shared) UUID\(shared == 1 ? " is" : "s are") held by more than one sample (a UUID names one object)"
+                            )
+                        } else {
+                            report.add(.ok, name, "every UUID names one object")
+                        }
+                    }
+                } catch {
                     report.add(
                         .problem,
                         name,
-                        "\(shared) UUID\(shared == 1 ? " is" : "s are") held by more than one sample (a UUID names one object)"
+                        "its tables or indexes cannot be checked (integrity_check could not run: \(Self.inWords(error)))"
                     )
-                } else {
-                    report.add(.ok, name, "every UUID names one object")
                 }
+                checkAuditLog(connection, verifierKey: verifierKey, note: note, into: &report)
             }
         } catch {
-            report.add(
-                .problem,
-                name,
-                "its tables or indexes cannot be checked (integrity_check could not run: \(error.message))"
-            )
+            report.add(.problem, name, "cannot be read: \(error)")
         }
-        checkAuditLog(connection, verifierKey: verifierKey, note: note, into: &report)
     }
 
     /// What went wrong opening a database, in SQLite's words without its codes and statement
