@@ -293,10 +293,12 @@ struct Restore: AsyncParsableCommand {
             is refused with what is damaged named. Restoring over an existing vault (the same \
             vault, not served: stop healthvaultd first) replaces it, and asks first (--yes in \
             scripts; --dry-run checks the backup and says what it would do, writing nothing); \
-            restoring an older state over a vault whose audit log is further along is \
-            a rollback, refused unless --allow-rollback, which the restored log then records \
-            (vault.restore-older). The restored vault opens with the passphrase the vault had \
-            when the backup was made.
+            when the vault's log went on after the backup with entries that changed it (saves, \
+            grants, settings...), restoring is a rollback, refused unless --allow-rollback; \
+            entries that changed nothing (reads, locks, backups, exports) are only said. Either \
+            way the restored log records the replaced log's size (vault.restore-older). Other \
+            files in the vault's folder are kept. The restored vault opens with the passphrase \
+            the vault had when the backup was made.
 
             Examples:
               healthvault restore /media/usb/healthvault-2026-11-26 --vault ~/.local/share/healthvault-restored
@@ -579,6 +581,10 @@ struct Restore: AsyncParsableCommand {
                     : plan.dropsLogEntries ? " (the replaced log's later entries recorded as vault.restore-older)" : "")
                 + "; recorded as vault.restore."
         )
+        if !plan.otherFiles.isEmpty {
+            print("Kept in its folder: \(plan.otherFiles.joined(separator: ", ")).")
+        }
+        print("It opens with the passphrase the vault had when the backup was made.")
         print("Serve it with: healthvaultd --vault \(target.path)")
     }
 }

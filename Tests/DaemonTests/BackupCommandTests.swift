@@ -284,6 +284,14 @@ extension DaemonEndToEnd {
             )
             #expect(inside.status == 1 && inside.err.contains("inside the vault's own folder"), "\(inside)")
             #expect(!FileManager.default.fileExists(atPath: daemon.directory.appendingPathComponent("inside").path))
+            // Nor through a link to the vault's folder.
+            let link = root.appendingPathComponent("link-to-vault")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: daemon.directory)
+            let throughLink = try Self.healthvault(["backup", link.appendingPathComponent("bk").path], daemon: daemon)
+            #expect(
+                throughLink.status == 1 && throughLink.err.contains("inside the vault's own folder"),
+                "\(throughLink)"
+            )
             let backup = root.appendingPathComponent("b")
             #expect(try Self.healthvault(["backup", backup.path], daemon: daemon).status == 0)
             daemon.stop()
@@ -294,10 +302,34 @@ extension DaemonEndToEnd {
             try FileManager.default.copyItem(at: backup, to: copy)
             let dry = try Self.healthvault(["restore", copy.path, "--dry-run"], daemon: daemon)
             #expect(dry.status == 0 && dry.out.contains("moved into the restored one: copy-of-b, notes.txt"), "\(dry)")
-            let restored = try Self.healthvault(["restore", copy.path, "--yes"], daemon: daemon)
+            // A restore killed midway left its staging folder beside the vault.
+            let abandoned = root.appendingPathComponent(".\(daemon.directory.lastPathComponent).restoring-abandoned")
+            try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: false)
+            // Through the link: the folder it names is restored, and the link stays a link.
+            let restored = try runProcess(
+                [
+                    TestDaemon.binary("healthvault"), "restore", copy.path, "--yes", "--vault", link.path,
+                    "--passphrase-file", daemon.passphraseFile,
+                ]
+            )
             #expect(restored.status == 0, "\(restored)")
+            #expect(restored.out.contains("copy-of-b, notes.txt"), "\(restored)")
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) != nil)
             #expect(try String(contentsOf: note, encoding: .utf8) == "mine\n")
             #expect(try Self.healthvault(["check", copy.path], daemon: daemon).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+            // A backup restored into its own folder: refused, the backup as it was.
+            let intoItself = try runProcess(
+                [
+                    TestDaemon.binary("healthvault"), "restore", backup.path, "--yes", "--vault", backup.path,
+                    "--passphrase-file", daemon.passphraseFile,
+                ]
+            )
+            #expect(
+                intoItself.status == 1 && intoItself.err.contains("is the folder the restore would write"),
+                "\(intoItself)"
+            )
+            #expect(try Self.healthvault(["check", backup.path], daemon: daemon).status == 0)
         }
 
         @Test func checkingAKilledDaemonsDamagedLogLeavesItsEvidenceForTheNextCheck() async throws {

@@ -250,6 +250,23 @@ import VaultCrypto
         }
     }
 
+    @Test func whatChangesNothingABackupHolds() {
+        func entry(_ operation: AuditEntry.Operation, _ outcome: AuditEntry.Outcome = .ok) -> AuditEntry {
+            AuditEntry(time: Date(), actor: .owner, operation: operation, outcome: outcome)
+        }
+        for operation: AuditEntry.Operation in [
+            .querySample, .lock, .unlock, .backup, .export, .sessionOpen, .sessionClose, .restore, .restoreOlder,
+        ] {
+            #expect(Vault.changesNothingRestored(entry(operation)), "\(operation)")
+        }
+        for operation: AuditEntry.Operation in [
+            .save, .delete, .authorizationGrantRead, .settingsSet, .passphraseChange, .import, .openWithoutCheckpoint,
+        ] {
+            #expect(!Vault.changesNothingRestored(entry(operation)), "\(operation)")
+        }
+        #expect(Vault.changesNothingRestored(entry(.save, .denied)))
+    }
+
     @Test func anOlderBackupOverANewerVaultIsARollbackRefusedUnlessInsistedOn() throws {
         let test = try TestVault()
         let vault = try #require(test.vault)

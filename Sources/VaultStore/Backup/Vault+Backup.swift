@@ -27,8 +27,8 @@ extension Vault {
     ) throws -> BackupManifest {
         VaultFiles.restrictUmask()
         let destination = destination.standardizedFileURL
-        let vaultPath = directory.resolvingSymlinksInPath().path
-        let destinationPath = destination.resolvingSymlinksInPath().path
+        let vaultPath = VaultFiles.resolvingLinks(directory).path
+        let destinationPath = VaultFiles.resolvingLinks(destination).path
         if destinationPath == vaultPath || destinationPath.hasPrefix(vaultPath + "/") {
             throw StoreError.vaultExists(
                 "\(destination.path) is inside the vault's own folder \(directory.path): a restore replaces that folder, "
@@ -77,7 +77,7 @@ extension Vault {
     /// `vault.backup` entry, outcome `error` (a copy that could not be written, or one that never
     /// reached its restic repository).
     public func recordBackupFailure(requestID: String = "") throws {
-        try db().write { db in
+        _ = try db().write { db in
             try auditLog(in: db).append(
                 AuditEntry(time: Date(), actor: .owner, operation: .backup, outcome: .error, requestID: requestID)
             )
@@ -215,6 +215,21 @@ extension Connection {
 }
 
 extension VaultFiles {
+    /// `url` with every symbolic link on its way resolved, the part that does not exist yet kept
+    /// as it is (Foundation's `resolvingSymlinksInPath` resolves nothing of a path that does not
+    /// exist, so a new folder under a link to the vault's folder would look outside it).
+    static func resolvingLinks(_ url: URL) -> URL {
+        var existing = url.standardizedFileURL
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        var resolved = existing.resolvingSymlinksInPath()
+        for component in rest { resolved = resolved.appendingPathComponent(component) }
+        return resolved.standardizedFileURL
+    }
+
     /// Refuses a backup destination that exists as anything but an empty directory.
     static func checkBackupDestination(_ url: URL) throws(StoreError) {
         var isDirectory: ObjCBool = false

@@ -65,7 +65,21 @@ extension Vault {
     ) throws(StoreError) -> RestorePlan {
         VaultFiles.restrictUmask()
         let backup = backup.standardizedFileURL
-        let target = target.standardizedFileURL
+        // Through a symbolic link to the vault's folder: the folder it names is replaced, not
+        // the link (which would leave the old vault where the link led).
+        let target = VaultFiles.resolvingLinks(target.standardizedFileURL)
+        if VaultFiles.resolvingLinks(backup).path == target.path {
+            throw .vaultExists(
+                "\(backup.path) is the folder the restore would write: restore it into another folder (it stays as it is)"
+            )
+        }
+        // What a restore killed before its end left beside the target (a whole copy, still
+        // encrypted): staging folders no running restore holds.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path))
+            ?? []
+        where name.hasPrefix(".\(target.lastPathComponent).restoring-") {
+            _ = VaultFiles.removeIfAbandoned(target.deletingLastPathComponent().appendingPathComponent(name))
+        }
         let report = try check(backup, passphrase: passphrase)
         // Who may write the backup's files is no damage to what they hold, which the check proved
         // (every page's HMAC, the signatures, the key file's checksum); the restored files are 0600.
@@ -301,14 +315,16 @@ extension Vault {
     }
 
     /// Operations that change nothing a backup holds: reads, the vault's locking and unlocking,
-    /// backups, exports, reports, a failed authentication; and any operation refused (`denied`).
-    /// Losing such entries loses the record of what happened, not a change of the vault.
+    /// backups, exports, reports, a failed authentication, the owner's sessions (`healthvault
+    /// login`: a token the daemon keeps in memory), a restore (of this backup: the store's state
+    /// digest is compared as well); and any operation refused (`denied`). Losing such entries
+    /// loses the record of what happened, not a change of the vault.
     static func changesNothingRestored(_ entry: AuditEntry) -> Bool {
         if entry.outcome == .denied || entry.outcome == .deniedServedEmpty { return true }
         if entry.operation.rawValue.hasPrefix("query.") { return true }
         return [
             .unlock, .lock, .backup, .export, .auditExport, .report, .authenticationFailure, .authorizationStatus,
-            .subscribe, .unsubscribe, .workoutCollect,
+            .subscribe, .unsubscribe, .workoutCollect, .sessionOpen, .sessionClose, .restore, .restoreOlder,
         ].contains(entry.operation)
     }
 
