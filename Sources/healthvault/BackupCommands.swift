@@ -217,7 +217,8 @@ struct Backup: AsyncParsableCommand {
             var lastShown = Date.distantPast
             let data = try restic.run(
                 ["backup", "--json", "--tag", Restic.tag, "--tag", Restic.vaultTag(vaultID), staging.directory.path],
-                failure: "the vault's copy did not reach the repository (recorded as vault.backup, outcome error)"
+                failure: "the vault's copy did not reach the repository (recorded as vault.backup, outcome error)",
+                forwardingStops: true
             ) { line in
                 guard terminal, Date().timeIntervalSince(lastShown) > 0.2,
                     let status = try? JSONDecoder().decode(Restic.BackupStatus.self, from: Data(line.utf8)),

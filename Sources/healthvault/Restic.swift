@@ -1,5 +1,9 @@
 import CommandSupport
 import Foundation
+import Synchronization
+
+/// The restic child a stop (SIGINT, SIGTERM) is passed on to while a backup waits for it; 0 when none.
+let resticChild = Atomic<Int32>(0)
 
 /// restic (https://restic.net), run as a child process with the owner's environment, so its own
 /// settings work as restic users know them: `RESTIC_REPOSITORY` (when no repository is named),
@@ -49,10 +53,15 @@ struct Restic {
     /// standard output. Its standard error goes to ours (restic's own messages and prompts), or,
     /// not inherited, its first line ends the error; a non-zero exit or a signal is an error naming
     /// the command, then `failure` (what it means for the vault).
+    ///
+    /// With `forwardingStops`, Ctrl-C (SIGINT) and SIGTERM do not end this command while restic
+    /// runs: they are passed on to restic, which stops, and its failure is then the caller's to
+    /// record and say.
     func run(
         _ arguments: [String],
         inheritError: Bool = true,
         failure: String = "nothing of the vault was changed",
+        forwardingStops: Bool = false,
         eachLine: ((Substring) -> Void)? = nil
     ) throws -> Data {
         guard let executable = Self.executable else {
@@ -66,11 +75,25 @@ struct Restic {
         process.standardOutput = output
         let errors = Pipe()
         process.standardError = inheritError ? FileHandle.standardError : errors
+        var previous: [Int32: sig_t?] = [:]
+        if forwardingStops {
+            for stop in [SIGINT, SIGTERM] {
+                previous[stop] = signal(stop) { received in
+                    let child = resticChild.load(ordering: .relaxed)
+                    if child > 0 { kill(child, received) }
+                }
+            }
+        }
+        defer {
+            resticChild.store(0, ordering: .relaxed)
+            for (stop, handler) in previous { signal(stop, handler ?? SIG_DFL) }
+        }
         do {
             try process.run()
         } catch {
-            throw ToolError("cannot run \(executable): \(error.localizedDescription)")
+            throw ToolError("cannot run \(executable): no such program, or not one this user may run")
         }
+        resticChild.store(process.processIdentifier, ordering: .relaxed)
         var data = Data()
         var pending = Data()
         while true {

@@ -290,6 +290,41 @@ extension DaemonEndToEnd {
             )
             #expect(good.status == 0, "\(good)")
             #expect(try await backups() == before + ["ok", "error", "ok", "error", "ok"])
+            // Stopped while restic runs (SIGTERM to the command, as Ctrl-C is to its group): the
+            // stop goes to restic, and the failure is on the record.
+            let slow = root.appendingPathComponent("slow-restic")
+            let started = root.appendingPathComponent("restic-started")
+            try Data(
+                """
+                #!/bin/sh
+                for argument in "$@"; do
+                  if [ "$argument" = backup ]; then touch \(started.path); exec sleep 30; fi
+                done
+                exec \(try #require(Self.restic)) "$@"
+
+                """.utf8
+            ).write(to: slow)
+            chmod(slow.path, 0o700)
+            let stopped = ChildProcess()
+            stopped.executableURL = URL(fileURLWithPath: TestDaemon.binary("healthvault"))
+            stopped.arguments = [
+                "backup", "--restic", "--vault", daemon.directory.path, "--passphrase-file", daemon.passphraseFile,
+            ]
+            stopped.environment = ProcessInfo.processInfo.environment.merging(
+                environment.merging(["RESTIC": slow.path]) { $1 }
+            ) { $1 }
+            let stoppedErr = Pipe()
+            stopped.standardOutput = FileHandle.nullDevice
+            stopped.standardError = stoppedErr
+            try stopped.run()
+            let deadline = Date().addingTimeInterval(30)
+            while !FileManager.default.fileExists(atPath: started.path), Date() < deadline { usleep(20_000) }
+            kill(stopped.processIdentifier, SIGTERM)
+            let said = String(decoding: stoppedErr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            stopped.waitUntilExit()
+            #expect(stopped.terminationReason == .exit && stopped.terminationStatus == 1, "\(said)")
+            #expect(said.contains("recorded as vault.backup, outcome error"), "\(said)")
+            #expect(try await backups() == before + ["ok", "error", "ok", "error", "ok", "ok", "error"])
             // A restore killed midway left its scratch folder beside the target: the next one removes it.
             let abandoned = root.appendingPathComponent(".restored.restic-abandoned")
             try FileManager.default.createDirectory(at: abandoned, withIntermediateDirectories: false)
