@@ -32,6 +32,18 @@ public final class DaemonLock: Sendable {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             close(fd)
+            // The holder may be an owner's command that opened the vault itself (a restore, a
+            // backup with no daemon): named by its program, not as a daemon.
+            if let holder, !holder.isEmpty,
+                let program = (try? String(contentsOfFile: "/proc/\(holder)/comm", encoding: .utf8))?
+                    .trimmingCharacters(in: .whitespacesAndNewlines),
+                program != "healthvaultd"
+            {
+                throw ToolError(
+                    "\(program) (pid \(holder)) has \(directory.path) open (a restore, a backup or another command of the owner's); "
+                        + "wait for it to end"
+                )
+            }
             throw ToolError(
                 "\(forDaemon ? "another " : "")healthvaultd is serving \(directory.path)"
                     + (holder.map { $0.isEmpty ? "" : " (pid \($0))" } ?? "")

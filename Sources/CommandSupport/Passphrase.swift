@@ -167,18 +167,19 @@ public enum PassphraseSource: Sendable, Equatable {
 
 extension PassphraseSource {
     /// What to do about a wrong passphrase: give the vault's own.
-    static let whichPassphrase = "the one the vault was created with, or last given to `healthvault passwd`"
+    public static let whichPassphrase = "the one the vault was created with, or last given to `healthvault passwd`"
 
     /// A wrong passphrase for `what` (a vault's folder, "the backup DIR"), said with where it came
     /// from and what to do (README, "Errors and exit codes").
-    public func wrongPassphrase(for what: String) -> String {
+    /// `which` says which passphrase opens it (a backup's is the vault's when it was made).
+    public func wrongPassphrase(for what: String, which: String = Self.whichPassphrase) -> String {
         switch self {
         case .prompt:
-            "wrong passphrase for \(what); type \(Self.whichPassphrase)"
+            "wrong passphrase for \(what); type \(which)"
         case .file(let path):
-            "wrong passphrase for \(what) in \(path) (its first line); put there \(Self.whichPassphrase)"
+            "wrong passphrase for \(what) in \(path) (its first line); put there \(which)"
         case .fileDescriptor(let fd):
-            "wrong passphrase for \(what) from file descriptor \(fd); give \(Self.whichPassphrase)"
+            "wrong passphrase for \(what) from file descriptor \(fd); give \(which)"
         }
     }
 }

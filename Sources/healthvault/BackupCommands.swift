@@ -433,7 +433,14 @@ struct Restore: AsyncParsableCommand {
         // A vault being replaced must not be served meanwhile; its daemon lock keeps one from starting.
         var daemonLock: DaemonLock?
         if FileManager.default.fileExists(atPath: target.appendingPathComponent("keyring.json").path) {
-            daemonLock = try DaemonLock(directory: target)
+            if dryRun {
+                // A dry run writes nothing, not even the lock's file; a served vault is said as such.
+                if DaemonLock.isHeld(in: target) {
+                    throw ToolError("healthvaultd is serving \(target.path); stop it first (nothing was restored)")
+                }
+            } else {
+                daemonLock = try DaemonLock(directory: target)
+            }
         }
         defer { withExtendedLifetime(daemonLock) {} }
         let interactive = isatty(0) == 1 && isatty(2) == 1
@@ -639,7 +646,13 @@ struct Check: AsyncParsableCommand {
             if case .wrongPassphrase = error {
                 message =
                     ((try? PassphraseSource(fd: vault.passphraseFd, file: vault.passphraseFile)) ?? .prompt)
-                    .wrongPassphrase(for: directory.path) + "; nothing was checked beyond the key file"
+                    .wrongPassphrase(
+                        for: directory.path,
+                        which: FileManager.default.fileExists(
+                            atPath: directory.appendingPathComponent("backup.json").path
+                        )
+                            ? "the one the vault had when the backup was made" : PassphraseSource.whichPassphrase
+                    ) + "; nothing was checked beyond the key file"
             } else {
                 message = "\(error)"
             }

@@ -220,6 +220,11 @@ extension DaemonEndToEnd {
             try TestDaemon.writePassphraseFile("not the passphrase", to: wrong.path)
             let refused = try Self.healthvault(["check", daemon.directory.path, "--passphrase-file", wrong.path])
             #expect(refused.status == 2 && refused.err.contains("wrong passphrase"), "\(refused)")
+            #expect(refused.err.contains("the one the vault was created with"), "\(refused)")
+            // A backup's is the vault's passphrase when it was made, and the message says that one.
+            let refusedBackup = try Self.healthvault(["check", backup.path, "--passphrase-file", wrong.path])
+            #expect(refusedBackup.status == 2, "\(refusedBackup)")
+            #expect(refusedBackup.err.contains("the one the vault had when the backup was made"), "\(refusedBackup)")
         }
 
         @Test func killingTheDaemonDuringABackupLeavesTheVaultAndTheLastGoodBackupWhole() async throws {

@@ -185,6 +185,37 @@ extension DaemonEndToEnd {
             owner.close()
         }
 
+        @Test func aVaultHeldByAnotherProgramIsSaidByThatProgramsName() throws {
+            // The lock held by a program that is no daemon (as an owner's restore holds it while it
+            // asks): a daemon starting then names that program, not "another healthvaultd".
+            let daemon = try TestDaemon()
+            daemon.stop()
+            let lock = daemon.directory.appendingPathComponent("healthvaultd.lock").path
+            let holder = ChildProcess()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+            holder.arguments = [lock, "sleep", "30"]
+            try holder.run()
+            defer {
+                kill(holder.processIdentifier, SIGTERM)
+                holder.waitUntilExit()
+            }
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let probe = open(lock, O_RDONLY)
+                let held = flock(probe, LOCK_EX | LOCK_NB) != 0
+                close(probe)
+                if held { break }
+                usleep(20_000)
+            }
+            try "\(holder.processIdentifier)\n".write(toFile: lock, atomically: false, encoding: .utf8)
+            let (status, message) = try daemon.runAnotherDaemon()
+            #expect(status != 0)
+            #expect(
+                message.contains("flock (pid \(holder.processIdentifier)) has \(daemon.directory.path) open"),
+                "\(message)"
+            )
+        }
+
         @Test func aWrongPassphraseStopsTheDaemonWithOneLine() throws {
             let daemon = try TestDaemon(start: false)
             try TestDaemon.writePassphraseFile("not the passphrase", to: daemon.passphraseFile)

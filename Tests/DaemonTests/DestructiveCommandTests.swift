@@ -200,6 +200,9 @@ extension DaemonEndToEnd {
             // Over the vault, whose log went on after the backup only with the daemon's lock when it
             // stopped: no rollback, but the restored log will not hold that entry, and says so.
             let before = try Data(contentsOf: daemon.directory.appendingPathComponent("vault.db"))
+            // The daemon is stopped: its lock's file may go, and a dry run must not make it again.
+            let lockFile = daemon.directory.appendingPathComponent("healthvaultd.lock")
+            try? FileManager.default.removeItem(at: lockFile)
             let over = try CLITests.healthvault(
                 ["restore", backup, "--vault", daemon.directory.path, "--dry-run"] + passphrase
             )
@@ -216,6 +219,8 @@ extension DaemonEndToEnd {
             #expect(plan["replaces"] as? Bool == true && plan["rollback"] == nil)
             #expect((plan["unkeptEntries"] as? String)?.contains("1 vault.lock") == true, "\(plan)")
             #expect(try Data(contentsOf: daemon.directory.appendingPathComponent("vault.db")) == before)
+            // The dry runs wrote nothing there, not even the daemon lock's file.
+            #expect(!FileManager.default.fileExists(atPath: lockFile.path))
             // In a script without --yes: one line, saying what it would have done.
             let script = try CLITests.healthvault(["restore", backup, "--vault", daemon.directory.path] + passphrase)
             #expect(script.status == 1 && script.err.split(separator: "\n").count == 1, "\(script)")

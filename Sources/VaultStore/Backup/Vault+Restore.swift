@@ -225,6 +225,7 @@ extension Vault {
         let targetDatabase = target.appendingPathComponent(databaseFileName)
         var targetSize: UInt64?
         var targetRoot: MerkleHash?
+        var fromNote = false
         if let log = try? logState(databaseAt: targetDatabase, key: key) {
             (targetSize, targetRoot) = (log.size, log.root)
         } else if let data = FileManager.default.contents(
@@ -233,6 +234,7 @@ extension Vault {
             let note = try? SignedCheckpoint(text: String(decoding: data, as: UTF8.self))
         {
             (targetSize, targetRoot) = (note.checkpoint.size, note.checkpoint.rootHash)
+            fromNote = true
         }
         guard let targetSize, let targetRoot else { return .replaces(logEntries: nil, rollback: nil, unkept: nil) }
         let anotherHistory = "the backup's audit log and the vault's part ways (another history)"
@@ -246,7 +248,10 @@ extension Vault {
             } catch {
                 return .replaces(
                     logEntries: targetSize,
-                    rollback: "the vault's audit log has \(targetSize) entries, the backup's \(backupLog.size)",
+                    rollback: fromNote
+                        ? "the vault's database cannot be read, and its note says its audit log has \(targetSize) entries, "
+                            + "the backup's \(backupLog.size): what the later ones did cannot be known"
+                        : "the vault's audit log has \(targetSize) entries, the backup's \(backupLog.size)",
                     unkept: nil
                 )
             }
