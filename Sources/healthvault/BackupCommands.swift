@@ -334,6 +334,9 @@ struct Restore: AsyncParsableCommand {
     func validate() throws {
         if !restic, backup == nil { throw ValidationError("name the backup's directory, or use --restic") }
         if snapshot != nil, !restic { throw ValidationError("--snapshot goes with --restic") }
+        if snapshot?.isEmpty == true {
+            throw ValidationError("--snapshot needs the snapshot's id (or its first characters)")
+        }
         if yes, dryRun { throw ValidationError("--yes and --dry-run exclude each other") }
     }
 

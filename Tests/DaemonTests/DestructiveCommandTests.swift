@@ -180,6 +180,9 @@ extension DaemonEndToEnd {
             #expect(try CLITests.healthvault(["backup", backup], daemon: daemon).status == 0)
             daemon.stop()
             let passphrase = ["--passphrase-file", daemon.passphraseFile]
+            // An empty --snapshot is no snapshot (it was taken as "the latest").
+            let empty = try CLITests.healthvault(["restore", "--restic", "--snapshot", "", "--vault", root.path + "/e"])
+            #expect(empty.status == 64 && empty.err.contains("--snapshot needs the snapshot's id"), "\(empty)")
             // A wrong passphrase is said with where it was read and which one opens a backup.
             let wrongFile = root.appendingPathComponent("wrong").path
             try TestDaemon.writePassphraseFile("not the passphrase", to: wrongFile)

@@ -94,7 +94,8 @@ extension Vault {
         let database = try db()
         let key = try currentDatabaseKey()
         let databaseCopy = staging.appendingPathComponent(Self.databaseFileName)
-        let createdAt = Date()
+        // To the second, as backup.json writes it, so that every report of the backup says the same.
+        let createdAt = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         switch method {
         case .onlineBackup:
             try database.onlineBackup(to: databaseCopy.path, key: key) { copied, total in
