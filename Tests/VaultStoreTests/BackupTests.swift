@@ -182,6 +182,16 @@ import VaultCrypto
             }
         }
         #expect(logFiles() == [])
+        // Such a look keeps its temporary tables in memory, as every connection of the vault does.
+        let key = try Keyring.read(from: test.directory).unwrap(passphrase: Self.passphrase).0
+        defer { key.wipe() }
+        let tempStore = try Connection.inspecting(
+            path: test.directory.appendingPathComponent("vault.db").path,
+            key: key
+        ) {
+            try $0.scalarInt("PRAGMA temp_store")
+        }
+        #expect(tempStore == 2)
         #expect(try Vault.check(test.directory, passphrase: Self.passphrase).isWhole)
         #expect(throws: StoreError.self) {
             try Vault.restore(from: backup, to: test.directory, passphrase: Self.passphrase) { _ in false }

@@ -179,12 +179,17 @@ extension Connection {
     ///   so a damaged log would pass the next check, and the next open would drop what it lost.
     static func inspecting<T>(path: String, key: SecureBytes, _ body: (Connection) throws -> T) throws -> T {
         try withInspectablePath(path) { opened, readOnly in
-            let connection =
-                readOnly
-                ? try Connection(path: opened, key: key, readOnly: true) : try standalone(path: opened, key: key)
-            if readOnly { try connection.execute("PRAGMA temp_store = MEMORY") }
-            return try body(connection)
+            try body(try Connection.opened(forInspection: opened, key: key, readOnly: readOnly))
         }
+    }
+
+    /// A connection on what ``withInspectablePath(_:_:)`` gave, its temporary tables in memory
+    /// (a sort `integrity_check` spills never reaches the disk in the clear).
+    static func opened(forInspection path: String, key: SecureBytes, readOnly: Bool) throws -> Connection {
+        guard readOnly else { return try standalone(path: path, key: key) }
+        let connection = try Connection(path: path, key: key, readOnly: true)
+        try connection.execute("PRAGMA temp_store = MEMORY")
+        return connection
     }
 
     /// The path to open for ``inspecting(path:key:_:)`` (and whether read-only), a private copy

@@ -269,10 +269,7 @@ extension Vault {
             try Connection.withInspectablePath(path) { opened, readOnly in
                 let connection: Connection
                 do {
-                    connection =
-                        readOnly
-                        ? try Connection(path: opened, key: key, readOnly: true)
-                        : try Connection.standalone(path: opened, key: key)
+                    connection = try Connection.opened(forInspection: opened, key: key, readOnly: readOnly)
                 } catch {
                     if case .wrongKey? = error as? StoreError {
                         return report.add(
