@@ -106,14 +106,29 @@ struct Backup: AsyncParsableCommand {
             )
         }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        do {
-            try await then(result)
-        } catch {
+        try await Self.recordingFailure(
+            of: { try await then(result) },
             // A new connection (the step may outlast the daemon's idle timeout), proved the same way.
-            do {
+            by: {
                 try await vault.withOwner(key: credential) { connection in
                     _ = try await connection.call(Method.backupFailed, Empty(), as: Empty.self)
                 }
+            }
+        )
+        return result
+    }
+
+    /// Runs `step` (what follows a backup made and recorded); when it throws, records the
+    /// backup's failure with `record` (a warning when even that fails) and throws its error.
+    static func recordingFailure(
+        of step: () async throws -> Void,
+        by record: () async throws -> Void
+    ) async throws {
+        do {
+            try await step()
+        } catch {
+            do {
+                try await record()
             } catch let recording {
                 FileHandle.standardError.write(
                     Data(
@@ -123,7 +138,6 @@ struct Backup: AsyncParsableCommand {
             }
             throw error
         }
-        return result
     }
 
     func backUpWithoutDaemon(
@@ -164,20 +178,7 @@ struct Backup: AsyncParsableCommand {
             checkpointSize: manifest.checkpointSize,
             files: manifest.files.mapValues { BackupResult.File(bytes: $0.bytes, sha256: $0.sha256) }
         )
-        do {
-            try await then(result)
-        } catch {
-            do {
-                try opened.recordBackupFailure()
-            } catch let recording {
-                FileHandle.standardError.write(
-                    Data(
-                        "healthvault: warning: the failure could not be recorded in the audit log: \(recording)\n".utf8
-                    )
-                )
-            }
-            throw error
-        }
+        try await Self.recordingFailure(of: { try await then(result) }, by: { try opened.recordBackupFailure() })
         return result
     }
 

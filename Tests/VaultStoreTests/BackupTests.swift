@@ -17,6 +17,18 @@ import VaultCrypto
         _ = try store.save((0..<count).map { _ in .quantity(try Fixtures.quantity(.stepCount, 250)) })
     }
 
+    /// A test vault with `steps` step samples, backed up into `b` in a scratch folder (`root`),
+    /// which the caller removes.
+    static func backedUpVault(steps: Int) throws -> (test: TestVault, vault: Vault, root: URL, backup: URL) {
+        let test = try TestVault()
+        let vault = try #require(test.vault)
+        try addSteps(vault, count: steps)
+        let root = scratch()
+        let backup = root.appendingPathComponent("b")
+        try vault.backup(to: backup)
+        return (test, vault, root, backup)
+    }
+
     static func scratch() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("hv-backup-\(UUID().uuidString)")
     }
@@ -88,13 +100,8 @@ import VaultCrypto
     }
 
     @Test func aFlippedByteIsNamedAndTheRestoreRefused() throws {
-        let test = try TestVault()
-        let vault = try #require(test.vault)
-        try Self.addSteps(vault, count: 2000)
-        let root = Self.scratch()
+        let (test, vault, root, backup) = try Self.backedUpVault(steps: 2000)
         defer { try? FileManager.default.removeItem(at: root) }
-        let backup = root.appendingPathComponent("b")
-        try vault.backup(to: backup)
         let database = backup.appendingPathComponent(Vault.databaseFileName)
         var bytes = try Data(contentsOf: database)
         // In the last page, written after the schema's: the middle page was at times one the open
@@ -122,13 +129,8 @@ import VaultCrypto
     /// A flipped byte in a page of the schema, which the check's own open reads and cannot get
     /// past: the check still names the page, from a page check on a connection that is only keyed.
     @Test func aFlippedByteInASchemaPageTheOpenReadsIsNamedToo() throws {
-        let test = try TestVault()
-        let vault = try #require(test.vault)
-        try Self.addSteps(vault, count: 200)
-        let root = Self.scratch()
+        let (test, vault, root, backup) = try Self.backedUpVault(steps: 200)
         defer { try? FileManager.default.removeItem(at: root) }
-        let backup = root.appendingPathComponent("b")
-        try vault.backup(to: backup)
         let database = backup.appendingPathComponent(Vault.databaseFileName)
         let (key, _) = try Keyring.read(from: backup).unwrap(passphrase: Self.passphrase)
         // The first page after page 1 (which fails as a wrong key, told apart) whose flipped byte
@@ -158,13 +160,8 @@ import VaultCrypto
     }
 
     @Test func theLatestBackupOverAVaultThatOnlyOpenedAndLockedSinceIsNoRollback() throws {
-        let test = try TestVault()
-        let vault = try #require(test.vault)
-        try Self.addSteps(vault, count: 10)
-        let root = Self.scratch()
+        let (test, vault, root, backup) = try Self.backedUpVault(steps: 10)
         defer { try? FileManager.default.removeItem(at: root) }
-        let backup = root.appendingPathComponent("b")
-        try vault.backup(to: backup)
         // The vault's log goes on after the backup (its locking, an unlock, a lock again), but
         // nothing in it changes: restoring the backup loses no change, only those entries.
         test.close()
@@ -216,13 +213,8 @@ import VaultCrypto
     }
 
     @Test func aBackupsWiderModesDoNotStopARestoreButItsAlteredManifestDoes() throws {
-        let test = try TestVault()
-        let vault = try #require(test.vault)
-        try Self.addSteps(vault, count: 10)
-        let root = Self.scratch()
+        let (test, vault, root, backup) = try Self.backedUpVault(steps: 10)
         defer { try? FileManager.default.removeItem(at: root) }
-        let backup = root.appendingPathComponent("b")
-        try vault.backup(to: backup)
         test.close()
         // As a FAT-formatted stick shows them: every file writable by all.
         for name in ["keyring.json", "vault.db", "backup.json"] {
@@ -278,13 +270,8 @@ import VaultCrypto
     }
 
     @Test func anOlderBackupOverANewerVaultIsARollbackRefusedUnlessInsistedOn() throws {
-        let test = try TestVault()
-        let vault = try #require(test.vault)
-        try Self.addSteps(vault, count: 10)
-        let root = Self.scratch()
+        let (test, vault, root, backup) = try Self.backedUpVault(steps: 10)
         defer { try? FileManager.default.removeItem(at: root) }
-        let backup = root.appendingPathComponent("b")
-        try vault.backup(to: backup)
         try Self.addSteps(vault, count: 10)
         test.close()
         #expect {
